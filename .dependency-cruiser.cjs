@@ -1,0 +1,101 @@
+// The architecture's import rules (see ARCHITECTURE.md). `npm run lint` fails on any violation.
+/** @type {import('dependency-cruiser').IConfiguration} */
+const component = (name) => `^${name}/`;
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'renderer-only-bridge',
+      comment: 'The renderer sees the core only through the bridge contract.',
+      severity: 'error',
+      from: { path: component('renderer') },
+      to: { path: '^(common|api|store|sync|sandbox|main)/' },
+    },
+    {
+      name: 'renderer-no-node',
+      comment: 'The renderer runs in a sandboxed page: no Node built-ins.',
+      severity: 'error',
+      from: { path: '^(renderer|bridge)/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'only-shell-imports-electron',
+      comment: 'Only the Electron shell (main/electron, main/preload) may import electron or its updater.',
+      severity: 'error',
+      from: { pathNot: '^main/(electron|preload)/' },
+      to: { path: '^node_modules/(electron|electron-updater)/' },
+    },
+    {
+      name: 'contracts-are-leaves',
+      comment: 'common/, api/ and bridge/ are contracts: they import only common/.',
+      severity: 'error',
+      from: { path: '^(common|api|bridge)/' },
+      to: { path: '^(api|bridge|store|sync|sandbox|main|renderer)/', pathNot: '^$1/' },
+    },
+    {
+      name: 'store-below-sync-and-main',
+      comment: 'The store is used by sync and main; it knows neither.',
+      severity: 'error',
+      from: { path: component('store') },
+      to: { path: '^(bridge|sync|sandbox|main|renderer)/' },
+    },
+    {
+      name: 'sync-knows-no-app',
+      comment: 'sync/ knows nothing of main/ or renderer/ (nor the sandbox it talks to over HTTP).',
+      severity: 'error',
+      from: { path: component('sync') },
+      to: { path: '^(bridge|sandbox|main|renderer)/' },
+    },
+    {
+      name: 'sandbox-stands-alone',
+      comment: 'The sandbox is the cloud: it shares only the wire contract with the terminal.',
+      severity: 'error',
+      from: { path: component('sandbox') },
+      to: { path: '^(bridge|store|sync|main|renderer)/' },
+    },
+    {
+      name: 'core-below-shells',
+      comment: 'Cashier use cases (main/core) know nothing of the shells that host them.',
+      severity: 'error',
+      from: { path: '^main/core/' },
+      to: { path: '^(main/(host|electron|preload)|renderer)/' },
+    },
+    {
+      name: 'shells-apart',
+      comment: 'The browser-mode host and the Electron shell are siblings over the same core.',
+      severity: 'error',
+      from: { path: '^main/(host|electron|preload)/' },
+      to: { path: '^renderer/' },
+    },
+    {
+      name: 'preload-is-tiny',
+      comment: 'The preload script may import only electron and the bridge contract.',
+      severity: 'error',
+      from: { path: '^main/preload/' },
+      to: { path: '^(common|api|store|sync|sandbox|main/(core|host|electron))/' },
+    },
+    {
+      name: 'no-production-import-of-tests',
+      severity: 'error',
+      from: { pathNot: '^test/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|release|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.tsx', '.js', '.json'],
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+  },
+};

@@ -1,0 +1,47 @@
+// The transport-neutral shape of every renderer↔main exchange. The Electron shell carries it over
+// IPC, browser mode over loopback HTTP + SSE; both validate with these schemas before dispatching.
+import { z } from 'zod';
+
+/** IPC channel names (Electron) — the only two the preload exposes. */
+export const BRIDGE_INVOKE_CHANNEL = 'bridge:invoke';
+export const BRIDGE_EVENT_CHANNEL = 'bridge:event';
+
+export const BridgeRequest = z.strictObject({
+  command: z.string().min(1).max(64),
+  payload: z.unknown(),
+});
+export type BridgeRequest = z.infer<typeof BridgeRequest>;
+
+export const BridgeErrorCode = z.enum([
+  'invalid_command', // unknown command or payload that fails its schema: nothing changed
+  'not_found',
+  'conflict', // the state forbids it (e.g. editing a fulfilled order)
+  'needs_manager', // offline payment limit reached: a manager PIN is required
+  'unavailable', // the core is shutting down or not ready
+  'internal',
+]);
+export type BridgeErrorCode = z.infer<typeof BridgeErrorCode>;
+
+export const BridgeError = z.object({
+  code: BridgeErrorCode,
+  /** Words a cashier understands, with what to do. */
+  message: z.string(),
+  /** Field-level detail for invalid_command. */
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type BridgeError = z.infer<typeof BridgeError>;
+
+export const BridgeResponse = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: BridgeError }),
+]);
+export type BridgeResponse = z.infer<typeof BridgeResponse>;
+
+export const BridgeEvent = z.object({ event: z.string(), payload: z.unknown() });
+export type BridgeEvent = z.infer<typeof BridgeEvent>;
+
+/** What every shell hosts: the core behind the bridge. */
+export interface BridgeHost {
+  invoke(request: BridgeRequest): Promise<BridgeResponse>;
+  subscribe(listener: (event: BridgeEvent) => void): () => void;
+}
