@@ -23,7 +23,7 @@ module.exports = {
       comment: 'Only the Electron shell (main/electron, main/preload) may import electron or its updater.',
       severity: 'error',
       from: { pathNot: '^main/(electron|preload)/' },
-      to: { path: '^node_modules/(electron|electron-updater)/' },
+      to: { path: '(^|/)node_modules/(electron|electron-updater)/' },
     },
     {
       name: 'contracts-are-leaves',
@@ -89,7 +89,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|release|node_modules)/' },
+    exclude: { path: '(^|/)(dist|release)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

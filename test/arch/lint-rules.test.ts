@@ -1,0 +1,161 @@
+// Proves every architecture rule in .dependency-cruiser.cjs fires on a forbidden import (and stays
+// quiet on allowed ones), by cruising small fixture trees with the real config.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const repo = resolve(import.meta.dirname, '../..');
+const workspaces: string[] = [];
+
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
+
+/** Writes `files` into a fresh tree beside the real config and returns the rules that fire. */
+function violationsFor(files: Record<string, string>): Violation[] {
+  const root = mkdtempSync(join(tmpdir(), 'arch-'));
+  workspaces.push(root);
+  symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'), 'dir');
+  writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { moduleResolution: 'Bundler', module: 'ESNext' } }));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  const folders = [...new Set(Object.keys(files).map((p) => p.split('/')[0] as string))];
+  let output: string;
+  try {
+    output = execFileSync(join(repo, 'node_modules/.bin/depcruise'), ['--config', join(repo, '.dependency-cruiser.cjs'), '--output-type', 'json', ...folders], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    // depcruise exits non-zero when it finds violations; its JSON report is still on stdout.
+    output = (error as { stdout: string }).stdout;
+  }
+  return (JSON.parse(output) as { summary: { violations: Violation[] } }).summary.violations;
+}
+
+function rulesFired(files: Record<string, string>): string[] {
+  return [...new Set(violationsFor(files).map((v) => v.rule.name))].sort();
+}
+
+afterAll(() => {
+  for (const dir of workspaces) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('architecture rules', () => {
+  it('allow the intended direction', () => {
+    expect(
+      rulesFired({
+        'common/clock.ts': 'export const c = 1;\n',
+        'api/order.ts': "import { c } from '../common/clock';\nexport const o = c;\n",
+        'bridge/contract.ts': 'export const b = 1;\n',
+        'store/orders.ts': "import { o } from '../api/order';\nexport const s = o;\n",
+        'sync/push.ts': "import { s } from '../store/orders';\nimport { o } from '../api/order';\nexport const p = s + o;\n",
+        'sandbox/server.ts': "import { o } from '../api/order';\nexport const v = o;\n",
+        'main/core/index.ts': "import { p } from '../../sync/push';\nimport { b } from '../../bridge/contract';\nexport const k = p + b;\n",
+        'main/host/start.ts': "import { k } from '../core/index';\nimport { v } from '../../sandbox/server';\nexport const h = k + v;\n",
+        'main/electron/app.ts': "import { app } from 'electron';\nimport { k } from '../core/index';\nexport const e = [app, k];\n",
+        'renderer/app.tsx': "import { b } from '../bridge/contract';\nexport const r = b;\n",
+      }),
+    ).toEqual([]);
+  });
+
+  it('keep the renderer on the bridge contract only', () => {
+    expect(
+      rulesFired({
+        'store/orders.ts': 'export const s = 1;\n',
+        'renderer/app.tsx': "import { s } from '../store/orders';\nexport const r = s;\n",
+      }),
+    ).toEqual(['renderer-only-bridge']);
+  });
+
+  it('keep Node built-ins out of the renderer and the bridge contract', () => {
+    expect(rulesFired({ 'renderer/app.tsx': "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n" })).toEqual(['renderer-no-node']);
+    expect(rulesFired({ 'bridge/contract.ts': "import { createHash } from 'node:crypto';\nexport const b = createHash;\n" })).toEqual(['renderer-no-node']);
+  });
+
+  it('let only the Electron shell import electron', () => {
+    expect(rulesFired({ 'main/core/index.ts': "import { app } from 'electron';\nexport const k = app;\n" })).toEqual(['only-shell-imports-electron']);
+    expect(rulesFired({ 'sync/updater.ts': "import { autoUpdater } from 'electron-updater';\nexport const u = autoUpdater;\n" })).toEqual([
+      'only-shell-imports-electron',
+    ]);
+  });
+
+  it('keep the contracts as leaves', () => {
+    expect(
+      rulesFired({
+        'store/orders.ts': 'export const s = 1;\n',
+        'api/order.ts': "import { s } from '../store/orders';\nexport const o = s;\n",
+      }),
+    ).toEqual(['contracts-are-leaves']);
+  });
+
+  it('keep the store below sync and main', () => {
+    expect(
+      rulesFired({
+        'sync/push.ts': 'export const p = 1;\n',
+        'store/orders.ts': "import { p } from '../sync/push';\nexport const s = p;\n",
+      }),
+    ).toEqual(['store-below-sync-and-main']);
+  });
+
+  it('keep sync ignorant of main and the renderer', () => {
+    expect(
+      rulesFired({
+        'main/core/index.ts': 'export const k = 1;\n',
+        'sync/push.ts': "import { k } from '../main/core/index';\nexport const p = k;\n",
+      }),
+    ).toEqual(['sync-knows-no-app']);
+  });
+
+  it('keep the sandbox apart from the terminal', () => {
+    expect(
+      rulesFired({
+        'store/orders.ts': 'export const s = 1;\n',
+        'sandbox/server.ts': "import { s } from '../store/orders';\nexport const v = s;\n",
+      }),
+    ).toEqual(['sandbox-stands-alone']);
+  });
+
+  it('keep the core below its shells', () => {
+    expect(
+      rulesFired({
+        'main/host/start.ts': 'export const h = 1;\n',
+        'main/core/index.ts': "import { h } from '../host/start';\nexport const k = h;\n",
+      }),
+    ).toEqual(['core-below-shells']);
+  });
+
+  it('keep the preload tiny', () => {
+    expect(
+      rulesFired({
+        'main/core/index.ts': 'export const k = 1;\n',
+        'main/preload/preload.ts': "import { k } from '../core/index';\nexport const pre = k;\n",
+      }),
+    ).toEqual(['preload-is-tiny']);
+  });
+
+  it('keep tests out of production code', () => {
+    expect(
+      rulesFired({
+        'test/helpers.ts': 'export const t = 1;\n',
+        'sync/push.ts': "import { t } from '../test/helpers';\nexport const p = t;\n",
+      }),
+    ).toEqual(['no-production-import-of-tests']);
+  });
+
+  it('forbid import cycles', () => {
+    expect(
+      rulesFired({
+        'sync/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
+        'sync/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+      }),
+    ).toEqual(['no-circular']);
+  });
+});
