@@ -1,0 +1,337 @@
+// Every command, query and event between the renderer and the main process, as zod schemas.
+// The shells validate each request against `commands[name].payload` before the core sees it, and
+// the renderer's client derives its types from the same table: one source of truth, no drift.
+import { z } from 'zod';
+
+/** Amounts are integer minor units (cents) of the location's currency. */
+const Amount = z.number().int().nonnegative().max(100_000_000);
+const PositiveAmount = z.number().int().positive().max(100_000_000);
+const Id = z.string().min(1).max(80);
+const IsoTime = z.iso.datetime({ offset: true });
+const ManagerPin = z.string().regex(/^\d{4,8}$/, 'a manager PIN is 4 to 8 digits');
+
+export const Category = z.object({ id: Id, name: z.string(), position: z.number().int() });
+export type Category = z.infer<typeof Category>;
+
+export const Modifier = z.object({ id: Id, name: z.string(), price: z.number().int() });
+export type Modifier = z.infer<typeof Modifier>;
+
+export const MenuItem = z.object({
+  id: Id,
+  name: z.string(),
+  price: Amount,
+  categoryId: Id.nullable(),
+  description: z.string(),
+  available: z.boolean(),
+  /** The cloud reported inventory.low_stock for it. */
+  lowStock: z.boolean(),
+  /** Scanner input matches this exactly (empty when the item has none). */
+  barcode: z.string(),
+  modifiers: z.array(Modifier),
+});
+export type MenuItem = z.infer<typeof MenuItem>;
+
+export const MenuSnapshot = z.object({
+  currency: z.string(),
+  categories: z.array(Category),
+  items: z.array(MenuItem),
+});
+export type MenuSnapshot = z.infer<typeof MenuSnapshot>;
+
+export const OrderStatus = z.enum(['open', 'fulfilled', 'cancelled']);
+export type OrderStatus = z.infer<typeof OrderStatus>;
+
+/** Whether the cloud has this record yet: what the cashier's "pending" badge shows. */
+export const SyncState = z.enum(['pending', 'synced', 'failed']);
+export type SyncState = z.infer<typeof SyncState>;
+
+export const OrderLine = z.object({
+  menuItemId: Id,
+  name: z.string(),
+  unitPrice: z.number().int(),
+  quantity: z.number().int().positive(),
+  modifiers: z.array(Modifier),
+  lineTotal: z.number().int(),
+});
+export type OrderLine = z.infer<typeof OrderLine>;
+
+export const Customer = z.object({
+  name: z.string().trim().max(120),
+  phone: z.string().trim().max(40),
+});
+export type Customer = z.infer<typeof Customer>;
+
+export const PaymentMethod = z.enum(['card', 'cash']);
+export type PaymentMethod = z.infer<typeof PaymentMethod>;
+
+export const PaymentStatus = z.enum([
+  'captured', // the cloud captured it (or cash was taken)
+  'queued_offline', // card stored and forwarded when the connection returns
+  'pending', // card sent to the outbox, not yet confirmed by the cloud
+  'failed', // the cloud refused it: the merchant has to collect again
+]);
+export type PaymentStatus = z.infer<typeof PaymentStatus>;
+
+export const Refund = z.object({
+  id: Id,
+  paymentId: Id,
+  amount: PositiveAmount,
+  reason: z.string(),
+  createdAt: IsoTime,
+  syncState: SyncState,
+});
+export type Refund = z.infer<typeof Refund>;
+
+export const Payment = z.object({
+  id: Id,
+  orderId: Id,
+  method: PaymentMethod,
+  amount: PositiveAmount,
+  status: PaymentStatus,
+  refundedAmount: Amount,
+  createdAt: IsoTime,
+  refunds: z.array(Refund),
+  syncState: SyncState,
+});
+export type Payment = z.infer<typeof Payment>;
+
+export const Order = z.object({
+  id: Id,
+  status: OrderStatus,
+  lines: z.array(OrderLine),
+  customer: Customer,
+  notes: z.string(),
+  total: z.number().int(),
+  currency: z.string(),
+  createdAt: IsoTime,
+  updatedAt: IsoTime,
+  paidAmount: Amount,
+  refundedAmount: Amount,
+  payments: z.array(Payment),
+  syncState: SyncState,
+});
+export type Order = z.infer<typeof Order>;
+
+export const Location = z.object({
+  id: Id,
+  name: z.string(),
+  address: z.string(),
+  phone: z.string(),
+  timezone: z.string(),
+  currency: z.string(),
+});
+export type Location = z.infer<typeof Location>;
+
+export const DeadLetter = z.object({
+  id: Id,
+  /** What the change was, in the cashier's words ("Order for Ada, 3 items"). */
+  description: z.string(),
+  /** Why the cloud refused it. */
+  reason: z.string(),
+  failedAt: IsoTime,
+});
+export type DeadLetter = z.infer<typeof DeadLetter>;
+
+export const SyncStatusView = z.object({
+  online: z.boolean(),
+  pending: z.number().int().nonnegative(),
+  oldestPendingAgeMs: z.number().nonnegative().nullable(),
+  lastPushAt: IsoTime.nullable(),
+  lastPullAt: IsoTime.nullable(),
+  deadLetters: z.array(DeadLetter),
+  /** Milliseconds until the next automatic attempt while backing off. */
+  retryInMs: z.number().nonnegative().nullable(),
+  credentials: z.enum(['none', 'api_key', 'oauth', 'rejected']),
+  lastError: z.string().nullable(),
+  /** False when no sync engine runs (the status then comes from the local outbox alone). */
+  engineRunning: z.boolean(),
+});
+export type SyncStatusView = z.infer<typeof SyncStatusView>;
+
+export const OfflineLimits = z.object({
+  /** Largest single card payment taken offline without a manager. */
+  perTransaction: Amount,
+  /** Largest total of queued offline card payments without a manager. */
+  total: Amount,
+});
+export type OfflineLimits = z.infer<typeof OfflineLimits>;
+
+export const SettingsView = z.object({
+  apiBaseUrl: z.string(),
+  apiHost: z.string(),
+  authUrl: z.string(),
+  locationId: z.string(),
+  credentials: z.object({
+    kind: z.enum(['none', 'api_key', 'oauth']),
+    /** A masked hint such as "sk_test_…f3a9"; never the secret. */
+    hint: z.string(),
+  }),
+  webhook: z.object({ enabled: z.boolean(), host: z.string(), port: z.number().int() }),
+  offlineLimits: OfflineLimits,
+  managerPinSet: z.boolean(),
+  kioskMode: z.boolean(),
+});
+export type SettingsView = z.infer<typeof SettingsView>;
+
+export const ShiftSummary = z.object({
+  since: IsoTime,
+  currency: z.string(),
+  orders: z.number().int(),
+  cancelled: z.number().int(),
+  byMethod: z.object({ card: Amount, cash: Amount }),
+  queuedOffline: Amount,
+  refunded: Amount,
+  net: z.number().int(),
+});
+export type ShiftSummary = z.infer<typeof ShiftSummary>;
+
+const LineInput = z.strictObject({
+  menuItemId: Id,
+  quantity: z.number().int().min(1).max(999),
+  modifierIds: z.array(Id).max(20).default([]),
+});
+export type LineInput = z.input<typeof LineInput>;
+
+const OrderDraft = z.strictObject({
+  lines: z.array(LineInput).min(1, 'an order needs at least one item').max(200),
+  customer: Customer.default({ name: '', phone: '' }),
+  notes: z.string().trim().max(500).default(''),
+});
+export type OrderDraft = z.input<typeof OrderDraft>;
+
+const MenuItemFields = z.strictObject({
+  name: z.string().trim().min(1, 'give the item a name').max(120),
+  price: Amount,
+  categoryId: Id,
+  description: z.string().trim().max(500).default(''),
+  available: z.boolean().default(true),
+});
+
+const Empty = z.strictObject({}).default({});
+const Ok = z.object({ ok: z.literal(true) });
+
+function command<P extends z.ZodType, R extends z.ZodType>(payload: P, result: R) {
+  return { payload, result };
+}
+
+/** The whole command table. Queries are commands that change nothing. */
+export const commands = {
+  'menu.snapshot': command(Empty, MenuSnapshot),
+  'menu.search': command(
+    z.strictObject({ query: z.string().max(120).default(''), categoryId: Id.optional() }),
+    z.array(MenuItem),
+  ),
+  'menu.createItem': command(MenuItemFields, MenuItem),
+  'menu.updateItem': command(z.strictObject({ id: Id, changes: MenuItemFields.partial() }), MenuItem),
+  'menu.deleteItem': command(z.strictObject({ id: Id }), Ok),
+  /** "86 it": the kitchen ran out (or it is back). */
+  'menu.setAvailable': command(z.strictObject({ id: Id, available: z.boolean() }), MenuItem),
+
+  'orders.place': command(OrderDraft, Order),
+  'orders.list': command(
+    z.strictObject({
+      status: OrderStatus.optional(),
+      createdAfter: IsoTime.optional(),
+      createdBefore: IsoTime.optional(),
+      search: z.string().max(120).optional(),
+      limit: z.number().int().min(1).max(500).default(100),
+    }),
+    z.array(Order),
+  ),
+  'orders.get': command(z.strictObject({ id: Id }), Order),
+  'orders.update': command(
+    z.strictObject({
+      id: Id,
+      lines: OrderDraft.shape.lines.optional(),
+      customer: Customer.optional(),
+      notes: z.string().trim().max(500).optional(),
+    }),
+    Order,
+  ),
+  'orders.fulfil': command(z.strictObject({ id: Id }), Order),
+  'orders.cancel': command(z.strictObject({ id: Id }), Order),
+
+  'payments.take': command(
+    z.strictObject({
+      orderId: Id,
+      method: PaymentMethod,
+      amount: PositiveAmount,
+      /** Cash handed over; the change is tendered minus amount. */
+      tendered: Amount.optional(),
+      /** Needed above the offline limits. */
+      managerPin: ManagerPin.optional(),
+    }),
+    z.object({ payment: Payment, order: Order, change: Amount }),
+  ),
+  'payments.refund': command(
+    z.strictObject({
+      paymentId: Id,
+      amount: PositiveAmount,
+      reason: z.string().trim().min(1, 'say why the money goes back').max(200),
+    }),
+    z.object({ refund: Refund, order: Order }),
+  ),
+
+  'location.get': command(Empty, Location),
+  'shift.summary': command(z.strictObject({ since: IsoTime.optional() }).default({}), ShiftSummary),
+
+  'settings.get': command(Empty, SettingsView),
+  'settings.update': command(
+    z.strictObject({
+      apiBaseUrl: z.url({ protocol: /^https?$/ }).optional(),
+      apiHost: z.url({ protocol: /^https?$/ }).optional(),
+      authUrl: z.url({ protocol: /^https?$/ }).optional(),
+      locationId: z.string().trim().min(1).max(80).optional(),
+      webhook: z.strictObject({ enabled: z.boolean(), host: z.string().min(1).max(255), port: z.number().int().min(0).max(65535) }).optional(),
+      offlineLimits: OfflineLimits.optional(),
+      /** A new manager PIN; the current one is required to change it once set. */
+      newManagerPin: ManagerPin.optional(),
+      managerPin: ManagerPin.optional(),
+    }),
+    SettingsView,
+  ),
+  'credentials.setApiKey': command(
+    z.strictObject({ apiKey: z.string().trim().regex(/^sk_(test|live)_[A-Za-z0-9_]+$/, 'an API key starts with sk_test_ or sk_live_') }),
+    SettingsView,
+  ),
+  /** Opens the system browser on the consent page; resolves when the terminal holds tokens. */
+  'credentials.connectOAuth': command(Empty, z.object({ authorizeUrl: z.string() })),
+  'credentials.oauthStatus': command(Empty, z.object({ state: z.enum(['idle', 'waiting', 'connected', 'failed']), message: z.string() })),
+
+  'sync.status': command(Empty, SyncStatusView),
+  'sync.now': command(Empty, SyncStatusView),
+  'sync.retryDeadLetter': command(z.strictObject({ id: Id }), SyncStatusView),
+  'sync.discardDeadLetter': command(z.strictObject({ id: Id }), SyncStatusView),
+
+  /** What would be lost by quitting, signing out or resetting now. */
+  'session.pending': command(Empty, z.object({ pending: z.number().int(), message: z.string() })),
+  /** Forgets the credentials. Refused while changes wait to sync unless `discardPending` says so. */
+  'session.signOut': command(z.strictObject({ discardPending: z.boolean().default(false) }), SettingsView),
+} as const;
+
+export type Commands = typeof commands;
+export type CommandName = keyof Commands;
+/** What a caller may send (defaults still optional). */
+export type CommandInput<C extends CommandName> = z.input<Commands[C]['payload']>;
+/** What a handler receives after validation (defaults applied). */
+export type CommandPayload<C extends CommandName> = z.output<Commands[C]['payload']>;
+export type CommandResult<C extends CommandName> = z.output<Commands[C]['result']>;
+
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(commands, name);
+}
+
+/** Events pushed from main to every open renderer. */
+export const events = {
+  'sync.status': SyncStatusView,
+  /** The menu changed (local edit, pull or webhook): refetch the snapshot. */
+  'menu.changed': z.object({}),
+  /** Orders changed: lists showing them refetch. */
+  'orders.changed': z.object({ ids: z.array(Id) }),
+  'settings.changed': SettingsView,
+  'oauth.finished': z.object({ ok: z.boolean(), message: z.string() }),
+} as const;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
