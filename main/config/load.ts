@@ -1,0 +1,213 @@
+// Reads the configuration from its sources, highest precedence first:
+//   1. command-line flags (--api-base-url ...)
+//   2. environment variables (POS_API_BASE_URL ...)
+//   3. the per-user config file
+//   4. the machine-wide config file IT provisions
+//   5. defaults (schema.ts)
+// Each source is validated on its own so an error names the source and the field; nothing starts
+// on a bad configuration.
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { z } from 'zod';
+import { TerminalConfig } from './schema';
+
+/** Every setting, with its flag and environment variable: docs/config.md lists the same table. */
+export const SETTINGS: readonly { path: readonly string[]; flag: string; env: string }[] = [
+  { path: ['dataDir'], flag: 'data-dir', env: 'POS_DATA_DIR' },
+  { path: ['api', 'baseUrl'], flag: 'api-base-url', env: 'POS_API_BASE_URL' },
+  { path: ['api', 'apiHost'], flag: 'api-host', env: 'POS_API_HOST' },
+  { path: ['api', 'authUrl'], flag: 'auth-url', env: 'POS_AUTH_URL' },
+  { path: ['credentials', 'method'], flag: 'credentials', env: 'POS_CREDENTIALS' },
+  { path: ['credentials', 'apiKeyRef'], flag: 'api-key-ref', env: 'POS_API_KEY_REF' },
+  { path: ['credentials', 'oauthClientId'], flag: 'oauth-client-id', env: 'POS_OAUTH_CLIENT_ID' },
+  { path: ['credentials', 'oauthClientSecretRef'], flag: 'oauth-client-secret-ref', env: 'POS_OAUTH_CLIENT_SECRET_REF' },
+  { path: ['locationId'], flag: 'location-id', env: 'POS_LOCATION_ID' },
+  { path: ['webhook', 'enabled'], flag: 'webhook', env: 'POS_WEBHOOK_ENABLED' },
+  { path: ['webhook', 'host'], flag: 'webhook-host', env: 'POS_WEBHOOK_HOST' },
+  { path: ['webhook', 'port'], flag: 'webhook-port', env: 'POS_WEBHOOK_PORT' },
+  { path: ['webhook', 'signingSecretRef'], flag: 'webhook-secret-ref', env: 'POS_WEBHOOK_SECRET_REF' },
+  { path: ['offlinePayments', 'perTransaction'], flag: 'offline-per-transaction', env: 'POS_OFFLINE_PER_TRANSACTION' },
+  { path: ['offlinePayments', 'total'], flag: 'offline-total', env: 'POS_OFFLINE_TOTAL' },
+  { path: ['offlinePayments', 'managerPinHash'], flag: 'manager-pin-hash', env: 'POS_MANAGER_PIN_HASH' },
+  { path: ['kioskMode'], flag: 'kiosk', env: 'POS_KIOSK' },
+  { path: ['browserMode', 'port'], flag: 'port', env: 'POS_PORT' },
+  { path: ['browserMode', 'openBrowser'], flag: 'open', env: 'POS_OPEN_BROWSER' },
+];
+
+export class ConfigError extends Error {
+  constructor(
+    readonly source: string,
+    readonly field: string,
+    detail: string,
+  ) {
+    super(`configuration error in ${source}: ${field}: ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface ConfigEnvironment {
+  argv?: readonly string[];
+  env?: Readonly<Record<string, string | undefined>>;
+  platform?: NodeJS.Platform;
+  home?: string;
+  /** Override the file locations (tests, `--config <file>`). */
+  userConfigFile?: string;
+  machineConfigFile?: string;
+}
+
+export interface LoadedConfig {
+  config: TerminalConfig;
+  /** Where each setting that is not a default came from ("api.baseUrl" → "environment POS_API_BASE_URL"). */
+  origins: Record<string, string>;
+  files: { user: string; machine: string };
+}
+
+type Layer = Record<string, unknown>;
+
+export function machineConfigFile(platform: NodeJS.Platform, env: Readonly<Record<string, string | undefined>>): string {
+  if (platform === 'win32') return join(env.ProgramData ?? 'C:\\ProgramData', 'PosTerminal', 'config.json');
+  if (platform === 'darwin') return '/Library/Application Support/PosTerminal/config.json';
+  return '/etc/pos-terminal/config.json';
+}
+
+export function userConfigFile(platform: NodeJS.Platform, env: Readonly<Record<string, string | undefined>>, home: string): string {
+  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'PosTerminal', 'config.json');
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'PosTerminal', 'config.json');
+  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'pos-terminal', 'config.json');
+}
+
+export function defaultDataDir(platform: NodeJS.Platform, env: Readonly<Record<string, string | undefined>>, home: string): string {
+  if (platform === 'win32') return join(env.LOCALAPPDATA ?? join(home, 'AppData', 'Local'), 'PosTerminal');
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'PosTerminal', 'data');
+  return join(env.XDG_DATA_HOME ?? join(home, '.local', 'share'), 'pos-terminal');
+}
+
+function setPath(target: Layer, path: readonly string[], value: unknown): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    node[key] ??= {};
+    node = node[key] as Layer;
+  }
+  node[path[path.length - 1] as string] = value;
+}
+
+function readFileLayer(file: string, source: string): Layer | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new ConfigError(source, '(file)', `cannot be read: ${(error as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(source, '(file)', `is not valid JSON: ${(error as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(source, '(file)', 'must be a JSON object');
+  return value as Layer;
+}
+
+/** Flags as `--name value`, `--name=value`, or a bare `--name` for true. Unknown flags are errors. */
+function readFlagLayer(argv: readonly string[]): { layer: Layer; configFile: string | undefined } {
+  const layer: Layer = {};
+  let configFile: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (!arg.startsWith('--')) throw new ConfigError('command line', arg, 'expected a --flag');
+    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    const next = argv[i + 1];
+    const takeValue = (): string => {
+      if (inline !== undefined) return inline;
+      if (next === undefined || next.startsWith('--')) throw new ConfigError('command line', `--${name}`, 'needs a value');
+      i++;
+      return next;
+    };
+    if (name === 'config') {
+      configFile = resolve(takeValue());
+      continue;
+    }
+    const setting = SETTINGS.find((s) => s.flag === name);
+    if (!setting) throw new ConfigError('command line', `--${name}`, 'is not a known flag (see docs/config.md)');
+    const boolean = inline === undefined && (next === undefined || next.startsWith('--'));
+    setPath(layer, setting.path, boolean ? 'true' : takeValue());
+  }
+  return { layer, configFile };
+}
+
+function readEnvLayer(env: Readonly<Record<string, string | undefined>>): Layer {
+  const layer: Layer = {};
+  for (const setting of SETTINGS) {
+    const value = env[setting.env];
+    if (value !== undefined && value !== '') setPath(layer, setting.path, value);
+  }
+  return layer;
+}
+
+function fieldName(source: string, path: readonly PropertyKey[]): string {
+  const dotted = path.map(String).join('.');
+  if (source.startsWith('environment')) return SETTINGS.find((s) => s.path.join('.') === dotted)?.env ?? dotted;
+  if (source === 'command line') return `--${SETTINGS.find((s) => s.path.join('.') === dotted)?.flag ?? dotted}`;
+  return dotted || '(file)';
+}
+
+function validateLayer(layer: Layer, source: string): void {
+  const result = TerminalConfig.safeParse(layer);
+  if (!result.success) {
+    const issue = result.error.issues[0] as z.core.$ZodIssue;
+    const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+    const path = unknownKey === undefined ? issue.path : [...issue.path, unknownKey];
+    throw new ConfigError(source, fieldName(source, path), issue.code === 'unrecognized_keys' ? 'is not a known setting' : issue.message);
+  }
+}
+
+function isPlainObject(value: unknown): value is Layer {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Merges `over` onto `under`, recording which source set each leaf. */
+function mergeInto(under: Layer, over: Layer, source: string, origins: Record<string, string>, prefix = ''): void {
+  for (const [key, value] of Object.entries(over)) {
+    const dotted = prefix ? `${prefix}.${key}` : key;
+    if (isPlainObject(value)) {
+      if (!isPlainObject(under[key])) under[key] = {};
+      mergeInto(under[key] as Layer, value, source, origins, dotted);
+    } else {
+      under[key] = value;
+      origins[dotted] = source;
+    }
+  }
+}
+
+export function loadConfig(environment: ConfigEnvironment = {}): LoadedConfig {
+  const env = environment.env ?? process.env;
+  const platform = environment.platform ?? process.platform;
+  const home = environment.home ?? homedir();
+  const flags = readFlagLayer(environment.argv ?? process.argv.slice(2));
+  const files = {
+    user: flags.configFile ?? environment.userConfigFile ?? userConfigFile(platform, env, home),
+    machine: environment.machineConfigFile ?? machineConfigFile(platform, env),
+  };
+
+  const layers: { source: string; layer: Layer | null }[] = [
+    { source: `machine config ${files.machine}`, layer: readFileLayer(files.machine, `machine config ${files.machine}`) },
+    { source: `user config ${files.user}`, layer: readFileLayer(files.user, `user config ${files.user}`) },
+    { source: 'environment', layer: readEnvLayer(env) },
+    { source: 'command line', layer: flags.layer },
+  ];
+
+  const merged: Layer = {};
+  const origins: Record<string, string> = {};
+  for (const { source, layer } of layers) {
+    if (!layer) continue;
+    validateLayer(layer, source);
+    mergeInto(merged, layer, source, origins);
+  }
+  const config = TerminalConfig.parse(merged);
+  if (config.dataDir === '') config.dataDir = defaultDataDir(platform, env, home);
+  if (config.api.baseUrl !== '' && config.api.apiHost === '') config.api.apiHost = config.api.baseUrl.replace(/\/v1\/?$/, '');
+  if (config.api.authUrl === '') config.api.authUrl = config.api.apiHost;
+  return { config, origins, files };
+}

@@ -1,0 +1,67 @@
+// The terminal's configuration: one zod schema with a default for every setting, so a machine with
+// no configuration at all gets a working terminal (the embedded sandbox) and a bad value anywhere
+// is refused with the source and field named.
+import { z } from 'zod';
+
+/** scrypt:<salt base64>:<hash base64>, as produced by `npm run hash-pin -- <pin>`. */
+export const MANAGER_PIN_HASH = /^scrypt:[A-Za-z0-9+/=]{16,}:[A-Za-z0-9+/=]{32,}$/;
+
+const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const Port = z.coerce.number().int('must be a whole number').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
+const Flag = z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean());
+const Minor = z.coerce.number().int('must be whole minor units (cents)').nonnegative('cannot be negative').max(100_000_000);
+
+export const TerminalConfig = z.strictObject({
+  /** Where the SQLite store, secrets file and logs live. Empty → the per-OS default. */
+  dataDir: z.string().default(''),
+  api: z
+    .strictObject({
+      /** {base_url}, ending in /v1. Empty → start the embedded sandbox and use it. */
+      baseUrl: z.union([z.literal(''), HttpUrl.refine((u) => /\/v1\/?$/.test(u), 'must end with /v1')]).default(''),
+      /** {api_host}: the same host without /v1 (OAuth token endpoint). Empty → derived from baseUrl. */
+      apiHost: z.union([z.literal(''), HttpUrl]).default(''),
+      /** {auth_url}: the dashboard hosting the consent page. Empty → same as apiHost. */
+      authUrl: z.union([z.literal(''), HttpUrl]).default(''),
+    })
+    .prefault({}),
+  credentials: z
+    .strictObject({
+      /** How the terminal authenticates: an API key kept in the secret store, or OAuth tokens. */
+      method: z.enum(['api_key', 'oauth']).default('api_key'),
+      /** Name of the secret-store entry holding the API key (never the key itself). */
+      apiKeyRef: z.string().min(1).default('api_key'),
+      oauthClientId: z.string().default(''),
+      /** Name of the secret-store entry holding the OAuth client secret. */
+      oauthClientSecretRef: z.string().min(1).default('oauth_client_secret'),
+    })
+    .prefault({}),
+  /** The location this terminal sells for. Empty → the first location the API lists. */
+  locationId: z.string().default(''),
+  webhook: z
+    .strictObject({
+      enabled: Flag.default(false),
+      host: z.string().min(1).default('127.0.0.1'),
+      port: Port.default(0),
+      /** Name of the secret-store entry holding the whsec_ signing secret. */
+      signingSecretRef: z.string().min(1).default('webhook_signing_secret'),
+    })
+    .prefault({}),
+  offlinePayments: z
+    .strictObject({
+      perTransaction: Minor.default(10_000),
+      total: Minor.default(100_000),
+      managerPinHash: z.union([z.literal(''), z.string().regex(MANAGER_PIN_HASH, 'must be scrypt:<salt>:<hash> (npm run hash-pin)')]).default(''),
+    })
+    .prefault({}),
+  kioskMode: Flag.default(false),
+  browserMode: z
+    .strictObject({
+      /** Loopback port of browser mode; 0 picks a free one. */
+      port: Port.default(0),
+      /** Open the system browser on start. */
+      openBrowser: Flag.default(false),
+    })
+    .prefault({}),
+});
+export type TerminalConfig = z.output<typeof TerminalConfig>;
+export type TerminalConfigInput = z.input<typeof TerminalConfig>;

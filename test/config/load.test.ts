@@ -1,0 +1,91 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, hashManagerPin, loadConfig, machineConfigFile, userConfigFile, verifyManagerPin } from '../../main/config';
+
+function files(machine?: unknown, user?: unknown) {
+  const dir = mkdtempSync(join(tmpdir(), 'pos-config-'));
+  const machineConfigFile = join(dir, 'machine.json');
+  const userConfigFile = join(dir, 'user.json');
+  if (machine !== undefined) writeFileSync(machineConfigFile, typeof machine === 'string' ? machine : JSON.stringify(machine));
+  if (user !== undefined) writeFileSync(userConfigFile, typeof user === 'string' ? user : JSON.stringify(user));
+  return { dir, machineConfigFile, userConfigFile };
+}
+
+describe('loadConfig', () => {
+  it('gives a working default with no configuration: embedded sandbox, per-OS data dir', () => {
+    const { machineConfigFile, userConfigFile } = files();
+    const { config, origins } = loadConfig({ argv: [], env: {}, platform: 'linux', home: '/home/ada', machineConfigFile, userConfigFile });
+    expect(config.api.baseUrl).toBe('');
+    expect(config.dataDir).toBe('/home/ada/.local/share/pos-terminal');
+    expect(config.offlinePayments).toEqual({ perTransaction: 10_000, total: 100_000, managerPinHash: '' });
+    expect(origins).toEqual({});
+  });
+
+  it('applies flags over environment over user file over machine file', () => {
+    const paths = files(
+      { api: { baseUrl: 'https://machine.example/v1' }, locationId: 'loc_machine', kioskMode: true, offlinePayments: { total: 5 } },
+      { api: { baseUrl: 'https://user.example/v1' }, locationId: 'loc_user' },
+    );
+    const { config, origins } = loadConfig({
+      ...paths,
+      argv: ['--location-id', 'loc_flag', '--offline-per-transaction=2500', '--webhook'],
+      env: { POS_LOCATION_ID: 'loc_env', POS_API_BASE_URL: 'https://env.example/v1' },
+      platform: 'linux',
+      home: '/h',
+    });
+    expect(config.locationId).toBe('loc_flag');
+    expect(config.api.baseUrl).toBe('https://env.example/v1');
+    expect(config.api.apiHost).toBe('https://env.example');
+    expect(config.api.authUrl).toBe('https://env.example');
+    expect(config.kioskMode).toBe(true);
+    expect(config.offlinePayments).toMatchObject({ perTransaction: 2500, total: 5 });
+    expect(config.webhook.enabled).toBe(true);
+    expect(origins['locationId']).toBe('command line');
+    expect(origins['kioskMode']).toBe(`machine config ${paths.machineConfigFile}`);
+  });
+
+  it.each([
+    [{ argv: ['--port', 'eighty'] }, /command line: --port: /],
+    [{ argv: ['--colour', 'red'] }, /command line: --colour: is not a known flag/],
+    [{ env: { POS_OFFLINE_TOTAL: '-3' } }, /environment: POS_OFFLINE_TOTAL: cannot be negative/],
+    [{ env: { POS_API_BASE_URL: 'https://x.example/api' } }, /environment: POS_API_BASE_URL: must end with \/v1/],
+    [{ env: { POS_MANAGER_PIN_HASH: '1234' } }, /POS_MANAGER_PIN_HASH: must be scrypt/],
+  ])('names the source and field of a bad value %#', (environment, message) => {
+    const paths = files();
+    expect(() => loadConfig({ ...paths, argv: [], env: {}, platform: 'linux', home: '/h', ...environment })).toThrow(message);
+  });
+
+  it('names the file and field of a bad config file', () => {
+    const paths = files({ webhook: { port: 70000 } }, { kioskMode: 'yes please' });
+    expect(() => loadConfig({ ...paths, argv: [], env: {}, platform: 'linux', home: '/h' })).toThrow(/machine config .*machine\.json: webhook\.port: must be 0\.\.65535/);
+    const unknown = files(undefined, { locaton: 'typo' });
+    expect(() => loadConfig({ ...unknown, argv: [], env: {}, platform: 'linux', home: '/h' })).toThrow(/user config .*user\.json: locaton: is not a known setting/);
+    const broken = files('{ not json');
+    expect(() => loadConfig({ ...broken, argv: [], env: {}, platform: 'linux', home: '/h' })).toThrow(ConfigError);
+  });
+
+  it('reads the per-user file named by --config', () => {
+    const paths = files(undefined, { locationId: 'loc_user' });
+    const { config } = loadConfig({ machineConfigFile: paths.machineConfigFile, argv: ['--config', paths.userConfigFile], env: {}, platform: 'linux', home: '/h' });
+    expect(config.locationId).toBe('loc_user');
+  });
+
+  it('knows the per-OS file locations', () => {
+    expect(machineConfigFile('win32', { ProgramData: 'C:\\ProgramData' })).toMatch(/ProgramData.PosTerminal.config\.json$/);
+    expect(machineConfigFile('darwin', {})).toBe('/Library/Application Support/PosTerminal/config.json');
+    expect(machineConfigFile('linux', {})).toBe('/etc/pos-terminal/config.json');
+    expect(userConfigFile('linux', { XDG_CONFIG_HOME: '/x' }, '/h')).toBe('/x/pos-terminal/config.json');
+  });
+});
+
+describe('manager PIN hash', () => {
+  it('verifies the right PIN and refuses others', () => {
+    const hash = hashManagerPin('4321');
+    expect(verifyManagerPin('4321', hash)).toBe(true);
+    expect(verifyManagerPin('1234', hash)).toBe(false);
+    expect(verifyManagerPin('4321', 'garbage')).toBe(false);
+    expect(() => hashManagerPin('12')).toThrow(RangeError);
+  });
+});
