@@ -27,7 +27,8 @@ export function parseRetryAfter(header: string | string[] | undefined, nowMs: nu
   if (value === undefined) return null;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  if (trimmed === '') return null;
+  // An HTTP date names its weekday and month; without letters it is garbage, not a year.
+  if (!/[A-Za-z]/.test(trimmed)) return null;
   const at = Date.parse(trimmed);
   if (Number.isNaN(at)) return null;
   return Math.max(0, at - nowMs);
