@@ -1,0 +1,532 @@
+// The cashier's repositories. Every write is its domain rows (pending layer), its outbox row and
+// an audit row in ONE synchronous transaction, and returns only after the commit.
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { newId } from '../common/ids';
+import type { Clock } from '../common/clock';
+import {
+  CustomerDoc,
+  OrderLineDoc,
+  OrderStatus,
+  type CategoryDoc,
+  type EntityKind,
+  type LocationDoc,
+  type MenuItemDoc,
+  type ModifierDoc,
+  type OrderDoc,
+  type PaymentDoc,
+  type PaymentIntentDoc,
+  type RefundDoc,
+} from './documents';
+import type { SqlRunner } from './database';
+import { StoreError } from './errors';
+import type { EntityLayers } from './layers';
+import type { Outbox } from './outbox';
+import type { StoreTables } from './schema';
+
+const Currency = z.string().regex(/^[a-z]{3}$/);
+
+export const NewOrderInput = z.object({
+  locationId: z.string().min(1),
+  currency: Currency,
+  lines: z.array(OrderLineDoc).min(1),
+  customer: CustomerDoc.nullable().default(null),
+  notes: z.string().default(''),
+});
+export type NewOrderInput = z.input<typeof NewOrderInput>;
+
+export const OrderChangeInput = z.object({
+  lines: z.array(OrderLineDoc).min(1).optional(),
+  customer: CustomerDoc.nullable().optional(),
+  notes: z.string().optional(),
+});
+export type OrderChangeInput = z.infer<typeof OrderChangeInput>;
+
+export const OrderListFilter = z.object({
+  status: OrderStatus.optional(),
+  locationId: z.string().optional(),
+  /** Inclusive lower bound on created_at (ms). */
+  createdFrom: z.number().int().optional(),
+  /** Exclusive upper bound on created_at (ms). */
+  createdTo: z.number().int().optional(),
+  limit: z.number().int().min(1).max(500).default(50),
+  offset: z.number().int().min(0).default(0),
+});
+export type OrderListFilter = z.input<typeof OrderListFilter>;
+
+export const NewMenuItemInput = z.object({
+  locationId: z.string().nullable(),
+  categoryId: z.string().nullable(),
+  name: z.string().min(1),
+  description: z.string().default(''),
+  price: z.number().int().min(0),
+  currency: Currency,
+  available: z.boolean().default(true),
+  modifierIds: z.array(z.string()).default([]),
+});
+export type NewMenuItemInput = z.input<typeof NewMenuItemInput>;
+
+export const MenuItemChangeInput = z.object({
+  name: z.string().min(1).optional(),
+  description: z.string().optional(),
+  price: z.number().int().min(0).optional(),
+  categoryId: z.string().nullable().optional(),
+  available: z.boolean().optional(),
+  lowStock: z.boolean().optional(),
+});
+export type MenuItemChangeInput = z.infer<typeof MenuItemChangeInput>;
+
+export const LocationChangeInput = z.object({
+  name: z.string().min(1).optional(),
+  address: z.string().nullable().optional(),
+  timezone: z.string().nullable().optional(),
+});
+export type LocationChangeInput = z.infer<typeof LocationChangeInput>;
+
+export interface AuditEntry {
+  id: number;
+  at: number;
+  actor: string;
+  action: string;
+  entityKind: string | null;
+  entityId: string | null;
+  detail: unknown;
+}
+
+/** Who did it: every cashier write names its actor in the audit log. */
+export interface Actor {
+  actor: string;
+}
+
+function orderTotal(lines: readonly z.infer<typeof OrderLineDoc>[]): number {
+  return lines.reduce((sum, line) => sum + line.quantity * (line.unit_price + line.modifiers.reduce((m, mod) => m + mod.price, 0)), 0);
+}
+
+/** The /v1 order body (local ids): items with menu_item_id, quantity and modifier ids. */
+function wireItems(lines: readonly z.infer<typeof OrderLineDoc>[]): Record<string, unknown>[] {
+  return lines.map((line) => ({ menu_item_id: line.menu_item_id, quantity: line.quantity, modifiers: line.modifiers.map((m) => m.modifier_id) }));
+}
+
+export class CashierRepositories {
+  constructor(
+    private readonly kysely: Kysely<StoreTables>,
+    private readonly sql: SqlRunner,
+    private readonly layers: EntityLayers,
+    private readonly outbox: Outbox,
+    private readonly clock: Clock,
+    private readonly transaction: <T>(fn: () => T) => T,
+  ) {}
+
+  // ---- audit ----
+
+  #audit(actor: string, action: string, entityKind: EntityKind | null, entityId: string | null, detail: unknown, at: number): void {
+    this.sql.run(
+      this.kysely.insertInto('audit_log').values({ at, actor, action, entity_kind: entityKind, entity_id: entityId, detail: JSON.stringify(detail ?? null) }),
+    );
+  }
+
+  /** Records an action that changes no domain row (sign-in, drawer open, dead letter discarded...). */
+  recordAudit(actor: string, action: string, detail: unknown, entity?: { kind: EntityKind; id: string }): void {
+    this.#audit(actor, action, entity?.kind ?? null, entity?.id ?? null, detail, this.clock.now());
+  }
+
+  listAudit(filter: { entityKind?: EntityKind; entityId?: string; limit?: number } = {}): AuditEntry[] {
+    let query = this.kysely.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(filter.limit ?? 100);
+    if (filter.entityKind) query = query.where('entity_kind', '=', filter.entityKind);
+    if (filter.entityId) query = query.where('entity_id', '=', filter.entityId);
+    return (this.sql.all(query) as (StoreTables['audit_log'] & { id: number })[]).map((r) => ({
+      id: r.id,
+      at: r.at,
+      actor: r.actor,
+      action: r.action,
+      entityKind: r.entity_kind,
+      entityId: r.entity_id,
+      detail: JSON.parse(r.detail) as unknown,
+    }));
+  }
+
+  // ---- orders ----
+
+  /** A new order: the order, its lines and modifiers, an 'order.create' operation and an audit row, in one commit. */
+  createOrder(input: NewOrderInput, { actor }: Actor): OrderDoc {
+    const order = NewOrderInput.parse(input);
+    const now = this.clock.now();
+    const id = newId('ord_', now);
+    const doc: OrderDoc = {
+      id,
+      location_id: order.locationId,
+      status: 'open',
+      currency: order.currency,
+      customer: order.customer,
+      notes: order.notes,
+      lines: order.lines,
+      total: orderTotal(order.lines),
+      created_at: now,
+      updated_at: now,
+    };
+    return this.transaction(() => {
+      const written = this.outbox.enqueue({
+        opId: newId('op_', now),
+        entityKind: 'order',
+        entityId: id,
+        kind: 'order.create',
+        payload: { location_id: order.locationId, items: wireItems(order.lines), ...(order.customer ? { customer: order.customer } : {}) },
+        patch: doc,
+        dependsOn: [],
+        resourceKey: `order:${id}`,
+        now,
+      });
+      this.#audit(actor, 'order.create', 'order', id, { total: doc.total, lines: doc.lines.length }, now);
+      return written;
+    });
+  }
+
+  #openOrder(id: string): OrderDoc {
+    const order = this.layers.merged('order', id);
+    if (!order) throw new StoreError('not_found', `no order ${id}`);
+    if (order.status !== 'open') throw new StoreError('conflict', `order ${id} is ${order.status}; only open orders can change`);
+    return order;
+  }
+
+  #orderOperation(id: string, kind: 'order.update' | 'order.fulfil' | 'order.cancel', payload: Record<string, unknown>, patch: Partial<OrderDoc>, actor: string): OrderDoc {
+    return this.transaction(() => {
+      this.#openOrder(id);
+      const now = this.clock.now();
+      const previous = this.outbox.latestUnfinished('order', id);
+      const written = this.outbox.enqueue({
+        opId: newId('op_', now),
+        entityKind: 'order',
+        entityId: id,
+        kind,
+        payload,
+        patch: { ...patch, updated_at: now },
+        dependsOn: previous ? [previous] : [],
+        resourceKey: `order:${id}`,
+        now,
+      });
+      this.#audit(actor, kind, 'order', id, payload, now);
+      return written;
+    });
+  }
+
+  updateOrder(id: string, change: OrderChangeInput, { actor }: Actor): OrderDoc {
+    const parsed = OrderChangeInput.parse(change);
+    const patch: Partial<OrderDoc> = {};
+    const payload: Record<string, unknown> = {};
+    if (parsed.lines) {
+      patch.lines = parsed.lines;
+      patch.total = orderTotal(parsed.lines);
+      payload.items = wireItems(parsed.lines);
+    }
+    if (parsed.customer !== undefined) {
+      patch.customer = parsed.customer;
+      payload.customer = parsed.customer;
+    }
+    if (parsed.notes !== undefined) patch.notes = parsed.notes;
+    return this.#orderOperation(id, 'order.update', payload, patch, actor);
+  }
+
+  fulfilOrder(id: string, { actor }: Actor): OrderDoc {
+    return this.#orderOperation(id, 'order.fulfil', { status: 'fulfilled' }, { status: 'fulfilled' }, actor);
+  }
+
+  cancelOrder(id: string, { actor }: Actor): OrderDoc {
+    return this.#orderOperation(id, 'order.cancel', { status: 'cancelled' }, { status: 'cancelled' }, actor);
+  }
+
+  getOrder(id: string): OrderDoc | undefined {
+    return this.layers.merged('order', id);
+  }
+
+  /** Orders in the merged view, newest first. */
+  listOrders(filter: OrderListFilter = {}): OrderDoc[] {
+    const f = OrderListFilter.parse(filter);
+    let query = this.kysely.selectFrom('orders_merged').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset);
+    if (f.status) query = query.where('status', '=', f.status);
+    if (f.locationId) query = query.where('location_id', '=', f.locationId);
+    if (f.createdFrom !== undefined) query = query.where('created_at', '>=', f.createdFrom);
+    if (f.createdTo !== undefined) query = query.where('created_at', '<', f.createdTo);
+    return this.sql.all(query).map((row) => this.layers.fromRow('order', row as unknown as Record<string, unknown>));
+  }
+
+  // ---- payments and refunds ----
+
+  createPaymentIntent(orderId: string, amount: number, currency: string, { actor }: Actor): PaymentIntentDoc {
+    if (!this.layers.merged('order', orderId)) throw new StoreError('not_found', `no order ${orderId}`);
+    const now = this.clock.now();
+    const id = newId('pi_', now);
+    const doc: PaymentIntentDoc = { id, order_id: orderId, amount: z.number().int().positive().parse(amount), currency: Currency.parse(currency), status: 'authorized', created_at: now };
+    return this.transaction(() => {
+      const orderOp = this.outbox.latestUnfinished('order', orderId);
+      const written = this.outbox.enqueue({
+        opId: newId('op_', now),
+        entityKind: 'payment_intent',
+        entityId: id,
+        kind: 'payment_intent.create',
+        payload: { order_id: orderId, amount: doc.amount, currency: doc.currency },
+        patch: doc,
+        dependsOn: orderOp ? [orderOp] : [],
+        resourceKey: `payment_intent:${id}`,
+        now,
+      });
+      this.#audit(actor, 'payment_intent.create', 'payment_intent', id, { order_id: orderId, amount: doc.amount, currency: doc.currency }, now);
+      return written;
+    });
+  }
+
+  capturePaymentIntent(id: string, { actor }: Actor): PaymentIntentDoc {
+    return this.transaction(() => {
+      const intent = this.layers.merged('payment_intent', id);
+      if (!intent) throw new StoreError('not_found', `no payment intent ${id}`);
+      if (intent.status === 'captured') throw new StoreError('conflict', `payment intent ${id} is already captured`);
+      const now = this.clock.now();
+      const previous = this.outbox.latestUnfinished('payment_intent', id);
+      const written = this.outbox.enqueue({
+        opId: newId('op_', now),
+        entityKind: 'payment_intent',
+        entityId: id,
+        kind: 'payment_intent.capture',
+        payload: {},
+        patch: { status: 'captured' },
+        dependsOn: previous ? [previous] : [],
+        resourceKey: `payment_intent:${id}`,
+        now,
+      });
+      this.#audit(actor, 'payment_intent.capture', 'payment_intent', id, { amount: intent.amount }, now);
+      return written;
+    });
+  }
+
+  /** Cash is settled at the till: it goes straight to the confirmed layer and has no /v1 operation. */
+  recordCashPayment(orderId: string, amount: number, currency: string, { actor }: Actor): PaymentDoc {
+    return this.transaction(() => {
+      if (!this.layers.merged('order', orderId)) throw new StoreError('not_found', `no order ${orderId}`);
+      const now = this.clock.now();
+      const doc: PaymentDoc = {
+        id: newId('pay_', now),
+        order_id: orderId,
+        payment_intent_id: null,
+        method: 'cash',
+        amount: z.number().int().positive().parse(amount),
+        currency: Currency.parse(currency),
+        status: 'succeeded',
+        created_at: now,
+      };
+      this.layers.write('payment', doc, 'base');
+      this.#audit(actor, 'payment.cash', 'payment', doc.id, { order_id: orderId, amount: doc.amount, currency: doc.currency }, now);
+      return doc;
+    });
+  }
+
+  getPayment(id: string): PaymentDoc | undefined {
+    return this.layers.merged('payment', id);
+  }
+
+  #refundsOf(paymentId: string): RefundDoc[] {
+    const ids = this.sql.allSql<{ id: string }>(`SELECT DISTINCT id FROM refunds WHERE payment_id = ?`, [paymentId]);
+    return ids.map(({ id }) => this.layers.merged('refund', id)).filter((r): r is RefundDoc => r !== undefined);
+  }
+
+  refundsOf(paymentId: string): RefundDoc[] {
+    return this.#refundsOf(paymentId);
+  }
+
+  /**
+   * A full or partial refund, never more than what is left of the payment. Card refunds go to the
+   * server ('refund.create'); cash refunds leave the drawer now and are confirmed at once.
+   */
+  createRefund(paymentId: string, amount: number, reason: string, { actor }: Actor): RefundDoc {
+    return this.transaction(() => {
+      const payment = this.layers.merged('payment', paymentId);
+      if (!payment) throw new StoreError('not_found', `no payment ${paymentId}`);
+      const refunded = this.#refundsOf(paymentId).reduce((sum, r) => sum + r.amount, 0);
+      const wanted = z.number().int().positive().parse(amount);
+      if (refunded + wanted > payment.amount) {
+        throw new StoreError('conflict', `payment ${paymentId} has ${payment.amount - refunded} left to refund, not ${wanted}`);
+      }
+      const now = this.clock.now();
+      const doc: RefundDoc = {
+        id: newId('re_', now),
+        payment_id: paymentId,
+        amount: wanted,
+        currency: payment.currency,
+        reason: z.string().min(1).parse(reason),
+        status: payment.method === 'cash' ? 'succeeded' : 'pending',
+        created_at: now,
+      };
+      let written = doc;
+      if (payment.method === 'cash') {
+        this.layers.write('refund', doc, 'base');
+      } else {
+        written = this.outbox.enqueue({
+          opId: newId('op_', now),
+          entityKind: 'refund',
+          entityId: doc.id,
+          kind: 'refund.create',
+          payload: { payment_id: paymentId, amount: wanted, reason: doc.reason },
+          patch: doc,
+          dependsOn: [],
+          resourceKey: `payment:${paymentId}`,
+          now,
+        });
+      }
+      this.#audit(actor, 'refund.create', 'refund', doc.id, { payment_id: paymentId, amount: wanted, reason: doc.reason }, now);
+      return written;
+    });
+  }
+
+  // ---- menu ----
+
+  /** The menu as the cashier sees it: categories, modifiers and the items of a location (or of every location). */
+  listMenu(locationId?: string): { categories: CategoryDoc[]; modifiers: ModifierDoc[]; items: MenuItemDoc[] } {
+    let items = this.kysely.selectFrom('menu_items_merged').selectAll().where('deleted', '=', 0).orderBy('name');
+    if (locationId !== undefined) items = items.where((eb) => eb.or([eb('location_id', '=', locationId), eb('location_id', 'is', null)]));
+    const ids = (table: string) => this.sql.allSql<{ id: string }>(`SELECT DISTINCT id FROM ${table}`, []).map((r) => r.id);
+    return {
+      categories: ids('categories')
+        .map((id) => this.layers.merged('category', id))
+        .filter((c): c is CategoryDoc => c !== undefined)
+        .sort((a, b) => a.position - b.position),
+      modifiers: ids('modifiers').map((id) => this.layers.merged('modifier', id)).filter((m): m is ModifierDoc => m !== undefined),
+      items: this.sql.all(items).map((row) => this.layers.fromRow('menu_item', row as unknown as Record<string, unknown>)),
+    };
+  }
+
+  getMenuItem(id: string): MenuItemDoc | undefined {
+    const item = this.layers.merged('menu_item', id);
+    return item && !item.deleted ? item : undefined;
+  }
+
+  createMenuItem(input: NewMenuItemInput, { actor }: Actor): MenuItemDoc {
+    const item = NewMenuItemInput.parse(input);
+    const now = this.clock.now();
+    const id = newId('mi_', now);
+    const doc: MenuItemDoc = {
+      id,
+      location_id: item.locationId,
+      category_id: item.categoryId,
+      name: item.name,
+      description: item.description,
+      price: item.price,
+      currency: item.currency,
+      available: item.available,
+      low_stock: false,
+      modifier_ids: item.modifierIds,
+      deleted: false,
+    };
+    return this.transaction(() => {
+      const written = this.outbox.enqueue({
+        opId: newId('op_', now),
+        entityKind: 'menu_item',
+        entityId: id,
+        kind: 'menu_item.create',
+        payload: { name: doc.name, price: doc.price, category_id: doc.category_id, description: doc.description, available: doc.available },
+        patch: doc,
+        dependsOn: [],
+        resourceKey: `menu_item:${id}`,
+        now,
+      });
+      this.#audit(actor, 'menu_item.create', 'menu_item', id, { name: doc.name, price: doc.price }, now);
+      return written;
+    });
+  }
+
+  #menuItemOperation(id: string, kind: 'menu_item.update' | 'menu_item.delete', payload: Record<string, unknown>, patch: Partial<MenuItemDoc>, actor: string): MenuItemDoc {
+    return this.transaction(() => {
+      if (!this.getMenuItem(id)) throw new StoreError('not_found', `no menu item ${id}`);
+      const now = this.clock.now();
+      const previous = this.outbox.latestUnfinished('menu_item', id);
+      const written = this.outbox.enqueue({
+        opId: newId('op_', now),
+        entityKind: 'menu_item',
+        entityId: id,
+        kind,
+        payload,
+        patch,
+        dependsOn: previous ? [previous] : [],
+        resourceKey: `menu_item:${id}`,
+        now,
+      });
+      this.#audit(actor, kind, 'menu_item', id, patch, now);
+      return written;
+    });
+  }
+
+  /** Name, price, description, category, available ("86") and the terminal's low-stock flag. */
+  updateMenuItem(id: string, change: MenuItemChangeInput, { actor }: Actor): MenuItemDoc {
+    const c = MenuItemChangeInput.parse(change);
+    const patch: Partial<MenuItemDoc> = {};
+    if (c.name !== undefined) patch.name = c.name;
+    if (c.description !== undefined) patch.description = c.description;
+    if (c.price !== undefined) patch.price = c.price;
+    if (c.categoryId !== undefined) patch.category_id = c.categoryId;
+    if (c.available !== undefined) patch.available = c.available;
+    if (c.lowStock !== undefined) patch.low_stock = c.lowStock;
+    // low_stock is the terminal's own flag: it is in the patch, not in the /v1 body.
+    const { low_stock: _lowStock, ...payload } = patch;
+    return this.#menuItemOperation(id, 'menu_item.update', payload, patch, actor);
+  }
+
+  /** "86" an item (sold out) or bring it back. */
+  setAvailable(id: string, available: boolean, who: Actor): MenuItemDoc {
+    return this.updateMenuItem(id, { available }, who);
+  }
+
+  deleteMenuItem(id: string, { actor }: Actor): void {
+    this.#menuItemOperation(id, 'menu_item.delete', {}, { deleted: true }, actor);
+  }
+
+  // ---- locations ----
+
+  getLocation(id: string): LocationDoc | undefined {
+    return this.layers.merged('location', id);
+  }
+
+  listLocations(): LocationDoc[] {
+    const ids = this.sql.allSql<{ id: string }>('SELECT DISTINCT id FROM locations ORDER BY id', []);
+    return ids.map(({ id }) => this.layers.merged('location', id)).filter((l): l is LocationDoc => l !== undefined);
+  }
+
+  updateLocation(id: string, change: LocationChangeInput, { actor }: Actor): LocationDoc {
+    const patch = LocationChangeInput.parse(change);
+    return this.transaction(() => {
+      if (!this.layers.merged('location', id)) throw new StoreError('not_found', `no location ${id}`);
+      const now = this.clock.now();
+      const previous = this.outbox.latestUnfinished('location', id);
+      const written = this.outbox.enqueue({
+        opId: newId('op_', now),
+        entityKind: 'location',
+        entityId: id,
+        kind: 'location.update',
+        payload: patch,
+        patch,
+        dependsOn: previous ? [previous] : [],
+        resourceKey: `location:${id}`,
+        now,
+      });
+      this.#audit(actor, 'location.update', 'location', id, patch, now);
+      return written;
+    });
+  }
+
+  // ---- settings ----
+
+  getSetting<T>(key: string, schema: z.ZodType<T>): T | undefined {
+    const row = this.sql.first(this.kysely.selectFrom('settings').select('value').where('key', '=', key));
+    return row ? schema.parse(JSON.parse(row.value)) : undefined;
+  }
+
+  setSetting(key: string, value: unknown, { actor }: Actor): void {
+    const now = this.clock.now();
+    const text = JSON.stringify(value);
+    this.transaction(() => {
+      this.sql.run(
+        this.kysely
+          .insertInto('settings')
+          .values({ key, value: text, updated_at: now })
+          .onConflict((oc) => oc.column('key').doUpdateSet({ value: text, updated_at: now })),
+      );
+      this.#audit(actor, 'setting.set', null, null, { key }, now);
+    });
+  }
+}

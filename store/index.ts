@@ -1,0 +1,17 @@
+// The store's public surface (see docs/store.md).
+export { openStore, Store, type StoreOptions } from './store';
+export { StoreError, type StoreErrorCode } from './errors';
+export { STORE_MIGRATIONS, type Migration } from './migrations';
+export * from './documents';
+export type { OutboxOperation, DeadLetter, OutboxStats } from './outbox';
+export type { ServerRecord, PullPage, CursorState, WebhookEventRecord } from './server-state';
+export {
+  NewOrderInput,
+  OrderChangeInput,
+  OrderListFilter,
+  NewMenuItemInput,
+  MenuItemChangeInput,
+  LocationChangeInput,
+  type Actor,
+  type AuditEntry,
+} from './cashier';

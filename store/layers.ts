@@ -1,0 +1,191 @@
+// Entities as two layers of rows: 'base' (confirmed truth: the server's, or the till's for cash)
+// and 'pending' (base with every unfinished local operation replayed on top). Reads take the
+// pending row when there is one. Pulls and webhooks write only base, then replay the unfinished
+// operations again, so a server update never erases a change that has not been pushed.
+import { EntityDocs, type EntityDoc, type EntityKind } from './documents';
+import type { SqlRunner } from './database';
+import type { Layer } from './schema';
+
+type ColumnType = 'text' | 'int' | 'bool' | 'json';
+interface EntityTable {
+  table: string;
+  /** Header columns besides id and the layer columns, in document field names. */
+  columns: Record<string, ColumnType>;
+}
+
+/** Where each kind lies on disk. Orders also have child rows (lines, line modifiers) and a split customer. */
+export const ENTITY_TABLES: Record<EntityKind, EntityTable> = {
+  location: { table: 'locations', columns: { name: 'text', currency: 'text', address: 'text', timezone: 'text' } },
+  category: { table: 'categories', columns: { name: 'text', position: 'int' } },
+  modifier: { table: 'modifiers', columns: { name: 'text', price: 'int' } },
+  menu_item: {
+    table: 'menu_items',
+    columns: {
+      location_id: 'text', category_id: 'text', name: 'text', description: 'text', price: 'int', currency: 'text',
+      available: 'bool', low_stock: 'bool', modifier_ids: 'json', deleted: 'bool',
+    },
+  },
+  order: {
+    table: 'orders',
+    columns: {
+      location_id: 'text', status: 'text', currency: 'text', customer_name: 'text', customer_phone: 'text',
+      notes: 'text', total: 'int', created_at: 'int', updated_at: 'int',
+    },
+  },
+  payment_intent: { table: 'payment_intents', columns: { order_id: 'text', amount: 'int', currency: 'text', status: 'text', created_at: 'int' } },
+  payment: {
+    table: 'payments',
+    columns: { order_id: 'text', payment_intent_id: 'text', method: 'text', amount: 'int', currency: 'text', status: 'text', created_at: 'int' },
+  },
+  refund: {
+    table: 'refunds',
+    columns: { payment_id: 'text', amount: 'int', currency: 'text', reason: 'text', status: 'text', created_at: 'int' },
+  },
+};
+
+export interface BaseRowMeta {
+  pullScope: string | null;
+  lastSeenAt: number | null;
+}
+
+type Row = Record<string, unknown>;
+
+interface LineRow {
+  line_no: number;
+  menu_item_id: string;
+  name: string;
+  quantity: number;
+  unit_price: number;
+}
+interface LineModifierRow {
+  line_no: number;
+  modifier_id: string;
+  name: string;
+  price: number;
+}
+
+/** A document's fields as the row stores them (orders: customer split into two columns). */
+function headerFields(kind: EntityKind, doc: Row): Row {
+  if (kind !== 'order') return doc;
+  const customer = doc.customer as { name: string; phone: string } | null;
+  return { ...doc, customer_name: customer?.name ?? null, customer_phone: customer?.phone ?? null };
+}
+
+export class EntityLayers {
+  readonly #sql: SqlRunner;
+  readonly #insertSql = new Map<EntityKind, string>();
+
+  constructor(sql: SqlRunner) {
+    this.#sql = sql;
+  }
+
+  read<K extends EntityKind>(kind: K, id: string, layer: Layer): EntityDoc<K> | undefined {
+    const { table } = ENTITY_TABLES[kind];
+    const [row] = this.#sql.allSql<Row>(`SELECT * FROM ${table} WHERE id = ? AND layer = ?`, [id, layer]);
+    return row ? this.fromRow(kind, row) : undefined;
+  }
+
+  /** The cashier's view of one entity: pending if any, else base. */
+  merged<K extends EntityKind>(kind: K, id: string): EntityDoc<K> | undefined {
+    return this.read(kind, id, 'pending') ?? this.read(kind, id, 'base');
+  }
+
+  /** Turns a row of the entity's table (or its merged view) into its document. */
+  fromRow<K extends EntityKind>(kind: K, row: Row): EntityDoc<K> {
+    const doc: Row = { id: row.id };
+    for (const [name, type] of Object.entries(ENTITY_TABLES[kind].columns)) {
+      const value = row[name];
+      doc[name] = type === 'bool' ? value === 1 : type === 'json' ? JSON.parse(value as string) : value;
+    }
+    if (kind === 'order') {
+      doc.customer = row.customer_name == null ? null : { name: row.customer_name, phone: row.customer_phone ?? '' };
+      delete doc.customer_name;
+      delete doc.customer_phone;
+      doc.lines = this.#readLines(row.id as string, row.layer as Layer);
+    }
+    return doc as EntityDoc<K>;
+  }
+
+  #readLines(orderId: string, layer: Layer): unknown[] {
+    const lines = this.#sql.allSql<LineRow>(
+      'SELECT line_no, menu_item_id, name, quantity, unit_price FROM order_lines WHERE order_id = ? AND layer = ? ORDER BY line_no',
+      [orderId, layer],
+    );
+    const modifiers = this.#sql.allSql<LineModifierRow>(
+      'SELECT line_no, modifier_id, name, price FROM order_line_modifiers WHERE order_id = ? AND layer = ? ORDER BY line_no, position',
+      [orderId, layer],
+    );
+    return lines.map((line) => ({
+      menu_item_id: line.menu_item_id,
+      name: line.name,
+      quantity: line.quantity,
+      unit_price: line.unit_price,
+      modifiers: modifiers
+        .filter((m) => m.line_no === line.line_no)
+        .map((m) => ({ modifier_id: m.modifier_id, name: m.name, price: m.price })),
+    }));
+  }
+
+  /** Replaces the entity's row (and child rows) in one layer. Call inside a transaction. */
+  write<K extends EntityKind>(kind: K, doc: EntityDoc<K>, layer: Layer, meta: BaseRowMeta = { pullScope: null, lastSeenAt: null }): void {
+    const { columns } = ENTITY_TABLES[kind];
+    const fields = headerFields(kind, doc as Row);
+    this.remove(kind, doc.id, layer);
+    const values = Object.entries(columns).map(([name, type]) => {
+      const value = fields[name];
+      return type === 'json' ? JSON.stringify(value) : value;
+    });
+    this.#sql.runSql(this.#insertStatement(kind), [doc.id, layer, meta.pullScope, meta.lastSeenAt, ...values]);
+    if (kind === 'order') this.#writeLines(doc as EntityDoc<'order'>, layer);
+  }
+
+  #insertStatement(kind: EntityKind): string {
+    let sql = this.#insertSql.get(kind);
+    if (!sql) {
+      const { table, columns } = ENTITY_TABLES[kind];
+      const names = ['id', 'layer', 'pull_scope', 'last_seen_at', ...Object.keys(columns)];
+      sql = `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
+      this.#insertSql.set(kind, sql);
+    }
+    return sql;
+  }
+
+  #writeLines(order: EntityDoc<'order'>, layer: Layer): void {
+    order.lines.forEach((line, lineNo) => {
+      this.#sql.runSql(
+        'INSERT INTO order_lines (order_id, layer, line_no, menu_item_id, name, quantity, unit_price) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [order.id, layer, lineNo, line.menu_item_id, line.name, line.quantity, line.unit_price],
+      );
+      line.modifiers.forEach((modifier, position) => {
+        this.#sql.runSql(
+          'INSERT INTO order_line_modifiers (order_id, layer, line_no, position, modifier_id, name, price) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          [order.id, layer, lineNo, position, modifier.modifier_id, modifier.name, modifier.price],
+        );
+      });
+    });
+  }
+
+  /** Deletes one layer of an entity; child rows go with it (ON DELETE CASCADE). */
+  remove(kind: EntityKind, id: string, layer: Layer): void {
+    this.#sql.runSql(`DELETE FROM ${ENTITY_TABLES[kind].table} WHERE id = ? AND layer = ?`, [id, layer]);
+  }
+
+  /**
+   * Applies a patch (the fields an operation changes) to a document. Returns undefined when the
+   * result is not a whole document: a change to an entity whose base is gone and that was not
+   * created locally — it stays in the outbox and the server decides.
+   */
+  applyPatch<K extends EntityKind>(kind: K, current: EntityDoc<K> | undefined, patch: Partial<EntityDoc<K>>): EntityDoc<K> | undefined {
+    const result = EntityDocs[kind].safeParse({ ...current, ...patch });
+    return result.success ? (result.data as EntityDoc<K>) : undefined;
+  }
+
+  /** Recomputes the pending layer: base with the given unfinished patches replayed in order. */
+  rebuildPending<K extends EntityKind>(kind: K, id: string, unfinishedPatches: readonly Partial<EntityDoc<K>>[]): void {
+    this.remove(kind, id, 'pending');
+    if (unfinishedPatches.length === 0) return;
+    let doc = this.read(kind, id, 'base');
+    for (const patch of unfinishedPatches) doc = this.applyPatch(kind, doc, patch);
+    if (doc) this.write(kind, doc, 'pending');
+  }
+}

@@ -1,0 +1,125 @@
+// Migrations live in code (a bundler keeps them; no folder scanning). The runner in database.ts
+// applies each one in a transaction together with PRAGMA user_version.
+import type { Database } from 'better-sqlite3';
+
+export interface Migration {
+  /** 1-based and contiguous: migration n brings the database to user_version n. */
+  version: number;
+  name: string;
+  up(db: Database): void;
+}
+
+const LAYER_COLUMNS = `
+  layer TEXT NOT NULL CHECK (layer IN ('base', 'pending')),
+  pull_scope TEXT,
+  last_seen_at INTEGER`;
+
+/** A view that shows each entity once: its pending row when it has one, else its base row. */
+function mergedView(table: string): string {
+  return `CREATE VIEW ${table}_merged AS
+    SELECT * FROM ${table} WHERE layer = 'pending'
+    UNION ALL
+    SELECT * FROM ${table} AS b WHERE b.layer = 'base'
+      AND NOT EXISTS (SELECT 1 FROM ${table} AS p WHERE p.id = b.id AND p.layer = 'pending');`;
+}
+
+const domainAndOutbox: Migration = {
+  version: 1,
+  name: 'domain tables, outbox, inbox, cursors, id map, settings',
+  up(db) {
+    db.exec(`
+      CREATE TABLE locations (
+        id TEXT NOT NULL, name TEXT NOT NULL, currency TEXT NOT NULL, address TEXT, timezone TEXT, ${LAYER_COLUMNS},
+        PRIMARY KEY (id, layer)) STRICT;
+      CREATE TABLE categories (
+        id TEXT NOT NULL, name TEXT NOT NULL, position INTEGER NOT NULL, ${LAYER_COLUMNS},
+        PRIMARY KEY (id, layer)) STRICT;
+      CREATE TABLE modifiers (
+        id TEXT NOT NULL, name TEXT NOT NULL, price INTEGER NOT NULL, ${LAYER_COLUMNS},
+        PRIMARY KEY (id, layer)) STRICT;
+      CREATE TABLE menu_items (
+        id TEXT NOT NULL, location_id TEXT, category_id TEXT, name TEXT NOT NULL, description TEXT NOT NULL,
+        price INTEGER NOT NULL, currency TEXT NOT NULL, available INTEGER NOT NULL, low_stock INTEGER NOT NULL,
+        modifier_ids TEXT NOT NULL, deleted INTEGER NOT NULL, ${LAYER_COLUMNS},
+        PRIMARY KEY (id, layer)) STRICT;
+      CREATE INDEX menu_items_by_location ON menu_items (location_id);
+      CREATE TABLE orders (
+        id TEXT NOT NULL, location_id TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('open', 'fulfilled', 'cancelled')),
+        currency TEXT NOT NULL, customer_name TEXT, customer_phone TEXT, notes TEXT NOT NULL,
+        total INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, ${LAYER_COLUMNS},
+        PRIMARY KEY (id, layer)) STRICT;
+      CREATE INDEX orders_by_created ON orders (created_at);
+      CREATE TABLE order_lines (
+        order_id TEXT NOT NULL, layer TEXT NOT NULL, line_no INTEGER NOT NULL, menu_item_id TEXT NOT NULL,
+        name TEXT NOT NULL, quantity INTEGER NOT NULL CHECK (quantity > 0), unit_price INTEGER NOT NULL,
+        PRIMARY KEY (order_id, layer, line_no),
+        FOREIGN KEY (order_id, layer) REFERENCES orders (id, layer) ON DELETE CASCADE) STRICT;
+      CREATE TABLE order_line_modifiers (
+        order_id TEXT NOT NULL, layer TEXT NOT NULL, line_no INTEGER NOT NULL, position INTEGER NOT NULL,
+        modifier_id TEXT NOT NULL, name TEXT NOT NULL, price INTEGER NOT NULL,
+        PRIMARY KEY (order_id, layer, line_no, position),
+        FOREIGN KEY (order_id, layer, line_no) REFERENCES order_lines (order_id, layer, line_no) ON DELETE CASCADE) STRICT;
+      CREATE TABLE payment_intents (
+        id TEXT NOT NULL, order_id TEXT NOT NULL, amount INTEGER NOT NULL, currency TEXT NOT NULL,
+        status TEXT NOT NULL, created_at INTEGER NOT NULL, ${LAYER_COLUMNS},
+        PRIMARY KEY (id, layer)) STRICT;
+      CREATE TABLE payments (
+        id TEXT NOT NULL, order_id TEXT NOT NULL, payment_intent_id TEXT,
+        method TEXT NOT NULL CHECK (method IN ('card', 'cash')), amount INTEGER NOT NULL, currency TEXT NOT NULL,
+        status TEXT NOT NULL, created_at INTEGER NOT NULL, ${LAYER_COLUMNS},
+        PRIMARY KEY (id, layer)) STRICT;
+      CREATE TABLE refunds (
+        id TEXT NOT NULL, payment_id TEXT NOT NULL, amount INTEGER NOT NULL CHECK (amount > 0), currency TEXT NOT NULL,
+        reason TEXT NOT NULL, status TEXT NOT NULL, created_at INTEGER NOT NULL, ${LAYER_COLUMNS},
+        PRIMARY KEY (id, layer)) STRICT;
+      ${mergedView('orders')}
+      ${mergedView('menu_items')}
+
+      CREATE TABLE outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        op_id TEXT NOT NULL UNIQUE,
+        entity_kind TEXT NOT NULL, entity_id TEXT NOT NULL, kind TEXT NOT NULL,
+        payload TEXT NOT NULL, patch TEXT NOT NULL, resource_key TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'in_flight', 'done', 'dead')),
+        attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL, last_error TEXT,
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL) STRICT;
+      CREATE INDEX outbox_by_state ON outbox (state, next_attempt_at);
+      CREATE INDEX outbox_by_entity ON outbox (entity_kind, entity_id, state);
+      CREATE INDEX outbox_by_resource ON outbox (resource_key, seq);
+      CREATE TABLE outbox_dependencies (
+        op_id TEXT NOT NULL REFERENCES outbox (op_id) ON DELETE CASCADE,
+        depends_on_op_id TEXT NOT NULL REFERENCES outbox (op_id),
+        PRIMARY KEY (op_id, depends_on_op_id)) STRICT;
+      CREATE INDEX outbox_dependents ON outbox_dependencies (depends_on_op_id);
+      CREATE TABLE dead_letters (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        op_id TEXT NOT NULL UNIQUE REFERENCES outbox (op_id) ON DELETE CASCADE,
+        reason TEXT NOT NULL, caused_by_op_id TEXT NOT NULL, dead_at INTEGER NOT NULL) STRICT;
+      CREATE TABLE webhook_inbox (
+        event_id TEXT PRIMARY KEY, type TEXT NOT NULL, payload TEXT NOT NULL, received_at INTEGER NOT NULL) STRICT;
+      CREATE TABLE sync_cursors (
+        scope TEXT PRIMARY KEY, cursor TEXT, high_water_mark INTEGER, updated_at INTEGER NOT NULL) STRICT;
+      CREATE TABLE id_map (
+        entity_kind TEXT NOT NULL, local_id TEXT NOT NULL, server_id TEXT NOT NULL,
+        PRIMARY KEY (entity_kind, local_id), UNIQUE (entity_kind, server_id)) STRICT;
+      CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL) STRICT;
+    `);
+  },
+};
+
+const auditLog: Migration = {
+  version: 2,
+  name: 'audit log of cashier actions',
+  up(db) {
+    db.exec(`
+      CREATE TABLE audit_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, actor TEXT NOT NULL, action TEXT NOT NULL,
+        entity_kind TEXT, entity_id TEXT, detail TEXT NOT NULL) STRICT;
+      CREATE INDEX audit_log_by_entity ON audit_log (entity_kind, entity_id);
+    `);
+  },
+};
+
+/** The app's migrations, oldest first. */
+export const STORE_MIGRATIONS: readonly Migration[] = [domainAndOutbox, auditLog];

@@ -1,0 +1,339 @@
+// The outbox: every local change waiting for the server, in the order it was made. This is the
+// sync engine's side of the store; docs/store.md describes the life of an operation.
+import type { Kysely } from 'kysely';
+import type { EntityDoc, EntityKind, OperationKind, OperationState } from './documents';
+import type { SqlRunner } from './database';
+import { StoreError } from './errors';
+import type { IdMap } from './id-map';
+import type { PendingChanges } from './pending';
+import type { StoreTables } from './schema';
+import type { ServerRecord, ServerState } from './server-state';
+
+export interface OutboxOperation {
+  /** Stable from the first write; the engine sends it as the Idempotency-Key. */
+  opId: string;
+  entityKind: EntityKind;
+  /** Local id of the entity the operation acts on. */
+  entityId: string;
+  kind: OperationKind;
+  /** The /v1 request body in local ids; the engine rewrites ids to server ids at send time. */
+  payload: Record<string, unknown>;
+  dependsOn: string[];
+  /** Operations with the same key drain strictly in order. */
+  resourceKey: string;
+  state: OperationState;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+  createdAt: number;
+}
+
+export interface DeadLetter {
+  id: number;
+  reason: string;
+  /** The operation whose failure sent this one here: itself, or one it depended on. */
+  causedByOpId: string;
+  deadAt: number;
+  operation: OutboxOperation;
+}
+
+export interface OutboxStats {
+  pending: number;
+  inFlight: number;
+  deadLetters: number;
+  /** Age of the oldest unfinished operation in ms, null when none. */
+  oldestPendingAgeMs: number | null;
+}
+
+/** What a cashier write hands to the outbox: the operation and its effect on the entity. */
+export interface NewOperation<K extends EntityKind = EntityKind> {
+  opId: string;
+  entityKind: K;
+  entityId: string;
+  kind: OperationKind;
+  payload: Record<string, unknown>;
+  /** Fields the operation changes in the entity's document (a create gives the whole document). */
+  patch: Partial<EntityDoc<K>>;
+  dependsOn: readonly string[];
+  resourceKey: string;
+  now: number;
+}
+
+type OutboxRow = StoreTables['outbox'] & { seq: number };
+
+const UNFINISHED = ['pending', 'in_flight'];
+
+export class Outbox {
+  readonly #readySql: string;
+
+  constructor(
+    private readonly kysely: Kysely<StoreTables>,
+    private readonly sql: SqlRunner,
+    private readonly pending: PendingChanges,
+    private readonly ids: IdMap,
+    private readonly server: ServerState,
+    private readonly transaction: <T>(fn: () => T) => T,
+  ) {
+    this.#readySql = `
+      SELECT o.* FROM outbox AS o
+      WHERE o.state = 'pending' AND o.next_attempt_at <= ?
+        AND NOT EXISTS (
+          SELECT 1 FROM outbox_dependencies AS d JOIN outbox AS dep ON dep.op_id = d.depends_on_op_id
+          WHERE d.op_id = o.op_id AND dep.state <> 'done')
+        AND NOT EXISTS (
+          SELECT 1 FROM outbox AS earlier
+          WHERE earlier.resource_key = o.resource_key AND earlier.seq < o.seq AND earlier.state IN ('pending', 'in_flight'))
+      ORDER BY o.seq
+      LIMIT ?`;
+  }
+
+  /**
+   * Appends an operation and applies its patch to the entity's pending layer. Must run inside the
+   * cashier write's transaction so the domain rows and the outbox row commit together.
+   */
+  enqueue<K extends EntityKind>(op: NewOperation<K>): EntityDoc<K> {
+    const doc = this.pending.layers.applyPatch(op.entityKind, this.pending.layers.merged(op.entityKind, op.entityId), op.patch);
+    if (!doc) throw new StoreError('not_found', `${op.entityKind} ${op.entityId} does not exist`);
+    this.sql.run(
+      this.kysely.insertInto('outbox').values({
+        op_id: op.opId,
+        entity_kind: op.entityKind,
+        entity_id: op.entityId,
+        kind: op.kind,
+        payload: JSON.stringify(op.payload),
+        patch: JSON.stringify(op.patch),
+        resource_key: op.resourceKey,
+        state: 'pending',
+        attempts: 0,
+        next_attempt_at: op.now,
+        last_error: null,
+        created_at: op.now,
+        updated_at: op.now,
+      }),
+    );
+    for (const dependsOn of op.dependsOn) {
+      this.sql.run(this.kysely.insertInto('outbox_dependencies').values({ op_id: op.opId, depends_on_op_id: dependsOn }));
+    }
+    this.pending.layers.write(op.entityKind, doc, 'pending');
+    return doc;
+  }
+
+  /** The entity's newest unfinished operation: a new operation on it depends on that one. */
+  latestUnfinished(kind: EntityKind, id: string): string | undefined {
+    return this.pending.unfinishedOperations(kind, id).at(-1)?.op_id;
+  }
+
+  #toOperation(row: OutboxRow): OutboxOperation {
+    const deps = this.sql.all(this.kysely.selectFrom('outbox_dependencies').select('depends_on_op_id').where('op_id', '=', row.op_id));
+    return {
+      opId: row.op_id,
+      entityKind: row.entity_kind as EntityKind,
+      entityId: row.entity_id,
+      kind: row.kind as OperationKind,
+      payload: JSON.parse(row.payload) as Record<string, unknown>,
+      dependsOn: deps.map((d) => d.depends_on_op_id),
+      resourceKey: row.resource_key,
+      state: row.state as OperationState,
+      attempts: row.attempts,
+      nextAttemptAt: row.next_attempt_at,
+      lastError: row.last_error,
+      createdAt: row.created_at,
+    };
+  }
+
+  #row(opId: string): OutboxRow {
+    const row = this.sql.first(this.kysely.selectFrom('outbox').selectAll().where('op_id', '=', opId)) as OutboxRow | undefined;
+    if (!row) throw new StoreError('not_found', `no outbox operation ${opId}`);
+    return row;
+  }
+
+  getOperation(opId: string): OutboxOperation {
+    return this.#toOperation(this.#row(opId));
+  }
+
+  /** Pending, due, every dependency done, and no earlier unfinished operation on the same resource key. */
+  readyOperations(now: number, limit: number): OutboxOperation[] {
+    return this.sql.allSql<OutboxRow>(this.#readySql, [now, limit]).map((row) => this.#toOperation(row));
+  }
+
+  /** Durable before the request goes out: after a crash an in-flight operation is known to be ambiguous. */
+  markInFlight(opId: string, now: number): OutboxOperation {
+    return this.transaction(() => {
+      const row = this.#row(opId);
+      if (row.state !== 'pending') throw new StoreError('conflict', `operation ${opId} is ${row.state}, not pending`);
+      this.sql.run(
+        this.kysely.updateTable('outbox').set({ state: 'in_flight', attempts: row.attempts + 1, updated_at: now }).where('op_id', '=', opId),
+      );
+      return this.#toOperation({ ...row, state: 'in_flight', attempts: row.attempts + 1 });
+    });
+  }
+
+  /** Operations whose request may or may not have reached the server (for recovery after a restart). */
+  inFlightOperations(): OutboxOperation[] {
+    const rows = this.sql.all(this.kysely.selectFrom('outbox').selectAll().where('state', '=', 'in_flight').orderBy('seq')) as OutboxRow[];
+    return rows.map((row) => this.#toOperation(row));
+  }
+
+  /**
+   * The server accepted the operation. In one transaction: state done, local id linked to the
+   * server id, the server's record written to base, and the pending layer replayed without it.
+   */
+  completeOperation(opId: string, result: { serverId?: string; serverRecord?: ServerRecord } = {}, now: number = Date.now()): void {
+    this.transaction(() => {
+      const row = this.#row(opId);
+      if (row.state === 'done') return;
+      if (row.state === 'dead') throw new StoreError('conflict', `operation ${opId} is in the dead letters; retry it before completing it`);
+      const kind = row.entity_kind as EntityKind;
+      const serverId = result.serverId ?? result.serverRecord?.id;
+      if (serverId !== undefined && serverId !== row.entity_id) {
+        // A pull or webhook may have delivered this entity before the reply did: that copy was the same entity.
+        if (this.ids.localIdFor(kind, serverId) === serverId) this.pending.layers.remove(kind, serverId, 'base');
+        this.ids.link(kind, row.entity_id, serverId);
+      }
+      this.sql.run(this.kysely.updateTable('outbox').set({ state: 'done', last_error: null, updated_at: now }).where('op_id', '=', opId));
+      if (row.kind.endsWith('.delete')) {
+        this.pending.layers.remove(kind, row.entity_id, 'base');
+        this.pending.rebuild(kind, row.entity_id);
+      } else {
+        // What we sent is now confirmed; the server's record, when the reply has one, has the last word.
+        const base = this.pending.layers.read(kind, row.entity_id, 'base');
+        const sent = this.pending.layers.applyPatch(kind, base, JSON.parse(row.patch) as Partial<EntityDoc<EntityKind>>);
+        if (result.serverRecord) {
+          this.server.writeBase(kind, row.entity_id, result.serverRecord, {}, sent);
+        } else {
+          if (sent) this.pending.layers.write(kind, sent, 'base');
+          this.pending.rebuild(kind, row.entity_id);
+        }
+      }
+    });
+  }
+
+  /** A transient failure: back to pending, due again at `nextAttemptAt`. */
+  scheduleRetry(opId: string, error: string, nextAttemptAt: number, now: number = Date.now()): void {
+    this.transaction(() => {
+      const row = this.#row(opId);
+      if (row.state === 'done' || row.state === 'dead') throw new StoreError('conflict', `operation ${opId} is ${row.state}; it cannot be retried`);
+      this.sql.run(
+        this.kysely.updateTable('outbox').set({ state: 'pending', last_error: error, next_attempt_at: nextAttemptAt, updated_at: now }).where('op_id', '=', opId),
+      );
+    });
+  }
+
+  /** The operation and every unfinished operation depending on it, transitively (dependents after it). */
+  #withDependents(opId: string): OutboxRow[] {
+    return this.sql.allSql<OutboxRow>(
+      `WITH RECURSIVE affected(op_id) AS (
+         SELECT ?
+         UNION SELECT d.op_id FROM outbox_dependencies AS d JOIN affected AS a ON d.depends_on_op_id = a.op_id)
+       SELECT o.* FROM outbox AS o JOIN affected USING (op_id) ORDER BY o.seq`,
+      [opId],
+    );
+  }
+
+  /**
+   * A permanent failure: the operation and everything depending on it leave the queue for the dead
+   * letters, and the entities' merged view reverts to what the server confirmed.
+   */
+  deadLetter(opId: string, reason: string, now: number = Date.now()): void {
+    this.transaction(() => {
+      const cause = this.#row(opId);
+      if (cause.state === 'done') throw new StoreError('conflict', `operation ${opId} is done; it cannot be dead-lettered`);
+      const affected = this.#withDependents(opId).filter((row) => row.state !== 'done' && row.state !== 'dead');
+      for (const row of affected) {
+        this.sql.run(
+          this.kysely.updateTable('outbox').set({ state: 'dead', last_error: reason, updated_at: now }).where('op_id', '=', row.op_id),
+        );
+        this.sql.run(
+          this.kysely.insertInto('dead_letters').values({
+            op_id: row.op_id,
+            reason: row.op_id === opId ? reason : `depends on ${opId}, which failed: ${reason}`,
+            caused_by_op_id: opId,
+            dead_at: now,
+          }),
+        );
+      }
+      this.#rebuildEntitiesOf(affected);
+    });
+  }
+
+  #rebuildEntitiesOf(rows: readonly OutboxRow[]): void {
+    const seen = new Set<string>();
+    for (const row of rows) {
+      const key = `${row.entity_kind}\u0000${row.entity_id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      this.pending.rebuild(row.entity_kind as EntityKind, row.entity_id);
+    }
+  }
+
+  #deadLetterRow(id: number): StoreTables['dead_letters'] & { id: number } {
+    const row = this.sql.first(this.kysely.selectFrom('dead_letters').selectAll().where('id', '=', id));
+    if (!row) throw new StoreError('not_found', `no dead letter ${id}`);
+    return row as StoreTables['dead_letters'] & { id: number };
+  }
+
+  /** Puts a dead operation, and the ones that died because of it, back in the queue, due now. */
+  retryDeadLetter(id: number, now: number = Date.now()): void {
+    this.transaction(() => {
+      const letter = this.#deadLetterRow(id);
+      const deadDependency = this.sql.first(
+        this.kysely
+          .selectFrom('outbox_dependencies')
+          .innerJoin('outbox', 'outbox.op_id', 'outbox_dependencies.depends_on_op_id')
+          .select('outbox.op_id')
+          .where('outbox_dependencies.op_id', '=', letter.op_id)
+          .where('outbox.state', '=', 'dead'),
+      );
+      if (deadDependency) {
+        throw new StoreError('dependency_dead', `operation ${letter.op_id} depends on ${deadDependency.op_id}, which is still a dead letter; retry that one`);
+      }
+      const group = this.sql.all(this.kysely.selectFrom('dead_letters').select('op_id').where('caused_by_op_id', '=', letter.op_id)).map((r) => r.op_id);
+      const revived = group.includes(letter.op_id) ? group : [letter.op_id, ...group];
+      for (const opId of revived) {
+        this.sql.run(
+          this.kysely.updateTable('outbox').set({ state: 'pending', attempts: 0, next_attempt_at: now, last_error: null, updated_at: now }).where('op_id', '=', opId),
+        );
+        this.sql.run(this.kysely.deleteFrom('dead_letters').where('op_id', '=', opId));
+      }
+      this.#rebuildEntitiesOf(revived.map((opId) => this.#row(opId)));
+    });
+  }
+
+  /** Gives up on a dead operation for good, with everything that depended on it. */
+  discardDeadLetter(id: number): void {
+    this.transaction(() => {
+      const letter = this.#deadLetterRow(id);
+      const affected = this.#withDependents(letter.op_id);
+      // Dependents first: a dependency row must not point at a deleted operation.
+      for (const row of [...affected].reverse()) this.sql.run(this.kysely.deleteFrom('outbox').where('op_id', '=', row.op_id));
+      this.#rebuildEntitiesOf(affected);
+    });
+  }
+
+  listDeadLetters(): DeadLetter[] {
+    const letters = this.sql.all(this.kysely.selectFrom('dead_letters').selectAll().orderBy('id')) as (StoreTables['dead_letters'] & { id: number })[];
+    return letters.map((l) => ({ id: l.id, reason: l.reason, causedByOpId: l.caused_by_op_id, deadAt: l.dead_at, operation: this.getOperation(l.op_id) }));
+  }
+
+  outboxStats(now: number): OutboxStats {
+    const counts = this.sql.allSql<{ state: string; n: number; oldest: number | null }>(
+      `SELECT state, COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox WHERE state IN ('pending', 'in_flight', 'dead') GROUP BY state`,
+      [],
+    );
+    const of = (state: string) => counts.find((c) => c.state === state);
+    const oldest = [of('pending')?.oldest, of('in_flight')?.oldest].filter((t): t is number => t != null);
+    return {
+      pending: of('pending')?.n ?? 0,
+      inFlight: of('in_flight')?.n ?? 0,
+      deadLetters: of('dead')?.n ?? 0,
+      oldestPendingAgeMs: oldest.length ? now - Math.min(...oldest) : null,
+    };
+  }
+
+  /** Unfinished operations (pending or in flight): sign-out, reset and self-update wait for zero. */
+  unfinishedCount(): number {
+    return this.sql.first(
+      this.kysely.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('state', 'in', UNFINISHED),
+    )?.n ?? 0;
+  }
+}

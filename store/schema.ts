@@ -1,0 +1,186 @@
+// Row types of every table, for kysely's type checking. The documents in documents.ts are what
+// callers see; these are how they lie on disk (booleans as 0/1, JSON as text, one row per layer).
+import type { Generated } from 'kysely';
+
+/** 'base' = the confirmed truth (the server's, or the till's for cash); 'pending' = base + unconfirmed local changes. */
+export type Layer = 'base' | 'pending';
+
+interface LayerColumns {
+  layer: Layer;
+  /** Which pull last delivered this base row (e.g. "menu_item:loc_1"); null for rows not from a pull. */
+  pull_scope: string | null;
+  /** When a pull last saw this base row: rows of a scope not seen by a full pull are swept. */
+  last_seen_at: number | null;
+}
+
+export interface LocationsTable extends LayerColumns {
+  id: string;
+  name: string;
+  currency: string;
+  address: string | null;
+  timezone: string | null;
+}
+export interface CategoriesTable extends LayerColumns {
+  id: string;
+  name: string;
+  position: number;
+}
+export interface ModifiersTable extends LayerColumns {
+  id: string;
+  name: string;
+  price: number;
+}
+export interface MenuItemsTable extends LayerColumns {
+  id: string;
+  location_id: string | null;
+  category_id: string | null;
+  name: string;
+  description: string;
+  price: number;
+  currency: string;
+  available: number;
+  low_stock: number;
+  modifier_ids: string;
+  deleted: number;
+}
+export interface OrdersTable extends LayerColumns {
+  id: string;
+  location_id: string;
+  status: string;
+  currency: string;
+  customer_name: string | null;
+  customer_phone: string | null;
+  notes: string;
+  total: number;
+  created_at: number;
+  updated_at: number;
+}
+export interface OrderLinesTable {
+  order_id: string;
+  layer: Layer;
+  line_no: number;
+  menu_item_id: string;
+  name: string;
+  quantity: number;
+  unit_price: number;
+}
+export interface OrderLineModifiersTable {
+  order_id: string;
+  layer: Layer;
+  line_no: number;
+  position: number;
+  modifier_id: string;
+  name: string;
+  price: number;
+}
+export interface PaymentIntentsTable extends LayerColumns {
+  id: string;
+  order_id: string;
+  amount: number;
+  currency: string;
+  status: string;
+  created_at: number;
+}
+export interface PaymentsTable extends LayerColumns {
+  id: string;
+  order_id: string;
+  payment_intent_id: string | null;
+  method: string;
+  amount: number;
+  currency: string;
+  status: string;
+  created_at: number;
+}
+export interface RefundsTable extends LayerColumns {
+  id: string;
+  payment_id: string;
+  amount: number;
+  currency: string;
+  reason: string;
+  status: string;
+  created_at: number;
+}
+export interface OutboxTable {
+  seq: Generated<number>;
+  op_id: string;
+  entity_kind: string;
+  entity_id: string;
+  kind: string;
+  payload: string;
+  /** The change this operation makes to the entity's document, replayed over base to form the pending layer. */
+  patch: string;
+  resource_key: string;
+  state: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+export interface OutboxDependenciesTable {
+  op_id: string;
+  depends_on_op_id: string;
+}
+export interface DeadLettersTable {
+  id: Generated<number>;
+  op_id: string;
+  reason: string;
+  /** The operation whose failure sent this one here (itself, or a dependency). */
+  caused_by_op_id: string;
+  dead_at: number;
+}
+export interface WebhookInboxTable {
+  event_id: string;
+  type: string;
+  payload: string;
+  received_at: number;
+}
+export interface SyncCursorsTable {
+  scope: string;
+  cursor: string | null;
+  high_water_mark: number | null;
+  updated_at: number;
+}
+export interface IdMapTable {
+  entity_kind: string;
+  local_id: string;
+  server_id: string;
+}
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: number;
+}
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  actor: string;
+  action: string;
+  entity_kind: string | null;
+  entity_id: string | null;
+  detail: string;
+}
+
+export interface StoreTables {
+  locations: LocationsTable;
+  categories: CategoriesTable;
+  modifiers: ModifiersTable;
+  menu_items: MenuItemsTable;
+  orders: OrdersTable;
+  order_lines: OrderLinesTable;
+  order_line_modifiers: OrderLineModifiersTable;
+  payment_intents: PaymentIntentsTable;
+  payments: PaymentsTable;
+  refunds: RefundsTable;
+  /** Merged views: the pending row where one exists, else the base row. */
+  orders_merged: OrdersTable;
+  menu_items_merged: MenuItemsTable;
+  outbox: OutboxTable;
+  outbox_dependencies: OutboxDependenciesTable;
+  dead_letters: DeadLettersTable;
+  webhook_inbox: WebhookInboxTable;
+  sync_cursors: SyncCursorsTable;
+  id_map: IdMapTable;
+  settings: SettingsTable;
+  audit_log: AuditLogTable;
+}

@@ -1,0 +1,76 @@
+// The store: one SQLite file, one connection, shared by the cashier services (main/core) and the
+// sync engine (sync/). All access is synchronous, so transactions cannot interleave.
+import type { Database } from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import { systemClock, type Clock } from '../common/clock';
+import { CashierRepositories } from './cashier';
+import { openDatabase } from './database';
+import { IdMap } from './id-map';
+import { EntityLayers } from './layers';
+import { STORE_MIGRATIONS, type Migration } from './migrations';
+import { Outbox } from './outbox';
+import { PendingChanges } from './pending';
+import type { StoreTables } from './schema';
+import { ServerState } from './server-state';
+
+export interface StoreOptions {
+  clock?: Clock;
+  /** The app passes nothing (its own list); tests pass longer lists to prove upgrades and refusals. */
+  migrations?: readonly Migration[];
+}
+
+export class Store {
+  readonly file: string;
+  readonly db: Database;
+  readonly kysely: Kysely<StoreTables>;
+  /** Schema version after migrating. */
+  readonly version: number;
+  /** The sync engine's side: operations waiting for the server. */
+  readonly outbox: Outbox;
+  /** The sync engine's side: pulls, webhooks, cursors. */
+  readonly server: ServerState;
+  readonly ids: IdMap;
+  /** The cashier's side: orders, payments, refunds, menu, locations, settings, audit. */
+  readonly cashier: CashierRepositories;
+
+  constructor(file: string, options: StoreOptions = {}) {
+    const opened = openDatabase(file, options.migrations ?? STORE_MIGRATIONS);
+    this.file = file;
+    this.db = opened.db;
+    this.kysely = opened.kysely;
+    this.version = opened.version;
+    const transaction = <T>(fn: () => T): T => this.transaction(fn);
+    const layers = new EntityLayers(opened.sql);
+    const pending = new PendingChanges(opened.kysely, opened.sql, layers);
+    this.ids = new IdMap(opened.kysely, opened.sql);
+    this.server = new ServerState(opened.kysely, opened.sql, pending, this.ids, transaction);
+    this.outbox = new Outbox(opened.kysely, opened.sql, pending, this.ids, this.server, transaction);
+    this.cashier = new CashierRepositories(opened.kysely, opened.sql, layers, this.outbox, options.clock ?? systemClock, transaction);
+  }
+
+  /**
+   * Runs `fn` in one IMMEDIATE transaction (nested calls become savepoints). Committed, with
+   * synchronous=FULL, when this returns; rolled back entirely if `fn` throws.
+   */
+  transaction<T>(fn: () => T): T {
+    if (this.db.inTransaction) return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
+  }
+
+  serverIdFor: IdMap['serverIdFor'] = (kind, localId) => this.ids.serverIdFor(kind, localId);
+  localIdFor: IdMap['localIdFor'] = (kind, serverId) => this.ids.localIdFor(kind, serverId);
+
+  /** `PRAGMA integrity_check`: 'ok' or the problems found. */
+  integrityCheck(): string[] {
+    return (this.db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** Opens (creating and migrating if needed) the store at `file`. Throws StoreError on a file it must not touch. */
+export function openStore(file: string, options: StoreOptions = {}): Store {
+  return new Store(file, options);
+}
