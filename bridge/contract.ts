@@ -221,9 +221,10 @@ export const commands = {
     z.strictObject({ query: z.string().max(120).default(''), categoryId: Id.optional() }),
     z.array(MenuItem),
   ),
-  'menu.createItem': command(MenuItemFields, MenuItem),
-  'menu.updateItem': command(z.strictObject({ id: Id, changes: MenuItemFields.partial() }), MenuItem),
-  'menu.deleteItem': command(z.strictObject({ id: Id }), Ok),
+  /** Menu edits are a manager's: when a manager PIN is set, they carry it. */
+  'menu.createItem': command(MenuItemFields.extend({ managerPin: ManagerPin.optional() }), MenuItem),
+  'menu.updateItem': command(z.strictObject({ id: Id, changes: MenuItemFields.partial(), managerPin: ManagerPin.optional() }), MenuItem),
+  'menu.deleteItem': command(z.strictObject({ id: Id, managerPin: ManagerPin.optional() }), Ok),
   /** "86 it": the kitchen ran out (or it is back). */
   'menu.setAvailable': command(z.strictObject({ id: Id, available: z.boolean() }), MenuItem),
 

@@ -1,0 +1,70 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+/** A native modal dialog: focus trap, Escape to close and the backdrop come from the browser. */
+export function Dialog({ title, onClose, children, wide }: { title: string; onClose: () => void; children: ReactNode; wide?: boolean }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className={wide ? 'dialog dialog-wide' : 'dialog'}
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <header className="dialog-header">
+        <h2 id={titleId}>{title}</h2>
+        <button type="button" className="ghost" onClick={onClose} aria-label="Close">
+          ✕ <kbd>Esc</kbd>
+        </button>
+      </header>
+      {children}
+    </dialog>
+  );
+}
+
+export function ErrorNote({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <p className="error-note" role="alert">
+      {message}
+    </p>
+  );
+}
+
+export function ConfirmDialog({
+  title,
+  message,
+  confirmLabel,
+  onConfirm,
+  onClose,
+  danger,
+}: {
+  title: string;
+  message: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onClose: () => void;
+  danger?: boolean;
+}) {
+  return (
+    <Dialog title={title} onClose={onClose}>
+      <p className="dialog-message">{message}</p>
+      <div className="dialog-actions">
+        <button type="button" className="secondary big" onClick={onClose} autoFocus>
+          Keep working
+        </button>
+        <button type="button" className={danger ? 'danger big' : 'primary big'} onClick={onConfirm}>
+          {confirmLabel}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

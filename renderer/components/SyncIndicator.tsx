@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import type { SyncStatusView } from '../../bridge/contract';
+import { formatAge, formatTime } from '../lib/format';
+import { describeError, useBridge, useEventStreamConnected, useSyncStatus } from '../lib/hooks';
+import { Dialog, ErrorNote } from './Dialog';
+
+function headline(status: SyncStatusView, connected: boolean): { tone: 'ok' | 'warn' | 'bad'; text: string } {
+  if (!connected) return { tone: 'bad', text: 'Terminal program not answering' };
+  if (status.credentials === 'none') return { tone: 'warn', text: 'Not connected to an account' };
+  if (status.credentials === 'rejected') return { tone: 'bad', text: 'Sign-in rejected' };
+  if (!status.online) return { tone: 'bad', text: 'Offline' };
+  if (status.pending > 0) return { tone: 'warn', text: 'Syncing' };
+  return { tone: 'ok', text: 'Online, all synced' };
+}
+
+/** Always visible: online/offline, what waits to sync and for how long, and refused changes. */
+export function SyncIndicator() {
+  const status = useSyncStatus();
+  const connected = useEventStreamConnected();
+  const [open, setOpen] = useState(false);
+  if (!status) return <div className="sync-indicator" role="status">Checking sync…</div>;
+  const { tone, text } = headline(status, connected);
+  return (
+    <>
+      <button
+        type="button"
+        className={`sync-indicator sync-${tone}`}
+        onClick={() => setOpen(true)}
+        aria-label={`Sync status: ${text}. ${status.pending} waiting. ${status.deadLetters.length} refused. Open sync details.`}
+        data-testid="sync-indicator"
+      >
+        <span className="sync-dot" aria-hidden="true" />
+        <span className="sync-text">{text}</span>
+        <span className="sync-pending" data-testid="sync-pending">
+          {status.pending} waiting
+          {status.oldestPendingAgeMs !== null && status.pending > 0 ? ` · oldest ${formatAge(status.oldestPendingAgeMs)}` : ''}
+        </span>
+        {status.deadLetters.length > 0 ? (
+          <span className="sync-dead" data-testid="sync-dead-count">
+            {status.deadLetters.length} refused
+          </span>
+        ) : null}
+      </button>
+      {open ? <SyncDetails status={status} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
+
+function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () => void }) {
+  const client = useBridge();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (caught) {
+      setError(describeError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog title="Sync" onClose={onClose} wide>
+      <dl className="facts">
+        <dt>Connection</dt>
+        <dd>{status.online ? 'Online' : 'Offline: orders and payments are kept on this terminal and sent when the connection returns.'}</dd>
+        <dt>Waiting to sync</dt>
+        <dd>
+          {status.pending}
+          {status.oldestPendingAgeMs !== null && status.pending > 0 ? ` (oldest ${formatAge(status.oldestPendingAgeMs)})` : ''}
+        </dd>
+        <dt>Last sent</dt>
+        <dd>{status.lastPushAt ? formatTime(status.lastPushAt) : 'not yet'}</dd>
+        <dt>Last received</dt>
+        <dd>{status.lastPullAt ? formatTime(status.lastPullAt) : 'not yet'}</dd>
+        {status.retryInMs !== null ? (
+          <>
+            <dt>Next try</dt>
+            <dd>in {formatAge(status.retryInMs)}</dd>
+          </>
+        ) : null}
+        {status.lastError ? (
+          <>
+            <dt>Last problem</dt>
+            <dd>{status.lastError}</dd>
+          </>
+        ) : null}
+      </dl>
+      <ErrorNote message={error} />
+      <h3>Refused by the cloud</h3>
+      {status.deadLetters.length === 0 ? (
+        <p className="muted">Nothing refused.</p>
+      ) : (
+        <ul className="dead-letters">
+          {status.deadLetters.map((letter) => (
+            <li key={letter.id} data-testid="dead-letter">
+              <div>
+                <strong>{letter.description}</strong>
+                <p className="muted">
+                  {letter.reason} · {formatTime(letter.failedAt)}
+                </p>
+              </div>
+              <div className="row-actions">
+                <button type="button" className="secondary" disabled={busy} onClick={() => run(() => client.call('sync.retryDeadLetter', { id: letter.id }))}>
+                  Retry
+                </button>
+                <button type="button" className="danger" disabled={busy} onClick={() => run(() => client.call('sync.discardDeadLetter', { id: letter.id }))}>
+                  Discard
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="dialog-actions">
+        <button type="button" className="primary big" disabled={busy} onClick={() => run(() => client.call('sync.now', {}))}>
+          Sync now
+        </button>
+      </div>
+    </Dialog>
+  );
+}

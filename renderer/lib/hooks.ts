@@ -1,0 +1,109 @@
+import { createContext, useContext, useEffect, useRef, useState } from 'react';
+import type { CommandInput, CommandName, CommandResult, EventName, MenuSnapshot, SyncStatusView } from '../../bridge/contract';
+import { BridgeCallError, type BridgeClient } from './bridge-client';
+
+export const BridgeContext = createContext<BridgeClient | null>(null);
+
+export function useBridge(): BridgeClient {
+  const client = useContext(BridgeContext);
+  if (!client) throw new Error('useBridge outside BridgeContext');
+  return client;
+}
+
+/** What to show a cashier for any failure: the core's own words, or a plain fallback. */
+export function describeError(error: unknown): string {
+  if (error instanceof BridgeCallError) return error.message;
+  return 'Something went wrong. Try again; if it keeps happening, call your manager.';
+}
+
+/**
+ * Runs a query now and again whenever one of `refreshOn` fires. Keeps the last good value while
+ * a refetch runs so screens never flash empty.
+ */
+export function useQuery<C extends CommandName>(command: C, payload: CommandInput<C>, refreshOn: readonly EventName[] = []) {
+  const client = useBridge();
+  const [data, setData] = useState<CommandResult<C> | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const key = JSON.stringify(payload);
+  const events = refreshOn.join(',');
+
+  useEffect(() => {
+    let live = true;
+    let generation = 0;
+    const load = () => {
+      // Only the newest answer lands: a slow earlier query never overwrites a newer one.
+      const mine = ++generation;
+      client.call(command, JSON.parse(key) as CommandInput<C>).then(
+        (value) => {
+          if (live && mine === generation) {
+            setData(value);
+            setError(null);
+          }
+        },
+        (caught: unknown) => {
+          if (live && mine === generation) setError(describeError(caught));
+        },
+      );
+    };
+    load();
+    const offs = events === '' ? [] : events.split(',').map((event) => client.on(event as EventName, load));
+    return () => {
+      live = false;
+      offs.forEach((off) => off());
+    };
+  }, [client, command, key, events]);
+
+  return { data, error };
+}
+
+export function useMenu(): { menu: MenuSnapshot | null; error: string | null } {
+  const { data, error } = useQuery('menu.snapshot', {}, ['menu.changed']);
+  return { menu: data, error };
+}
+
+export function useSyncStatus(): SyncStatusView | null {
+  const client = useBridge();
+  const [status, setStatus] = useState<SyncStatusView | null>(null);
+  useEffect(() => {
+    let live = true;
+    const off = client.on('sync.status', (next) => setStatus(next));
+    client.call('sync.status', {}).then(
+      (value) => live && setStatus(value),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+      off();
+    };
+  }, [client]);
+  return status;
+}
+
+export function useEventStreamConnected(): boolean {
+  const client = useBridge();
+  const [connected, setConnected] = useState(true);
+  useEffect(() => client.onConnection(setConnected), [client]);
+  return connected;
+}
+
+/** Keyboard shortcuts for a screen, ignored while a modal dialog is open unless `inDialogs`. */
+export function useShortcuts(map: Record<string, (event: KeyboardEvent) => void>, active = true): void {
+  const latest = useRef(map);
+  useEffect(() => {
+    latest.current = map;
+  });
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (document.querySelector('dialog[open]')) return;
+      const name = `${event.altKey ? 'Alt+' : ''}${event.ctrlKey ? 'Ctrl+' : ''}${event.key}`;
+      const handler = latest.current[name];
+      if (handler) {
+        event.preventDefault();
+        handler(event);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [active]);
+}

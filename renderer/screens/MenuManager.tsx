@@ -1,0 +1,185 @@
+import { useState, type FormEvent } from 'react';
+import type { MenuItem, MenuSnapshot } from '../../bridge/contract';
+import { minorDigits } from '../../bridge/money';
+import { BridgeCallError } from '../lib/bridge-client';
+import { ConfirmDialog, Dialog, ErrorNote } from '../components/Dialog';
+import { money, parseAmount, toAmountText } from '../lib/format';
+import { describeError, useBridge, useQuery } from '../lib/hooks';
+
+interface Draft {
+  id: string | null;
+  name: string;
+  priceText: string;
+  categoryId: string;
+  description: string;
+  available: boolean;
+}
+
+export function MenuManager({ menu }: { menu: MenuSnapshot }) {
+  const client = useBridge();
+  const { data: settings } = useQuery('settings.get', {}, ['settings.changed']);
+  const digits = minorDigits(menu.currency);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [deleting, setDeleting] = useState<MenuItem | null>(null);
+  const [pin, setPin] = useState('');
+  const [filter, setFilter] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const needsPin = settings?.managerPinSet ?? false;
+  const pinField = needsPin && pin !== '' ? { managerPin: pin } : {};
+  const categoryName = new Map(menu.categories.map((c) => [c.id, c.name]));
+  const visible = menu.items.filter((item) => item.name.toLowerCase().includes(filter.toLowerCase())).slice(0, 300);
+
+  const run = async (action: () => Promise<unknown>): Promise<boolean> => {
+    setError(null);
+    try {
+      await action();
+      return true;
+    } catch (caught) {
+      if (caught instanceof BridgeCallError && caught.code === 'needs_manager') setPin('');
+      setError(describeError(caught));
+      return false;
+    }
+  };
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!draft) return;
+    const price = parseAmount(draft.priceText, digits);
+    if (price === null) {
+      setError('Enter the price as a number, e.g. 4.50.');
+      return;
+    }
+    const fields = { name: draft.name, price, categoryId: draft.categoryId, description: draft.description, available: draft.available };
+    const ok = await run(() =>
+      draft.id ? client.call('menu.updateItem', { id: draft.id, changes: fields, ...pinField }) : client.call('menu.createItem', { ...fields, ...pinField }),
+    );
+    if (ok) setDraft(null);
+  };
+
+  return (
+    <div className="menu-manager">
+      <header className="toolbar">
+        <label>
+          Find
+          <input type="search" value={filter} onChange={(event) => setFilter(event.target.value)} />
+        </label>
+        {needsPin ? (
+          <label>
+            Manager PIN
+            <input type="password" inputMode="numeric" autoComplete="off" value={pin} onChange={(event) => setPin(event.target.value)} />
+          </label>
+        ) : null}
+        <button
+          type="button"
+          className="primary big"
+          onClick={() => setDraft({ id: null, name: '', priceText: '', categoryId: menu.categories[0]?.id ?? '', description: '', available: true })}
+        >
+          New item
+        </button>
+      </header>
+      <ErrorNote message={draft || deleting ? null : error} />
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">Item</th>
+            <th scope="col">Category</th>
+            <th scope="col">Price</th>
+            <th scope="col">Stock</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {visible.map((item) => (
+            <tr key={item.id} data-item-id={item.id}>
+              <td>{item.name}</td>
+              <td>{item.categoryId ? (categoryName.get(item.categoryId) ?? '—') : '—'}</td>
+              <td>{money(item.price, menu.currency)}</td>
+              <td>
+                {!item.available ? <span className="badge badge-cancelled">Sold out (86)</span> : item.lowStock ? <span className="badge badge-low">Low stock</span> : 'In stock'}
+              </td>
+              <td className="row-actions">
+                <button type="button" className="secondary" onClick={() => void run(() => client.call('menu.setAvailable', { id: item.id, available: !item.available }))}>
+                  {item.available ? '86 it' : 'Back on'}
+                </button>
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() =>
+                    setDraft({
+                      id: item.id,
+                      name: item.name,
+                      priceText: toAmountText(item.price, digits),
+                      categoryId: item.categoryId ?? menu.categories[0]?.id ?? '',
+                      description: item.description,
+                      available: item.available,
+                    })
+                  }
+                >
+                  Edit
+                </button>
+                <button type="button" className="danger" onClick={() => setDeleting(item)}>
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {draft ? (
+        <Dialog title={draft.id ? 'Edit item' : 'New item'} onClose={() => setDraft(null)}>
+          <form onSubmit={save}>
+            <label>
+              Name
+              <input value={draft.name} onChange={(event) => setDraft({ ...draft, name: event.target.value })} required autoFocus />
+            </label>
+            <label>
+              Price
+              <input inputMode="decimal" value={draft.priceText} onChange={(event) => setDraft({ ...draft, priceText: event.target.value })} required />
+            </label>
+            <label>
+              Category
+              <select value={draft.categoryId} onChange={(event) => setDraft({ ...draft, categoryId: event.target.value })}>
+                {menu.categories.map((category) => (
+                  <option key={category.id} value={category.id}>
+                    {category.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Description
+              <textarea rows={2} value={draft.description} onChange={(event) => setDraft({ ...draft, description: event.target.value })} />
+            </label>
+            <label className="checkbox">
+              <input type="checkbox" checked={draft.available} onChange={(event) => setDraft({ ...draft, available: event.target.checked })} />
+              Available to sell
+            </label>
+            <ErrorNote message={error} />
+            <div className="dialog-actions">
+              <button type="button" className="secondary big" onClick={() => setDraft(null)}>
+                Cancel
+              </button>
+              <button type="submit" className="primary big">
+                Save
+              </button>
+            </div>
+          </form>
+        </Dialog>
+      ) : null}
+      {deleting ? (
+        <ConfirmDialog
+          title={`Delete ${deleting.name}?`}
+          message="It disappears from every register. Orders already taken keep it. To stop selling it for today only, use “86 it” instead."
+          confirmLabel="Delete item"
+          danger
+          onClose={() => setDeleting(null)}
+          onConfirm={() => {
+            const item = deleting;
+            setDeleting(null);
+            void run(() => client.call('menu.deleteItem', { id: item.id, ...pinField }));
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,203 @@
+import { useState } from 'react';
+import type { Order, OrderStatus } from '../../bridge/contract';
+import { ConfirmDialog, ErrorNote } from '../components/Dialog';
+import { PaymentDialog } from '../components/PaymentDialog';
+import { RefundDialog } from '../components/RefundDialog';
+import { formatTime, money } from '../lib/format';
+import { describeError, useBridge, useQuery } from '../lib/hooks';
+
+const STATUS_LABEL: Record<OrderStatus, string> = { open: 'Open', fulfilled: 'Fulfilled', cancelled: 'Cancelled' };
+const SYNC_LABEL = { pending: 'Waiting to sync', synced: 'Synced', failed: 'Refused by the cloud' } as const;
+
+function dayStartIso(date: string): string | undefined {
+  return date ? new Date(`${date}T00:00:00`).toISOString() : undefined;
+}
+function dayEndIso(date: string): string | undefined {
+  return date ? new Date(`${date}T23:59:59.999`).toISOString() : undefined;
+}
+
+export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
+  const client = useBridge();
+  const [status, setStatus] = useState<OrderStatus | ''>('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [search, setSearch] = useState('');
+  const { data: orders, error: loadError } = useQuery(
+    'orders.list',
+    {
+      ...(status ? { status } : {}),
+      ...(from ? { createdAfter: dayStartIso(from) } : {}),
+      ...(to ? { createdBefore: dayEndIso(to) } : {}),
+      ...(search.trim() ? { search: search.trim() } : {}),
+    },
+    ['orders.changed'],
+  );
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<'pay' | 'refund' | 'cancel' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const selected = orders?.find((order) => order.id === selectedId) ?? null;
+
+  const act = async (action: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await action();
+    } catch (caught) {
+      setError(describeError(caught));
+    }
+  };
+
+  return (
+    <div className="orders">
+      <section className="orders-list" aria-label="Orders">
+        <form className="filters" onSubmit={(event) => event.preventDefault()}>
+          <label>
+            Status
+            <select value={status} onChange={(event) => setStatus(event.target.value as OrderStatus | '')}>
+              <option value="">All</option>
+              <option value="open">Open</option>
+              <option value="fulfilled">Fulfilled</option>
+              <option value="cancelled">Cancelled</option>
+            </select>
+          </label>
+          <label>
+            From
+            <input type="date" value={from} onChange={(event) => setFrom(event.target.value)} />
+          </label>
+          <label>
+            To
+            <input type="date" value={to} onChange={(event) => setTo(event.target.value)} />
+          </label>
+          <label>
+            Customer
+            <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Name or phone" />
+          </label>
+        </form>
+        <ErrorNote message={loadError} />
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Customer</th>
+              <th scope="col">Items</th>
+              <th scope="col">Total</th>
+              <th scope="col">Status</th>
+              <th scope="col">Sync</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(orders ?? []).map((order) => (
+              <tr key={order.id} className={order.id === selectedId ? 'selected' : ''} data-order-id={order.id}>
+                <td>
+                  <button type="button" className="link" onClick={() => setSelectedId(order.id)}>
+                    {formatTime(order.createdAt)}
+                  </button>
+                </td>
+                <td>{order.customer.name || '—'}</td>
+                <td>{order.lines.reduce((n, line) => n + line.quantity, 0)}</td>
+                <td>{money(order.total, order.currency)}</td>
+                <td>
+                  <span className={`badge badge-${order.status}`}>{STATUS_LABEL[order.status]}</span>
+                  {order.status === 'open' && order.paidAmount >= order.total ? <span className="badge badge-paid">Paid</span> : null}
+                </td>
+                <td>
+                  <span className={`badge sync-${order.syncState}`}>{SYNC_LABEL[order.syncState]}</span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {orders && orders.length === 0 ? <p className="muted empty">No orders match these filters.</p> : null}
+      </section>
+      <section className="order-detail" aria-label="Order details">
+        {selected ? (
+          <>
+            <h2>
+              Order {selected.customer.name ? `for ${selected.customer.name}` : ''} <span className={`badge badge-${selected.status}`}>{STATUS_LABEL[selected.status]}</span>
+            </h2>
+            <p className="muted">
+              {formatTime(selected.createdAt)}
+              {selected.customer.phone ? ` · ${selected.customer.phone}` : ''}
+            </p>
+            <ul className="detail-lines">
+              {selected.lines.map((line, index) => (
+                <li key={index}>
+                  <span>
+                    {line.quantity} × {line.name}
+                    {line.modifiers.length > 0 ? <span className="line-mods"> ({line.modifiers.map((m) => m.name).join(', ')})</span> : null}
+                  </span>
+                  <span>{money(line.lineTotal, selected.currency)}</span>
+                </li>
+              ))}
+            </ul>
+            {selected.notes ? <p className="notes">Note: {selected.notes}</p> : null}
+            <dl className="facts">
+              <dt>Total</dt>
+              <dd>{money(selected.total, selected.currency)}</dd>
+              <dt>Paid</dt>
+              <dd data-testid="order-paid">{money(selected.paidAmount, selected.currency)}</dd>
+              <dt>Refunded</dt>
+              <dd data-testid="order-refunded">{money(selected.refundedAmount, selected.currency)}</dd>
+            </dl>
+            {selected.payments.length > 0 ? (
+              <ul className="payments">
+                {selected.payments.map((payment) => (
+                  <li key={payment.id}>
+                    {payment.method === 'card' ? 'Card' : 'Cash'} {money(payment.amount, selected.currency)} ·{' '}
+                    {payment.status === 'queued_offline' ? 'stored offline, sent when back online' : payment.status === 'failed' ? 'refused: collect again' : payment.status}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            <ErrorNote message={error} />
+            <div className="detail-actions">
+              {selected.status === 'open' && selected.paidAmount < selected.total ? (
+                <button type="button" className="primary big" onClick={() => setDialog('pay')}>
+                  Take payment
+                </button>
+              ) : null}
+              {selected.status === 'open' ? (
+                <>
+                  <button type="button" className="secondary big" onClick={() => act(() => client.call('orders.fulfil', { id: selected.id }))}>
+                    Mark fulfilled
+                  </button>
+                  <button type="button" className="secondary big" onClick={() => onEdit(selected)}>
+                    Edit
+                  </button>
+                  <button type="button" className="danger big" onClick={() => setDialog('cancel')}>
+                    Cancel order
+                  </button>
+                </>
+              ) : null}
+              {selected.payments.some((p) => p.status !== 'failed' && p.amount > p.refundedAmount) ? (
+                <button type="button" className="secondary big" onClick={() => setDialog('refund')}>
+                  Refund
+                </button>
+              ) : null}
+            </div>
+          </>
+        ) : (
+          <p className="muted empty">Pick an order to see it and act on it.</p>
+        )}
+      </section>
+      {selected && dialog === 'pay' ? <PaymentDialog order={selected} onClose={() => setDialog(null)} onPaid={() => setDialog(null)} /> : null}
+      {selected && dialog === 'refund' ? <RefundDialog order={selected} onClose={() => setDialog(null)} onRefunded={() => setDialog(null)} /> : null}
+      {selected && dialog === 'cancel' ? (
+        <ConfirmDialog
+          title="Cancel this order?"
+          message={
+            selected.paidAmount > 0
+              ? `It was paid ${money(selected.paidAmount, selected.currency)}. Cancelling does not give the money back: refund it first if the customer should get it.`
+              : 'The kitchen will stop on it. This cannot be undone.'
+          }
+          confirmLabel="Cancel order"
+          danger
+          onClose={() => setDialog(null)}
+          onConfirm={() => {
+            setDialog(null);
+            void act(() => client.call('orders.cancel', { id: selected.id }));
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

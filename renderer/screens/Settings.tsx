@@ -1,0 +1,206 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { SettingsView } from '../../bridge/contract';
+import { minorDigits } from '../../bridge/money';
+import { ConfirmDialog, ErrorNote } from '../components/Dialog';
+import { parseAmount, toAmountText } from '../lib/format';
+import { describeError, useBridge, useQuery } from '../lib/hooks';
+
+export function Settings({ currency }: { currency: string }) {
+  const { data: settings, error: loadError } = useQuery('settings.get', {}, ['settings.changed']);
+  if (!settings) return <ErrorNote message={loadError} />;
+  return <SettingsForm key={JSON.stringify(settings)} settings={settings} currency={currency} />;
+}
+
+function SettingsForm({ settings, currency }: { settings: SettingsView; currency: string }) {
+  const client = useBridge();
+  const digits = minorDigits(currency);
+  const [apiBaseUrl, setApiBaseUrl] = useState(settings.apiBaseUrl);
+  const [apiHost, setApiHost] = useState(settings.apiHost);
+  const [authUrl, setAuthUrl] = useState(settings.authUrl);
+  const [locationId, setLocationId] = useState(settings.locationId);
+  const [webhook, setWebhook] = useState(settings.webhook);
+  const [perTransaction, setPerTransaction] = useState(toAmountText(settings.offlineLimits.perTransaction, digits));
+  const [total, setTotal] = useState(toAmountText(settings.offlineLimits.total, digits));
+  const [newPin, setNewPin] = useState('');
+  const [currentPin, setCurrentPin] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [oauth, setOauth] = useState<string | null>(null);
+  const [signOut, setSignOut] = useState<string | null>(null);
+
+  useEffect(() => client.on('oauth.finished', (result) => setOauth(result.message)), [client]);
+
+  const run = async (action: () => Promise<unknown>, done: string) => {
+    setError(null);
+    setMessage(null);
+    try {
+      await action();
+      setMessage(done);
+    } catch (caught) {
+      setError(describeError(caught));
+    }
+  };
+
+  const saveConnection = (event: FormEvent) => {
+    event.preventDefault();
+    const per = parseAmount(perTransaction, digits);
+    const all = parseAmount(total, digits);
+    if (per === null || all === null) {
+      setError('Offline limits must be amounts such as 100.00.');
+      return;
+    }
+    void run(
+      () =>
+        client.call('settings.update', {
+          apiBaseUrl,
+          apiHost,
+          authUrl,
+          ...(locationId ? { locationId } : {}),
+          webhook,
+          offlineLimits: { perTransaction: per, total: all },
+          ...(newPin ? { newManagerPin: newPin } : {}),
+          ...(currentPin ? { managerPin: currentPin } : {}),
+        }),
+      'Settings saved.',
+    );
+  };
+
+  const connectOAuth = async () => {
+    setError(null);
+    try {
+      const { authorizeUrl } = await client.call('credentials.connectOAuth', {});
+      setOauth('Approve the connection in the window that opened, then come back here.');
+      // Browser mode opens the consent page in a new tab; the Electron shell opens the system browser itself.
+      if (!window.posBridge) window.open(authorizeUrl, '_blank', 'noopener');
+    } catch (caught) {
+      setError(describeError(caught));
+    }
+  };
+
+  const askSignOut = async () => {
+    try {
+      const pending = await client.call('session.pending', {});
+      setSignOut(pending.pending > 0 ? pending.message : 'You will need the API key or an OAuth connection to sync again.');
+    } catch (caught) {
+      setError(describeError(caught));
+    }
+  };
+
+  return (
+    <div className="settings">
+      <form className="card" onSubmit={saveConnection} aria-label="Connection and limits">
+        <h2>Connection</h2>
+        <label>
+          API base URL
+          <input type="url" value={apiBaseUrl} onChange={(event) => setApiBaseUrl(event.target.value)} />
+        </label>
+        <label>
+          API host (OAuth token endpoint)
+          <input type="url" value={apiHost} onChange={(event) => setApiHost(event.target.value)} />
+        </label>
+        <label>
+          Dashboard (consent page) URL
+          <input type="url" value={authUrl} onChange={(event) => setAuthUrl(event.target.value)} />
+        </label>
+        <label>
+          Location id
+          <input value={locationId} onChange={(event) => setLocationId(event.target.value)} />
+        </label>
+        <h2>Webhook receiver</h2>
+        <label className="checkbox">
+          <input type="checkbox" checked={webhook.enabled} onChange={(event) => setWebhook({ ...webhook, enabled: event.target.checked })} />
+          Receive webhook events
+        </label>
+        <label>
+          Listen on host
+          <input value={webhook.host} onChange={(event) => setWebhook({ ...webhook, host: event.target.value })} />
+        </label>
+        <label>
+          Port (0 picks a free one)
+          <input inputMode="numeric" value={String(webhook.port)} onChange={(event) => setWebhook({ ...webhook, port: Number(event.target.value) || 0 })} />
+        </label>
+        <h2>Offline card payments</h2>
+        <label>
+          Largest single payment without a manager
+          <input inputMode="decimal" value={perTransaction} onChange={(event) => setPerTransaction(event.target.value)} />
+        </label>
+        <label>
+          Largest total stored offline without a manager
+          <input inputMode="decimal" value={total} onChange={(event) => setTotal(event.target.value)} />
+        </label>
+        <label>
+          {settings.managerPinSet ? 'New manager PIN (leave empty to keep)' : 'Set a manager PIN'}
+          <input type="password" inputMode="numeric" autoComplete="new-password" value={newPin} onChange={(event) => setNewPin(event.target.value)} />
+        </label>
+        {settings.managerPinSet ? (
+          <label>
+            Current manager PIN (needed to change limits or the PIN)
+            <input type="password" inputMode="numeric" autoComplete="off" value={currentPin} onChange={(event) => setCurrentPin(event.target.value)} />
+          </label>
+        ) : null}
+        <div className="dialog-actions">
+          <button type="submit" className="primary big">
+            Save settings
+          </button>
+        </div>
+      </form>
+      <section className="card" aria-label="Account">
+        <h2>Account</h2>
+        <p>
+          {settings.credentials.kind === 'none'
+            ? 'Not connected: orders are kept on this terminal until you connect.'
+            : `Connected with ${settings.credentials.kind === 'oauth' ? 'OAuth' : 'an API key'} (${settings.credentials.hint}).`}
+        </p>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void run(() => client.call('credentials.setApiKey', { apiKey }).then(() => setApiKey('')), 'API key saved.');
+          }}
+        >
+          <label>
+            API key
+            <input type="password" autoComplete="off" placeholder="sk_test_… or sk_live_…" value={apiKey} onChange={(event) => setApiKey(event.target.value)} />
+          </label>
+          <div className="dialog-actions">
+            <button type="submit" className="secondary big" disabled={apiKey === ''}>
+              Use this API key
+            </button>
+            <button type="button" className="primary big" onClick={() => void connectOAuth()}>
+              Connect with OAuth
+            </button>
+          </div>
+        </form>
+        {oauth ? (
+          <p className="notice" role="status" data-testid="oauth-status">
+            {oauth}
+          </p>
+        ) : null}
+        <div className="dialog-actions">
+          <button type="button" className="danger big" onClick={() => void askSignOut()} disabled={settings.credentials.kind === 'none'}>
+            Sign out
+          </button>
+        </div>
+      </section>
+      <ErrorNote message={error} />
+      {message ? (
+        <p className="notice" role="status">
+          {message}
+        </p>
+      ) : null}
+      {signOut ? (
+        <ConfirmDialog
+          title="Sign out of this terminal?"
+          message={signOut}
+          confirmLabel="Sign out"
+          danger
+          onClose={() => setSignOut(null)}
+          onConfirm={() => {
+            setSignOut(null);
+            void run(() => client.call('session.signOut', { discardPending: true }), 'Signed out.');
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
