@@ -58,6 +58,10 @@ const CODE_KINDS: Record<string, ApiErrorKind> = {
   not_found: 'not_found',
   rate_limit_exceeded: 'rate_limited',
   internal_error: 'server',
+  // Spec-gap additions (docs/spec-gaps.md): retryable as is.
+  service_unavailable: 'server',
+  idempotency_key_in_use: 'server',
+  permission_denied: 'permission',
 };
 
 /** Reads an error code out of any reasonable error body: {error:{code}}, {error:"code"}, {code}, {errors:[{code}]}. */

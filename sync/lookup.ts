@@ -1,0 +1,117 @@
+// "Did my POST land?" After an ambiguous failure (timeout, reset, 5xx after sending, or an
+// operation found in flight after a crash) the engine never re-POSTs blindly: it first looks for
+// the record the attempt may have created. Orders carry our operation id in metadata, which
+// settles it when the server keeps metadata; otherwise the content decides (location, lines,
+// quantities, modifiers, customer), skipping orders already linked to another local order.
+import { clientListEnvelopeSchema, clientMenuItemSchema, clientOrderSchema, type ClientMenuItem, type ClientOrder } from '../api/client-records';
+import type { OutboxOperation, Store } from '../store/index';
+import type { ApiClient } from './api-client';
+import { ORDER_METADATA, metadataString } from './server-records';
+
+const OrderPage = clientListEnvelopeSchema(clientOrderSchema);
+const MenuItemPage = clientListEnvelopeSchema(clientMenuItemSchema);
+
+export interface LookupWindow {
+  /** Server clocks differ from ours: widen the created_at window by this much on both sides. */
+  clockSkewMs: number;
+  /** Upper bound on pages read per lookup, so one lookup cannot page through a whole history. */
+  maxPages: number;
+}
+
+type Line = { menu_item_id: string; quantity: number; modifiers: string[] };
+
+function normaliseLines(items: readonly { menu_item_id?: unknown; quantity?: unknown; modifiers?: readonly unknown[] }[]): string {
+  const lines: Line[] = items.map((item) => ({
+    menu_item_id: String(item.menu_item_id ?? ''),
+    quantity: Number(item.quantity),
+    modifiers: (item.modifiers ?? []).map((m) => (typeof m === 'string' ? m : String((m as { id?: unknown }).id ?? ''))).sort(),
+  }));
+  return JSON.stringify(lines);
+}
+
+function normaliseCustomer(customer: unknown): string {
+  if (customer == null || typeof customer !== 'object') return '{}';
+  const c = customer as { name?: unknown; phone?: unknown };
+  const clean = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : null);
+  return JSON.stringify({ name: clean(c.name), phone: clean(c.phone) });
+}
+
+/** Whether a server order is the one `body` (the POST we sent, in server ids) would have created. */
+export function orderMatchesRequest(order: ClientOrder, body: Record<string, unknown>): boolean {
+  if (order.location_id !== undefined && order.location_id !== body.location_id) return false;
+  if (order.items === undefined) return false;
+  if (normaliseLines(order.items) !== normaliseLines(body.items as Line[])) return false;
+  return normaliseCustomer(order.customer) === normaliseCustomer(body.customer);
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/**
+ * Looks for the order an earlier attempt of `op` may have created. Returns it, or null when the
+ * server has no such order (then sending again is safe).
+ */
+export async function findCreatedOrder(
+  api: ApiClient,
+  store: Store,
+  op: OutboxOperation,
+  body: Record<string, unknown>,
+  nowMs: number,
+  window: LookupWindow,
+): Promise<ClientOrder | null> {
+  let contentMatch: ClientOrder | null = null;
+  for (let page = 1; page <= window.maxPages; page++) {
+    const { data } = await api.call({
+      method: 'GET',
+      path: '/orders',
+      query: {
+        location_id: typeof body.location_id === 'string' ? body.location_id : undefined,
+        created_after: iso(op.createdAt - window.clockSkewMs),
+        created_before: iso(nowMs + window.clockSkewMs),
+        per_page: 100,
+        page,
+      },
+      schema: OrderPage,
+    });
+    for (const order of data.data) {
+      const taggedOp = metadataString(order, ORDER_METADATA.operationId);
+      if (taggedOp === op.opId) return order; // our own operation id: certain
+      if (taggedOp !== undefined) continue; // another operation's order, whatever it contains
+      if (contentMatch !== null || !orderMatchesRequest(order, body)) continue;
+      const owner = store.localIdFor('order', order.id);
+      // Linked to another local order (or seen from another channel and claimed): not ours.
+      if (owner !== undefined && owner !== op.entityId && owner !== order.id) continue;
+      contentMatch = order;
+    }
+    const totalPages = data.meta?.total_pages;
+    if (data.data.length === 0 || (totalPages !== undefined && page >= totalPages) || (totalPages === undefined && !data.links?.next)) break;
+  }
+  return contentMatch;
+}
+
+/** Same question for a menu item: name, price, category and location identify it. */
+export async function findCreatedMenuItem(
+  api: ApiClient,
+  store: Store,
+  op: OutboxOperation,
+  body: Record<string, unknown>,
+  window: LookupWindow,
+): Promise<ClientMenuItem | null> {
+  const locationId = typeof body.location_id === 'string' ? body.location_id : undefined;
+  for (let page = 1; page <= window.maxPages; page++) {
+    const { data } = await api.call({ method: 'GET', path: '/menu/items', query: { location_id: locationId, per_page: 100, page }, schema: MenuItemPage });
+    for (const item of data.data) {
+      const owner = store.localIdFor('menu_item', item.id);
+      if (owner !== undefined && owner !== op.entityId && owner !== item.id) continue;
+      if (item.name === body.name && item.price === body.price && (item.category_id ?? null) === (body.category_id ?? null) && (item.location_id ?? null) === (locationId ?? null)) {
+        const created = item.created_at === undefined ? op.createdAt : Date.parse(item.created_at);
+        // An identical item that existed before this operation was made is not ours.
+        if (created >= op.createdAt - window.clockSkewMs) return item;
+      }
+    }
+    const totalPages = data.meta?.total_pages;
+    if (data.data.length === 0 || (totalPages !== undefined && page >= totalPages)) break;
+  }
+  return null;
+}

@@ -1,0 +1,199 @@
+// Turns an outbox operation (a /v1 request body in local ids) into the HTTP request to send:
+// method, path, body with every reference rewritten to the server's id, and the schema of the
+// reply. The translation is deterministic, so every attempt sends the same bytes under the same
+// Idempotency-Key (a server that stores keys would refuse a different body).
+import type { z } from 'zod';
+import {
+  clientDeletedSchema,
+  clientLocationSchema,
+  clientMenuItemSchema,
+  clientOrderSchema,
+  clientPaymentSchema,
+  clientRefundSchema,
+} from '../api/client-records';
+import type { EntityKind, OperationKind, OutboxOperation, ServerRecord, Store } from '../store/index';
+import { ORDER_METADATA, locationRecord, menuItemRecord, orderRecord, paymentIntentRecord } from './server-records';
+
+export interface OperationRequest {
+  method: 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  body: Record<string, unknown> | undefined;
+  /** The change has nothing /v1 can carry (e.g. notes only): confirm it locally without a request. */
+  nothingToSend?: boolean;
+  schema: z.ZodType<unknown>;
+  /** Turns the reply into the record the store writes to base (null: the reply carries none). */
+  toRecord: (reply: unknown) => ServerRecord | null;
+}
+
+/** A reference whose server id is unknown: the operation it came from never reached the server. */
+export class UnresolvedReferenceError extends Error {
+  override readonly name = 'UnresolvedReferenceError';
+}
+
+function serverId(store: Store, kind: EntityKind, localId: unknown): string {
+  if (typeof localId !== 'string') throw new UnresolvedReferenceError(`missing ${kind} reference`);
+  const mapped = store.serverIdFor(kind, localId);
+  if (mapped !== undefined) return mapped;
+  // Entities that never had a local id (pulled from the server) are referenced by the server's id.
+  if (store.localIdFor(kind, localId) === undefined && !isUnpushedLocal(store, kind, localId)) return localId;
+  throw new UnresolvedReferenceError(`${kind} ${localId} has no server id yet`);
+}
+
+/** True when the id belongs to an entity created here whose create operation is not done. */
+function isUnpushedLocal(store: Store, kind: EntityKind, localId: string): boolean {
+  const row = store.db
+    .prepare(`SELECT 1 FROM outbox WHERE entity_kind = ? AND entity_id = ? AND kind LIKE '%.create' AND state <> 'done' LIMIT 1`)
+    .get(kind, localId);
+  return row !== undefined;
+}
+
+function wireItems(store: Store, items: unknown): unknown {
+  if (!Array.isArray(items)) return items;
+  return items.map((item: Record<string, unknown>) => ({
+    ...item,
+    menu_item_id: serverId(store, 'menu_item', item.menu_item_id),
+    ...(Array.isArray(item.modifiers) ? { modifiers: item.modifiers.map((m) => serverId(store, 'modifier', m)) } : {}),
+  }));
+}
+
+/** /v1 wants customer fields non-empty when present; the till stores "" for "not given". */
+function wireCustomer(customer: unknown): unknown {
+  if (customer === null || typeof customer !== 'object') return customer;
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(customer as Record<string, unknown>)) {
+    if (typeof value === 'string' && value.trim() !== '') out[key] = value;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function withoutUndefined(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+}
+
+const orderReply = { schema: clientOrderSchema, toRecord: (r: unknown) => orderRecord(r as z.infer<typeof clientOrderSchema>) };
+const paymentReply = { schema: clientPaymentSchema, toRecord: (r: unknown) => paymentIntentRecord(r as z.infer<typeof clientPaymentSchema>) };
+const menuItemReply = { schema: clientMenuItemSchema, toRecord: (r: unknown) => menuItemRecord(r as z.infer<typeof clientMenuItemSchema>) };
+
+function refundRecord(reply: unknown): ServerRecord {
+  const refund = reply as z.infer<typeof clientRefundSchema>;
+  const record: Record<string, unknown> = { id: refund.id, amount: refund.amount };
+  if (refund.currency !== undefined) record.currency = refund.currency;
+  if (refund.reason != null) record.reason = refund.reason;
+  if (refund.status !== undefined) record.status = refund.status;
+  if (refund.created_at !== undefined) record.created_at = Date.parse(refund.created_at);
+  return record as ServerRecord;
+}
+
+/** The server id of the card payment a refund is for: the payment's own mapping, or its intent's. */
+function paymentServerId(store: Store, paymentId: unknown): string {
+  if (typeof paymentId !== 'string') throw new UnresolvedReferenceError('refund without a payment');
+  const direct = store.serverIdFor('payment', paymentId);
+  if (direct !== undefined) return direct;
+  const payment = store.cashier.getPayment(paymentId);
+  if (payment?.payment_intent_id) return serverId(store, 'payment_intent', payment.payment_intent_id);
+  if (store.serverIdFor('payment_intent', paymentId) !== undefined) return serverId(store, 'payment_intent', paymentId);
+  return serverId(store, 'payment', paymentId);
+}
+
+const CREATES: ReadonlySet<OperationKind> = new Set(['order.create', 'payment_intent.create', 'refund.create', 'menu_item.create']);
+
+/** Creates make a new server record each time they run: those are the ones a lost reply can duplicate. */
+export function createsRecord(kind: OperationKind): boolean {
+  return CREATES.has(kind);
+}
+
+export function buildRequest(store: Store, op: OutboxOperation): OperationRequest {
+  const p = op.payload;
+  switch (op.kind) {
+    case 'order.create':
+      return {
+        method: 'POST',
+        path: '/orders',
+        body: withoutUndefined({
+          ...p,
+          location_id: serverId(store, 'location', p.location_id),
+          items: wireItems(store, p.items),
+          customer: wireCustomer(p.customer),
+          metadata: {
+            ...((p.metadata as Record<string, string> | undefined) ?? {}),
+            [ORDER_METADATA.operationId]: op.opId,
+            [ORDER_METADATA.localId]: op.entityId,
+          },
+        }),
+        ...orderReply,
+      };
+    case 'order.update':
+    case 'order.fulfil':
+    case 'order.cancel': {
+      const body = withoutUndefined({
+        ...p,
+        ...('items' in p ? { items: wireItems(store, p.items) } : {}),
+        ...('customer' in p ? { customer: p.customer === null ? null : (wireCustomer(p.customer) ?? null) } : {}),
+      });
+      return {
+        method: 'PATCH',
+        path: `/orders/${encodeURIComponent(serverId(store, 'order', op.entityId))}`,
+        body,
+        nothingToSend: Object.keys(body).length === 0,
+        ...orderReply,
+      };
+    }
+    case 'payment_intent.create':
+      return { method: 'POST', path: '/payments/intents', body: { ...p, order_id: serverId(store, 'order', p.order_id) }, ...paymentReply };
+    case 'payment_intent.capture':
+      return {
+        method: 'POST',
+        path: `/payments/intents/${encodeURIComponent(serverId(store, 'payment_intent', op.entityId))}/capture`,
+        body: p,
+        ...paymentReply,
+      };
+    case 'refund.create': {
+      const { payment_id: paymentId, ...body } = p;
+      return {
+        method: 'POST',
+        path: `/payments/${encodeURIComponent(paymentServerId(store, paymentId))}/refunds`,
+        body,
+        schema: clientRefundSchema,
+        toRecord: refundRecord,
+      };
+    }
+    case 'menu_item.create':
+      return {
+        method: 'POST',
+        path: '/menu/items',
+        body: withoutUndefined({
+          ...p,
+          category_id: p.category_id == null ? p.category_id : serverId(store, 'category', p.category_id),
+          location_id: p.location_id == null ? p.location_id : serverId(store, 'location', p.location_id),
+        }),
+        ...menuItemReply,
+      };
+    case 'menu_item.update':
+      return {
+        method: 'PATCH',
+        path: `/menu/items/${encodeURIComponent(serverId(store, 'menu_item', op.entityId))}`,
+        body: withoutUndefined({
+          ...p,
+          ...('category_id' in p && p.category_id != null ? { category_id: serverId(store, 'category', p.category_id) } : {}),
+          ...('location_id' in p && p.location_id != null ? { location_id: serverId(store, 'location', p.location_id) } : {}),
+        }),
+        ...menuItemReply,
+      };
+    case 'menu_item.delete':
+      return {
+        method: 'DELETE',
+        path: `/menu/items/${encodeURIComponent(serverId(store, 'menu_item', op.entityId))}`,
+        body: undefined,
+        schema: clientDeletedSchema,
+        toRecord: () => null,
+      };
+    case 'location.update':
+      return {
+        method: 'PATCH',
+        path: `/locations/${encodeURIComponent(serverId(store, 'location', op.entityId))}`,
+        body: p,
+        schema: clientLocationSchema,
+        toRecord: (r) => locationRecord(r as z.infer<typeof clientLocationSchema>),
+      };
+  }
+}

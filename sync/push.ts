@@ -1,0 +1,291 @@
+// Push: drains the outbox to /v1. Operations on one resource go strictly in order; independent
+// resources go concurrently (bounded). Claims are made durable (in_flight) before any byte leaves,
+// completions are committed in small groups (one fsync for many replies), every attempt carries
+// the operation id as Idempotency-Key, and an ambiguous attempt is never re-sent before looking
+// for what it may have created. Permanent rejections go to the dead letters with their reason
+// (and take their dependents along); the rest of the queue keeps moving.
+import { clientOrderSchema } from '../api/client-records';
+import type { Clock } from '../common/clock';
+import type { Logger } from '../common/log';
+import type { OutboxOperation, ServerRecord, Store } from '../store/index';
+import type { ApiClient } from './api-client';
+import { ApiError } from './api-error';
+import { nextRetryDelay, type BackoffTuning } from './backoff';
+import { findCreatedMenuItem, findCreatedOrder, type LookupWindow } from './lookup';
+import { buildRequest, createsRecord, UnresolvedReferenceError, type OperationRequest } from './operations';
+import { orderRecord, menuItemRecord } from './server-records';
+
+/** last_error prefix of an attempt whose outcome is unknown: the next attempt looks before sending. */
+const AMBIGUOUS_PREFIX = 'ambiguous: ';
+
+export interface PushTuning {
+  /** Requests in flight at once, across independent resources. */
+  concurrency: number;
+  /** Backoff of one operation after a server error. */
+  backoff: BackoffTuning;
+  lookup: LookupWindow;
+}
+
+/** Why a drain stopped early; the engine turns it into status and a pause. */
+export type DrainHalt =
+  | { kind: 'offline'; error: ApiError }
+  | { kind: 'rate_limited'; error: ApiError }
+  | { kind: 'credentials'; error: ApiError };
+
+export interface DrainResult {
+  completed: number;
+  deadLettered: number;
+  retried: number;
+  halt: DrainHalt | null;
+  /** True when a request got an HTTP answer (the server is reachable). */
+  reachedServer: boolean;
+  /** Permission problems met (restricted keys): reported on the status. */
+  permissionErrors: string[];
+}
+
+interface Outcome {
+  kind: 'completed' | 'dead' | 'retry';
+  halt?: DrainHalt;
+  reachedServer: boolean;
+  permissionError?: string;
+}
+
+export class OutboxPusher {
+  readonly #api: ApiClient;
+  readonly #store: Store;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  readonly #tuning: PushTuning;
+  readonly #random: () => number;
+  /** Operations found in flight at start-up: their last attempt's fate is unknown. */
+  readonly #recovering = new Set<string>();
+  #completions: { op: OutboxOperation; record: ServerRecord | null }[] = [];
+  #flushScheduled: Promise<void> | null = null;
+
+  constructor(deps: { api: ApiClient; store: Store; clock: Clock; logger: Logger; tuning: PushTuning; random?: () => number }) {
+    this.#api = deps.api;
+    this.#store = deps.store;
+    this.#clock = deps.clock;
+    this.#logger = deps.logger;
+    this.#tuning = deps.tuning;
+    this.#random = deps.random ?? Math.random;
+    for (const op of this.#store.outbox.inFlightOperations()) this.#recovering.add(op.opId);
+    if (this.#recovering.size > 0) this.#logger.warn({ count: this.#recovering.size }, 'operations were in flight at the last stop: looking before resending');
+  }
+
+  /** Sends every ready operation; returns when none is left or a halt condition stops it. */
+  async drain(): Promise<DrainResult> {
+    const result: DrainResult = { completed: 0, deadLettered: 0, retried: 0, halt: null, reachedServer: false, permissionErrors: [] };
+    const running = new Set<Promise<void>>();
+    const start = (op: OutboxOperation) => {
+      const task = this.#process(op)
+        .then((outcome) => {
+          if (outcome.kind === 'completed') result.completed++;
+          else if (outcome.kind === 'dead') result.deadLettered++;
+          else result.retried++;
+          if (outcome.reachedServer) result.reachedServer = true;
+          if (outcome.permissionError && !result.permissionErrors.includes(outcome.permissionError)) result.permissionErrors.push(outcome.permissionError);
+          if (outcome.halt && !result.halt) result.halt = outcome.halt;
+        })
+        .finally(() => running.delete(task));
+      running.add(task);
+    };
+
+    // Recovered operations first: they are in flight in the store and no claim will return them.
+    for (const opId of [...this.#recovering]) {
+      if (running.size >= this.#tuning.concurrency) await Promise.race(running);
+      if (result.halt) break;
+      start(this.#store.outbox.getOperation(opId));
+    }
+
+    while (!result.halt) {
+      const capacity = this.#tuning.concurrency - running.size;
+      const claimed = capacity > 0 ? this.#claim(capacity) : [];
+      for (const op of claimed) start(op);
+      if (running.size === 0) {
+        await this.#flush();
+        // Completions committed just now may have made dependents ready.
+        if (this.#store.outbox.readyOperations(this.#clock.now(), 1).length === 0) break;
+        continue;
+      }
+      await Promise.race(running);
+    }
+    await Promise.allSettled([...running]);
+    await this.#flush();
+    return result;
+  }
+
+  /** Claims up to `limit` ready operations in one transaction (one fsync), in flight before sending. */
+  #claim(limit: number): OutboxOperation[] {
+    const now = this.#clock.now();
+    return this.#store.transaction(() =>
+      this.#store.outbox.readyOperations(now, limit).map((op) => this.#store.outbox.markInFlight(op.opId, now)),
+    );
+  }
+
+  async #process(op: OutboxOperation): Promise<Outcome> {
+    let request: OperationRequest;
+    try {
+      request = buildRequest(this.#store, op);
+    } catch (error) {
+      if (error instanceof UnresolvedReferenceError) {
+        this.#deadLetter(op, `cannot be sent: ${error.message}`);
+        return { kind: 'dead', reachedServer: false };
+      }
+      throw error;
+    }
+    if (request.nothingToSend) {
+      await this.#complete(op, null);
+      return { kind: 'completed', reachedServer: false };
+    }
+
+    const ambiguousBefore = this.#recovering.has(op.opId) || (op.lastError?.startsWith(AMBIGUOUS_PREFIX) ?? false);
+    try {
+      if (ambiguousBefore && createsRecord(op.kind)) {
+        const found = await this.#lookForEarlierAttempt(op, request);
+        if (found) {
+          this.#logger.info({ opId: op.opId, serverId: found.id }, 'an earlier attempt had created the record: not sending again');
+          await this.#complete(op, found);
+          return { kind: 'completed', reachedServer: true };
+        }
+      }
+      const reply = await this.#api.call({
+        method: request.method,
+        path: request.path,
+        body: request.body,
+        idempotencyKey: op.opId,
+        schema: request.schema,
+      });
+      await this.#complete(op, request.toRecord(reply.data));
+      return { kind: 'completed', reachedServer: true };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return this.#fail(op, request, error, ambiguousBefore);
+    } finally {
+      this.#recovering.delete(op.opId);
+    }
+  }
+
+  async #lookForEarlierAttempt(op: OutboxOperation, request: OperationRequest): Promise<ServerRecord | null> {
+    const body = request.body ?? {};
+    if (op.kind === 'order.create') {
+      const order = await findCreatedOrder(this.#api, this.#store, op, body, this.#clock.now(), this.#tuning.lookup);
+      return order && orderRecord(order);
+    }
+    if (op.kind === 'menu_item.create') {
+      const item = await findCreatedMenuItem(this.#api, this.#store, op, body, this.#tuning.lookup);
+      return item && menuItemRecord(item);
+    }
+    // Payments and refunds have no list endpoint to look in: the same Idempotency-Key is all
+    // there is (docs/sync.md, "limits").
+    return null;
+  }
+
+  async #fail(op: OutboxOperation, request: OperationRequest, error: ApiError, ambiguousBefore: boolean): Promise<Outcome> {
+    const reachedServer = error.status !== null;
+    switch (error.kind) {
+      case 'network':
+      case 'timeout':
+        this.#retry(op, error, this.#clock.now());
+        return { kind: 'retry', reachedServer, halt: { kind: 'offline', error } };
+      case 'rate_limited':
+        this.#retry(op, error, this.#clock.now() + (error.retryAfterMs ?? 0));
+        return { kind: 'retry', reachedServer, halt: { kind: 'rate_limited', error } };
+      case 'server':
+        this.#retry(op, error, this.#clock.now() + nextRetryDelay(op.attempts, error.retryAfterMs, this.#tuning.backoff, this.#random));
+        return { kind: 'retry', reachedServer };
+      case 'authentication':
+        // Not the operation's fault: it waits, unchanged, for working credentials.
+        this.#retry(op, error, this.#clock.now());
+        return { kind: 'retry', reachedServer, halt: { kind: 'credentials', error } };
+      case 'permission':
+        this.#deadLetter(op, `the credentials lack a permission for ${request.method} ${request.path}: ${error.message}`);
+        return { kind: 'dead', reachedServer, permissionError: error.message };
+      case 'not_found':
+        if (op.kind === 'menu_item.delete') {
+          await this.#complete(op, null); // already gone: what we wanted
+          return { kind: 'completed', reachedServer };
+        }
+        this.#deadLetter(op, `the server no longer has what this change is for (${error.message})`);
+        return { kind: 'dead', reachedServer };
+      case 'invalid':
+        if (await this.#alreadyApplied(op, error, ambiguousBefore)) return { kind: 'completed', reachedServer };
+        this.#deadLetter(op, `rejected by the server: ${error.message}`);
+        return { kind: 'dead', reachedServer };
+    }
+  }
+
+  /**
+   * An earlier attempt whose reply was lost may have done the change: then the retry is refused
+   * as invalid_state (fulfil twice, capture twice). Check the record before calling it a rejection.
+   */
+  async #alreadyApplied(op: OutboxOperation, error: ApiError, ambiguousBefore: boolean): Promise<boolean> {
+    if (!ambiguousBefore || error.status !== 409) return false;
+    if (op.kind === 'order.fulfil' || op.kind === 'order.cancel') {
+      const target = op.kind === 'order.fulfil' ? 'fulfilled' : 'cancelled';
+      const serverId = this.#store.serverIdFor('order', op.entityId);
+      if (serverId === undefined) return false;
+      try {
+        const { data } = await this.#api.call({ method: 'GET', path: `/orders/${encodeURIComponent(serverId)}`, schema: clientOrderSchema });
+        if (data.status !== target) return false;
+        await this.#complete(op, orderRecord(data));
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    if (op.kind === 'payment_intent.capture') {
+      await this.#complete(op, null);
+      return true;
+    }
+    return false;
+  }
+
+  #retry(op: OutboxOperation, error: ApiError, dueAt: number): void {
+    const message = (error.ambiguous ? AMBIGUOUS_PREFIX : '') + error.message;
+    // Once ambiguous, stay ambiguous until the lookup has settled it.
+    const sticky = !error.ambiguous && op.lastError?.startsWith(AMBIGUOUS_PREFIX) && createsRecord(op.kind);
+    this.#store.outbox.scheduleRetry(op.opId, sticky ? AMBIGUOUS_PREFIX + error.message : message, dueAt, this.#clock.now());
+  }
+
+  #deadLetter(op: OutboxOperation, reason: string): void {
+    this.#logger.warn({ opId: op.opId, kind: op.kind, reason }, 'operation moved to dead letters');
+    this.#store.outbox.deadLetter(op.opId, reason, this.#clock.now());
+  }
+
+  /** Queues a completion; completions that arrive together are committed in one transaction. */
+  #complete(op: OutboxOperation, record: ServerRecord | null): Promise<void> {
+    this.#completions.push({ op, record });
+    this.#flushScheduled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#flush());
+    return this.#flushScheduled;
+  }
+
+  async #flush(): Promise<void> {
+    this.#flushScheduled = null;
+    const batch = this.#completions;
+    if (batch.length === 0) return;
+    this.#completions = [];
+    const now = this.#clock.now();
+    try {
+      this.#store.transaction(() => {
+        for (const { op, record } of batch) this.#store.outbox.completeOperation(op.opId, record ? { serverRecord: record } : {}, now);
+      });
+      return;
+    } catch {
+      // One bad completion must not hold back the others: commit them one by one.
+    }
+    for (const { op, record } of batch) {
+      try {
+        this.#store.outbox.completeOperation(op.opId, record ? { serverRecord: record } : {}, now);
+      } catch (error) {
+        // The server did accept it; only our copy of its reply is unusable. Confirm what we sent.
+        this.#logger.error({ err: error, opId: op.opId, serverId: record?.id }, 'server reply could not be stored; keeping the local version');
+        try {
+          this.#store.outbox.completeOperation(op.opId, record ? { serverId: record.id } : {}, now);
+        } catch (second) {
+          this.#store.outbox.deadLetter(op.opId, `accepted by the server${record ? ` as ${record.id}` : ''} but not recordable here: ${(second as Error).message}`, now);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,118 @@
+// Translates what /v1 returns (read liberally through api/client-records) into the store's
+// document fields. Ids stay the server's; the store maps them to local ids. A field the server
+// did not send is left out, so the store keeps its current value instead of inventing one.
+import type { ClientCategory, ClientLocation, ClientMenuItem, ClientOrder, ClientPayment } from '../api/client-records';
+import type { ServerRecord } from '../store/server-state';
+
+function millis(iso: string | undefined): number | undefined {
+  return iso === undefined ? undefined : Date.parse(iso);
+}
+
+function defined(record: Record<string, unknown>): ServerRecord {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) if (value !== undefined) out[key] = value;
+  return out as ServerRecord;
+}
+
+/** Metadata keys the terminal writes on the orders it creates, to recognise them later. */
+export const ORDER_METADATA = {
+  /** The outbox operation that created the order: proves "this is ours" after a lost reply. */
+  operationId: 'pos_op_id',
+  /** The terminal's local id of the order: lets an echo land on the right local entity. */
+  localId: 'pos_local_id',
+  /** The cashier's free-text notes, which /v1 has no field for. */
+  notes: 'pos_notes',
+} as const;
+
+export function metadataString(order: ClientOrder, key: string): string | undefined {
+  const value = order.metadata?.[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function orderRecord(order: ClientOrder): ServerRecord {
+  const customer = order.customer;
+  return defined({
+    id: order.id,
+    location_id: order.location_id,
+    status: order.status,
+    currency: order.currency,
+    customer: customer === undefined ? undefined : customer === null || (customer.name == null && customer.phone == null) ? null : { name: customer.name ?? '', phone: customer.phone ?? '' },
+    notes: metadataString(order, ORDER_METADATA.notes),
+    lines: order.items?.map((line) => ({
+      menu_item_id: line.menu_item_id ?? '',
+      name: line.name ?? '',
+      quantity: line.quantity,
+      unit_price: line.price ?? 0,
+      modifiers: (line.modifiers ?? []).map((m) =>
+        typeof m === 'string' ? { modifier_id: m, name: '', price: 0 } : { modifier_id: m.id, name: m.name ?? '', price: m.price ?? 0 },
+      ),
+    })),
+    total: order.total,
+    created_at: millis(order.created_at),
+    updated_at: millis(order.updated_at),
+  });
+}
+
+/** A new order from another channel has no notes: give it the empty note the store requires. */
+export function orderRecordForNewEntity(order: ClientOrder): ServerRecord {
+  const record = orderRecord(order);
+  return { notes: '', ...record };
+}
+
+export function menuItemRecord(item: ClientMenuItem & { low_stock_threshold?: number | null; deleted?: boolean }): ServerRecord {
+  const stock = item.stock;
+  const threshold = item.low_stock_threshold;
+  return defined({
+    id: item.id,
+    location_id: item.location_id ?? null,
+    category_id: item.category_id ?? null,
+    name: item.name,
+    description: item.description ?? '',
+    price: item.price,
+    currency: item.currency,
+    available: item.available,
+    // Low stock is known only when the server tracks both numbers; otherwise keep what we had.
+    low_stock: typeof stock === 'number' && typeof threshold === 'number' ? stock <= threshold : undefined,
+    modifier_ids: item.modifiers.map((m) => m.id),
+    deleted: item.deleted === true,
+  });
+}
+
+export function modifierRecords(item: ClientMenuItem): ServerRecord[] {
+  return item.modifiers.map((m) => ({ id: m.id, name: m.name, price: m.price }));
+}
+
+function addressText(address: ClientLocation['address']): string | null {
+  if (address == null) return null;
+  if (typeof address === 'string') return address;
+  const parts = ['line1', 'line2', 'city', 'region', 'postal_code', 'country']
+    .map((key) => (address as Record<string, unknown>)[key])
+    .filter((v): v is string => typeof v === 'string' && v !== '');
+  return parts.join(', ');
+}
+
+export function locationRecord(location: ClientLocation): ServerRecord {
+  return defined({
+    id: location.id,
+    name: location.name,
+    currency: location.currency,
+    address: addressText(location.address),
+    timezone: location.timezone ?? null,
+  });
+}
+
+export function categoryRecord(category: ClientCategory): ServerRecord {
+  return defined({ id: category.id, name: category.name, position: category.position ?? 0 });
+}
+
+/** /v1 has one record for the intent and the payment; the store keeps it as the payment intent. */
+export function paymentIntentRecord(payment: ClientPayment): ServerRecord {
+  return defined({
+    id: payment.id,
+    order_id: payment.order_id,
+    amount: payment.amount,
+    currency: payment.currency,
+    status: payment.status,
+    created_at: millis(payment.created_at),
+  });
+}
