@@ -44,8 +44,8 @@ export interface QuitControllerDeps {
 export type QuitOutcome = 'exited' | 'kept-running' | 'already-quitting';
 
 export interface QuitRequest {
-  /** True when the OS is logging off or shutting down: nobody can answer a dialog then. */
-  systemShutdown?: boolean;
+  /** True when nobody can answer a dialog: OS logoff/shutdown, or a one-shot diagnostics export. */
+  unattended?: boolean;
 }
 
 /**
@@ -59,7 +59,7 @@ export function createQuitController(deps: QuitControllerDeps): { requestQuit(re
     async requestQuit(request = {}) {
       if (quitting || asking) return 'already-quitting';
       const pending = deps.pendingOperations();
-      if (pending > 0 && !request.systemShutdown) {
+      if (pending > 0 && !request.unattended) {
         asking = true;
         let confirmed: boolean;
         try {
@@ -73,7 +73,7 @@ export function createQuitController(deps: QuitControllerDeps): { requestQuit(re
         }
       }
       quitting = true;
-      deps.logger.info({ pending, systemShutdown: request.systemShutdown === true }, 'quitting: shutting the core down');
+      deps.logger.info({ pending, unattended: request.unattended === true }, 'quitting: shutting the core down');
       const timeoutMs = deps.shutdownTimeoutMs ?? 15_000;
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<'timed-out'>((resolve) => {

@@ -161,7 +161,7 @@ export function startElectronShell(startCore: StartCore): void {
       void quit.requestQuit();
     });
     // Windows logoff/shutdown: nobody can answer a dialog, and the OS will not wait long.
-    window.on('session-end', () => void quit.requestQuit({ systemShutdown: true }));
+    window.on('session-end', () => void quit.requestQuit({ unattended: true }));
     window.webContents.on('render-process-gone', (_event, details) => {
       logger.error({ reason: details.reason, exitCode: details.exitCode }, 'cashier page crashed; reloading');
       if (!window.isDestroyed()) window.loadURL(APP_ENTRY_URL).catch((error: unknown) => logger.error({ err: error }, 'reload failed'));
@@ -184,7 +184,7 @@ export function startElectronShell(startCore: StartCore): void {
       if (exportDiagnosticsTo !== null) {
         // IT's one-shot export on a terminal that was not running: no window, write, leave.
         await exportDiagnostics(resolve(exportDiagnosticsTo));
-        await quit.requestQuit({ systemShutdown: true });
+        await quit.requestQuit({ unattended: true });
         return;
       }
 
