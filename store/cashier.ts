@@ -1,6 +1,6 @@
 // The cashier's repositories. Every write is its domain rows (pending layer), its outbox row and
 // an audit row in ONE synchronous transaction, and returns only after the commit.
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { z } from 'zod';
 import { newId } from '../common/ids';
 import type { Clock } from '../common/clock';
@@ -108,6 +108,8 @@ function wireItems(lines: readonly z.infer<typeof OrderLineDoc>[]): Record<strin
 }
 
 export class CashierRepositories {
+  readonly #insertAudit: (row: Insertable<StoreTables['audit_log']>) => unknown;
+
   constructor(
     private readonly kysely: Kysely<StoreTables>,
     private readonly sql: SqlRunner,
@@ -115,14 +117,14 @@ export class CashierRepositories {
     private readonly outbox: Outbox,
     private readonly clock: Clock,
     private readonly transaction: <T>(fn: () => T) => T,
-  ) {}
+  ) {
+    this.#insertAudit = sql.compiledInsert(kysely, 'audit_log', ['at', 'actor', 'action', 'entity_kind', 'entity_id', 'detail']);
+  }
 
   // ---- audit ----
 
   #audit(actor: string, action: string, entityKind: EntityKind | null, entityId: string | null, detail: unknown, at: number): void {
-    this.sql.run(
-      this.kysely.insertInto('audit_log').values({ at, actor, action, entity_kind: entityKind, entity_id: entityId, detail: JSON.stringify(detail ?? null) }),
-    );
+    this.#insertAudit({ at, actor, action, entity_kind: entityKind, entity_id: entityId, detail: JSON.stringify(detail ?? null) });
   }
 
   /** Records an action that changes no domain row (sign-in, drawer open, dead letter discarded...). */

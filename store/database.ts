@@ -2,7 +2,7 @@
 // set the durability pragmas and check that they took, then migrate.
 import { existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
 import BetterSqlite3, { type Database, type RunResult, type Statement } from 'better-sqlite3';
-import { Kysely, SqliteDialect, type Compilable, type CompiledQuery } from 'kysely';
+import { Kysely, SqliteDialect, type Compilable, type CompiledQuery, type Insertable } from 'kysely';
 import { StoreError } from './errors';
 import type { Migration } from './migrations';
 import type { StoreTables } from './schema';
@@ -46,6 +46,21 @@ export class SqlRunner {
   run(query: Compilable<unknown> | CompiledQuery<unknown>): RunResult {
     const compiled = 'compile' in query ? query.compile() : query;
     return this.statement(compiled.sql).run(...bindable(compiled.parameters));
+  }
+
+  /**
+   * A hot-path insert compiled by kysely once: the SQL comes from a sample row with every column,
+   * and each call binds the row's values in that column order.
+   */
+  compiledInsert<T extends keyof StoreTables & string>(
+    kysely: Kysely<StoreTables>,
+    table: T,
+    columns: readonly (keyof Insertable<StoreTables[T]> & string)[],
+  ): (row: Insertable<StoreTables[T]>) => RunResult {
+    const sample = Object.fromEntries(columns.map((c) => [c, null])) as unknown as Insertable<StoreTables[T]>;
+    const { sql } = kysely.insertInto(table).values(sample as never).compile();
+    const statement = this.statement(sql);
+    return (row) => statement.run(...bindable(columns.map((c) => (row as Record<string, unknown>)[c])));
   }
 
   /** Raw SQL for the few statements kysely cannot type (generic layer rows). */

@@ -127,10 +127,17 @@ export class EntityLayers {
   }
 
   /** Replaces the entity's row (and child rows) in one layer. Call inside a transaction. */
-  write<K extends EntityKind>(kind: K, doc: EntityDoc<K>, layer: Layer, meta: BaseRowMeta = { pullScope: null, lastSeenAt: null }): void {
+  write<K extends EntityKind>(
+    kind: K,
+    doc: EntityDoc<K>,
+    layer: Layer,
+    meta: BaseRowMeta = { pullScope: null, lastSeenAt: null },
+    { fresh = false }: { fresh?: boolean } = {},
+  ): void {
     const { columns } = ENTITY_TABLES[kind];
     const fields = headerFields(kind, doc as Row);
-    this.remove(kind, doc.id, layer);
+    // A fresh id has no row to replace; the primary key still refuses a duplicate.
+    if (!fresh) this.remove(kind, doc.id, layer);
     const values = Object.entries(columns).map(([name, type]) => {
       const value = fields[name];
       return type === 'json' ? JSON.stringify(value) : value;

@@ -1,6 +1,6 @@
 // The outbox: every local change waiting for the server, in the order it was made. This is the
 // sync engine's side of the store; docs/store.md describes the life of an operation.
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { EntityDoc, EntityKind, OperationKind, OperationState } from './documents';
 import type { SqlRunner } from './database';
 import { StoreError } from './errors';
@@ -65,6 +65,7 @@ const UNFINISHED = ['pending', 'in_flight'];
 
 export class Outbox {
   readonly #readySql: string;
+  readonly #insertOperation: (row: Insertable<StoreTables['outbox']>) => unknown;
 
   constructor(
     private readonly kysely: Kysely<StoreTables>,
@@ -74,6 +75,10 @@ export class Outbox {
     private readonly server: ServerState,
     private readonly transaction: <T>(fn: () => T) => T,
   ) {
+    this.#insertOperation = sql.compiledInsert(kysely, 'outbox', [
+      'op_id', 'entity_kind', 'entity_id', 'kind', 'payload', 'patch', 'resource_key',
+      'state', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'updated_at',
+    ]);
     this.#readySql = `
       SELECT o.* FROM outbox AS o
       WHERE o.state = 'pending' AND o.next_attempt_at <= ?
@@ -92,10 +97,13 @@ export class Outbox {
    * cashier write's transaction so the domain rows and the outbox row commit together.
    */
   enqueue<K extends EntityKind>(op: NewOperation<K>): EntityDoc<K> {
-    const doc = this.pending.layers.applyPatch(op.entityKind, this.pending.layers.merged(op.entityKind, op.entityId), op.patch);
+    // A create brings a whole document, built and validated by its repository, for a fresh id.
+    const isCreate = op.kind.endsWith('.create');
+    const doc = isCreate
+      ? (op.patch as EntityDoc<K>)
+      : this.pending.layers.applyPatch(op.entityKind, this.pending.layers.merged(op.entityKind, op.entityId), op.patch);
     if (!doc) throw new StoreError('not_found', `${op.entityKind} ${op.entityId} does not exist`);
-    this.sql.run(
-      this.kysely.insertInto('outbox').values({
+    this.#insertOperation({
         op_id: op.opId,
         entity_kind: op.entityKind,
         entity_id: op.entityId,
@@ -109,12 +117,11 @@ export class Outbox {
         last_error: null,
         created_at: op.now,
         updated_at: op.now,
-      }),
-    );
+      });
     for (const dependsOn of op.dependsOn) {
       this.sql.run(this.kysely.insertInto('outbox_dependencies').values({ op_id: op.opId, depends_on_op_id: dependsOn }));
     }
-    this.pending.layers.write(op.entityKind, doc, 'pending');
+    this.pending.layers.write(op.entityKind, doc, 'pending', undefined, { fresh: isCreate });
     return doc;
   }
 

@@ -1,5 +1,6 @@
 // The store: one SQLite file, one connection, shared by the cashier services (main/core) and the
 // sync engine (sync/). All access is synchronous, so transactions cannot interleave.
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { systemClock, type Clock } from '../common/clock';
@@ -32,6 +33,8 @@ export class Store {
   readonly ids: IdMap;
   /** The cashier's side: orders, payments, refunds, menu, locations, settings, audit. */
   readonly cashier: CashierRepositories;
+  /** One transaction wrapper for every call: better-sqlite3's db.transaction() is costly to build. */
+  readonly #runInTransaction: BetterSqlite3.Transaction<(fn: () => unknown) => unknown>;
 
   constructor(file: string, options: StoreOptions = {}) {
     const opened = openDatabase(file, options.migrations ?? STORE_MIGRATIONS);
@@ -39,6 +42,7 @@ export class Store {
     this.db = opened.db;
     this.kysely = opened.kysely;
     this.version = opened.version;
+    this.#runInTransaction = opened.db.transaction((fn: () => unknown) => fn());
     const transaction = <T>(fn: () => T): T => this.transaction(fn);
     const layers = new EntityLayers(opened.sql);
     const pending = new PendingChanges(opened.kysely, opened.sql, layers);
@@ -53,9 +57,9 @@ export class Store {
    * synchronous=FULL, when this returns; rolled back entirely if `fn` throws.
    */
   transaction<T>(fn: () => T): T {
-    if (this.db.inTransaction) return this.db.transaction(fn)();
-    return this.db.transaction(fn).immediate();
+    return (this.db.inTransaction ? this.#runInTransaction(fn) : this.#runInTransaction.immediate(fn)) as T;
   }
+
 
   serverIdFor: IdMap['serverIdFor'] = (kind, localId) => this.ids.serverIdFor(kind, localId);
   localIdFor: IdMap['localIdFor'] = (kind, serverId) => this.ids.localIdFor(kind, serverId);
