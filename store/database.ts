@@ -59,8 +59,11 @@ export class SqlRunner {
   ): (row: Insertable<StoreTables[T]>) => RunResult {
     const sample = Object.fromEntries(columns.map((c) => [c, null])) as unknown as Insertable<StoreTables[T]>;
     const { sql } = kysely.insertInto(table).values(sample as never).compile();
-    const statement = this.statement(sql);
-    return (row) => statement.run(...bindable(columns.map((c) => (row as Record<string, unknown>)[c])));
+    let statement: Statement | undefined; // prepared at first use: an older schema may lack the table
+    return (row) => {
+      statement ??= this.statement(sql);
+      return statement.run(...bindable(columns.map((c) => (row as Record<string, unknown>)[c])));
+    };
   }
 
   /** Raw SQL for the few statements kysely cannot type (generic layer rows). */
