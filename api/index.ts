@@ -8,3 +8,4 @@ export * from './events';
 export * from './endpoints';
 export * from './signature';
 export * from './oauth';
+export * from './openapi';

@@ -1,0 +1,181 @@
+// The API listener ({api_host}): /v1, POST /oauth/token and /openapi.json, behind the injected
+// faults. Each /v1 operation runs in one SQLite transaction with its events and its idempotent reply.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { Endpoint, OperationId } from '../api/endpoints';
+import type { Clock } from '../common/clock';
+import { newId } from '../common/ids';
+import type { Logger } from '../common/log';
+import { authenticate, authorize } from './auth';
+import type { OpContext } from './context';
+import { recordEvent } from './events';
+import type { FaultController } from './faults';
+import { ApiError, BodyTooLargeError, errorBody, parseOrThrow, queryObject, readRawBody, sendJson } from './http';
+import { checkKeyShape, fingerprint, type IdempotencyStore, type StoredReply } from './idempotency';
+import { OPERATIONS } from './operations';
+import type { RateLimiter } from './rate-limit';
+import { matchRoute } from './router';
+import type { Db } from './storage';
+import type { WebhookDispatcher } from './webhook-dispatcher';
+
+export type IdempotencyMode = 'honour' | 'ignore';
+
+export interface ApiServerDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  faults: FaultController;
+  rateLimiter: RateLimiter;
+  idempotency: IdempotencyStore;
+  dispatcher: WebhookDispatcher;
+  settings: { idempotency: IdempotencyMode };
+  openapi: () => unknown;
+  oauthToken: (req: IncomingMessage, res: ServerResponse, rawBody: Buffer) => Promise<void>;
+}
+
+const noQuery = z.strictObject({});
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
+function sendError(res: ServerResponse, error: ApiError, requestId: string, headers: Record<string, string> = {}): void {
+  sendJson(res, error.status, errorBody(error, requestId), { ...headers, ...error.headers });
+}
+
+function parseBody(endpoint: Endpoint, req: IncomingMessage, raw: Buffer): unknown {
+  if (!endpoint.body) {
+    if (raw.length > 0) throw new ApiError('invalid_request', `${endpoint.method} ${endpoint.path} takes no body`, { param: 'body' });
+    return undefined;
+  }
+  if (raw.length === 0) {
+    if (endpoint.bodyOptional) return undefined;
+    throw new ApiError('invalid_request', 'a JSON body is required', { param: 'body' });
+  }
+  if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) {
+    throw new ApiError('unsupported_media_type', 'send the body as Content-Type: application/json');
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new ApiError('invalid_request', 'the body is not valid JSON', { param: 'body' });
+  }
+  return parseOrThrow(endpoint.body, parsed, 'body');
+}
+
+export function createApiHandler(deps: ApiServerDeps) {
+  const { db, clock, logger, faults } = deps;
+
+  async function runOperation(endpoint: Endpoint, id: string, query: unknown, body: unknown, requestUrl: URL, idem?: { key: string; print: string }): Promise<StoredReply> {
+    let emitted = false;
+    const reply = await db.transaction().execute(async (tx) => {
+      const ctx: OpContext = {
+        tx,
+        clock,
+        id,
+        query,
+        body,
+        requestUrl,
+        emit: async (type, data) => {
+          emitted = true;
+          await recordEvent(tx, clock, type, data);
+        },
+      };
+      const result = await OPERATIONS[endpoint.operationId as OperationId](ctx);
+      const stored = { status: result.status, body: JSON.stringify(result.body) };
+      if (idem) await deps.idempotency.save(tx, idem.key, idem.print, stored);
+      return stored;
+    });
+    // Test webhooks record their event directly; any committed write may have deliveries to send.
+    if (emitted || endpoint.operationId === 'sendTestWebhook') deps.dispatcher.kick();
+    return reply;
+  }
+
+  async function handleV1(req: IncomingMessage, res: ServerResponse, url: URL, path: string, raw: Buffer, requestId: string): Promise<void> {
+    const method = req.method ?? 'GET';
+    const route = matchRoute(method, path);
+    if (route.kind === 'no_route') throw new ApiError('not_found', `no such endpoint: ${method} /v1${path}`);
+    if (route.kind === 'wrong_method') throw new ApiError('method_not_allowed', `${method} is not allowed here; use ${route.allowed.join(' or ')}`, {}, { Allow: route.allowed.join(', ') });
+    const { endpoint, id } = route;
+    const principal = await authenticate(db, req, clock);
+    const verdict = deps.rateLimiter.check(principal.credentialId);
+    for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
+    if (!verdict.allowed) {
+      throw new ApiError('rate_limit_exceeded', `too many requests: at most ${deps.rateLimiter.settings.limit} per ${deps.rateLimiter.settings.window_sec} s`, {}, { 'Retry-After': String(verdict.retryAfterSec) });
+    }
+    authorize(principal, endpoint);
+    const query = parseOrThrow(endpoint.query ?? noQuery, queryObject(url), 'query');
+    const body = parseBody(endpoint, req, raw);
+
+    const keyHeader = req.headers['idempotency-key'];
+    const useKey = method === 'POST' && keyHeader !== undefined && deps.settings.idempotency === 'honour';
+    let reply: StoredReply;
+    if (useKey) {
+      const key = Array.isArray(keyHeader) ? '' : keyHeader;
+      checkKeyShape(key);
+      const print = fingerprint(method, url.pathname, body);
+      deps.idempotency.claim(key);
+      try {
+        const stored = await deps.idempotency.lookup(key, print);
+        if (stored) {
+          sendJson(res, stored.status, stored.body, { 'Idempotent-Replayed': 'true' });
+          return;
+        }
+        reply = await runOperation(endpoint, id, query, body, url, { key, print });
+      } catch (err) {
+        // An operation that ran and refused is a result too (Stripe does the same): store it.
+        if (err instanceof ApiError && err.code !== 'idempotency_key_reused') {
+          await deps.idempotency.save(db, key, print, { status: err.status, body: JSON.stringify(errorBody(err, requestId)) });
+        }
+        throw err;
+      } finally {
+        deps.idempotency.release(key);
+      }
+    } else {
+      reply = await runOperation(endpoint, id, query, body, url);
+    }
+
+    if (endpoint.method !== 'GET' && faults.get().drop_response_methods.includes(endpoint.method as 'POST') && faults.roll(faults.get().drop_response_rate)) {
+      logger.debug({ requestId }, 'fault: committed, dropping the response');
+      req.socket.destroy();
+      return;
+    }
+    sendJson(res, reply.status, reply.body);
+  }
+
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = newId('req_', clock.now());
+    res.setHeader('Request-Id', requestId);
+    try {
+      const settings = faults.get();
+      if (settings.latency_ms > 0) await new Promise((r) => setTimeout(r, settings.latency_ms));
+      if (faults.roll(settings.reset_rate)) {
+        req.socket.destroy();
+        return;
+      }
+      if (faults.roll(settings.rate_limit_rate)) {
+        throw new ApiError('rate_limit_exceeded', 'too many requests (injected)', {}, { 'Retry-After': String(settings.retry_after_sec) });
+      }
+      if (faults.roll(settings.error_rate)) throw new ApiError('internal_error', 'internal error (injected)');
+
+      let raw: Buffer;
+      try {
+        raw = await readRawBody(req);
+      } catch (err) {
+        if (err instanceof BodyTooLargeError) {
+          res.setHeader('Connection', 'close');
+          throw new ApiError('payload_too_large', err.message);
+        }
+        throw err;
+      }
+      const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+      if (url.pathname === '/oauth/token') return await deps.oauthToken(req, res, raw);
+      if (url.pathname === '/openapi.json' && req.method === 'GET') return sendJson(res, 200, deps.openapi());
+      if (url.pathname.startsWith('/v1/')) return await handleV1(req, res, url, url.pathname.slice(3), raw, requestId);
+      throw new ApiError('not_found', `no such path: ${url.pathname} (the API lives under /v1)`);
+    } catch (err) {
+      if (res.headersSent || res.destroyed) return;
+      if (err instanceof ApiError) return sendError(res, err, requestId);
+      logger.error({ err, requestId }, 'unhandled error in the API');
+      sendError(res, new ApiError('internal_error', 'internal error'), requestId);
+    }
+  };
+}

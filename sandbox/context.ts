@@ -1,0 +1,34 @@
+// What every /v1 operation handler receives and returns.
+import type { EventType } from '../api/enums';
+import type { Clock } from '../common/clock';
+import type { Tx } from './storage';
+
+export interface EventData {
+  id: string;
+  type: 'order' | 'payment' | 'menu_item';
+  attributes: unknown;
+}
+
+export interface OpContext {
+  tx: Tx;
+  clock: Clock;
+  /** The `{id}` path segment, when the path has one. */
+  id: string;
+  query: unknown;
+  body: unknown;
+  /** The absolute URL of the request, for the list envelope's links. */
+  requestUrl: URL;
+  /** Records an event in the operation's transaction; webhook deliveries follow the commit. */
+  emit(type: EventType, data: EventData): Promise<void>;
+}
+
+export interface OpResult {
+  status: number;
+  body: unknown;
+}
+
+export type OpHandler = (ctx: OpContext) => Promise<OpResult>;
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,81 @@
+// The sandbox's moving parts in one place, shared by the API listener, the dashboard listener and
+// the programmatic API.
+import type { Clock } from '../common/clock';
+import type { FaultController } from './faults';
+import type { IdempotencyStore } from './idempotency';
+import type { RateLimiter, RateLimitSettings } from './rate-limit';
+import { locationIds, seedDemo, type SeededCredentials } from './seed';
+import type { Db } from './storage';
+import type { IdempotencyMode } from './api-server';
+import type { WebhookDispatcher } from './webhook-dispatcher';
+
+export interface SandboxUrls {
+  /** {base_url}: …/v1 */
+  baseUrl: string;
+  /** {api_host}: the API listener without /v1 (POST /oauth/token, /openapi.json). */
+  apiHost: string;
+  /** {auth_url}: the dashboard listener hosting /oauth/authorize. */
+  authUrl: string;
+  /** The HTML dashboard page. */
+  dashboardUrl: string;
+  /** The JSON dashboard controls (docs/sandbox.md lists them). */
+  dashboardApiUrl: string;
+}
+
+/** Anything with `advance(ms)`: common/clock's ManualClock and OffsetClock. */
+export interface AdvanceableClock extends Clock {
+  advance(ms: number): void;
+}
+
+export function isAdvanceable(clock: Clock): clock is AdvanceableClock {
+  return typeof (clock as Partial<AdvanceableClock>).advance === 'function';
+}
+
+export interface SandboxSettingsView {
+  idempotency: IdempotencyMode;
+  rate_limit: RateLimitSettings;
+}
+
+export class SandboxCore {
+  urls: SandboxUrls = { baseUrl: '', apiHost: '', authUrl: '', dashboardUrl: '', dashboardApiUrl: '' };
+  readonly mode: { idempotency: IdempotencyMode } = { idempotency: 'honour' };
+
+  constructor(
+    readonly db: Db,
+    readonly clock: Clock,
+    readonly faults: FaultController,
+    readonly dispatcher: WebhookDispatcher,
+    readonly rateLimiter: RateLimiter,
+    readonly idempotency: IdempotencyStore,
+    public credentials: SeededCredentials,
+  ) {}
+
+  describe(): SandboxUrls & { credentials: SeededCredentials } {
+    return { ...this.urls, credentials: this.credentials };
+  }
+
+  settings(): SandboxSettingsView {
+    return { idempotency: this.mode.idempotency, rate_limit: { ...this.rateLimiter.settings } };
+  }
+
+  updateSettings(patch: Partial<SandboxSettingsView>): SandboxSettingsView {
+    if (patch.idempotency) this.mode.idempotency = patch.idempotency;
+    if (patch.rate_limit) {
+      this.rateLimiter.settings = patch.rate_limit;
+      this.rateLimiter.reset();
+    }
+    return this.settings();
+  }
+
+  /** Moves the clock and runs whatever became due (webhook retries) right away. */
+  advanceClock(ms: number): void {
+    if (!isAdvanceable(this.clock)) throw new Error('this sandbox was given a clock that cannot be advanced');
+    this.clock.advance(ms);
+    this.dispatcher.kick();
+  }
+
+  async seedDemo(): Promise<void> {
+    await seedDemo(this.db, this.clock);
+    this.credentials = { ...this.credentials, locationIds: await locationIds(this.db) };
+  }
+}

@@ -1,0 +1,47 @@
+// Events are written in the operation's transaction, with one delivery row per subscribed
+// endpoint: if the write commits, its deliveries exist; if it rolls back, nothing was announced.
+import { eventTypeSchema, type EventType } from '../api/enums';
+import type { WebhookEvent } from '../api/events';
+import type { Clock } from '../common/clock';
+import { newId } from '../common/ids';
+import { iso, type EventData } from './context';
+import type { Tx } from './storage';
+
+export async function recordEvent(tx: Tx, clock: Clock, type: EventType, data: EventData, options: { test?: boolean; endpointId?: string } = {}): Promise<{ event: WebhookEvent; deliveryIds: string[] }> {
+  const now = clock.now();
+  const event = { id: newId('evt_', now), type, created_at: iso(now), test: options.test ?? false, data } as WebhookEvent;
+  const body = JSON.stringify(event);
+  const inserted = await tx
+    .insertInto('events')
+    .values({ seq: null, id: event.id, type, resource_id: data.id, created_at: now, body })
+    .returning('seq')
+    .executeTakeFirstOrThrow();
+  let endpoints = await tx.selectFrom('webhook_endpoints').select(['id', 'event_types']).execute();
+  if (options.endpointId) endpoints = endpoints.filter((e) => e.id === options.endpointId);
+  else endpoints = endpoints.filter((e) => eventTypeSchema.array().parse(JSON.parse(e.event_types)).includes(type));
+  const deliveryIds: string[] = [];
+  for (const endpoint of endpoints) {
+    const id = newId('whd_', now);
+    deliveryIds.push(id);
+    await tx
+      .insertInto('deliveries')
+      .values({
+        id,
+        endpoint_id: endpoint.id,
+        event_id: event.id,
+        event_seq: inserted.seq as number,
+        resource_id: data.id,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        last_attempt_at: null,
+        last_status_code: null,
+        last_error: null,
+        delivered_at: null,
+        first_attempt_done: 0,
+        created_at: now,
+      })
+      .execute();
+  }
+  return { event, deliveryIds };
+}

@@ -1,0 +1,37 @@
+// The spec's list envelope: data, meta.{total,page,per_page,total_pages}, links as absolute URLs.
+import type { ListEnvelope } from '../api/records';
+import { PER_PAGE_DEFAULT } from '../api/requests';
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  offset: number;
+}
+
+export function pageRequest(query: { page?: number; per_page?: number }): PageRequest {
+  const page = query.page ?? 1;
+  const perPage = query.per_page ?? PER_PAGE_DEFAULT;
+  return { page, perPage, offset: (page - 1) * perPage };
+}
+
+function pageUrl(requestUrl: URL, page: number, perPage: number): string {
+  const url = new URL(requestUrl.href);
+  url.searchParams.set('page', String(page));
+  url.searchParams.set('per_page', String(perPage));
+  return url.href;
+}
+
+export function envelope<T>(data: T[], total: number, request: PageRequest, requestUrl: URL): ListEnvelope<T> {
+  const totalPages = Math.ceil(total / request.perPage);
+  const lastPage = Math.max(totalPages, 1);
+  return {
+    data,
+    meta: { total, page: request.page, per_page: request.perPage, total_pages: totalPages },
+    links: {
+      first: pageUrl(requestUrl, 1, request.perPage),
+      prev: request.page > 1 ? pageUrl(requestUrl, Math.min(request.page - 1, lastPage), request.perPage) : null,
+      next: request.page < totalPages ? pageUrl(requestUrl, request.page + 1, request.perPage) : null,
+      last: pageUrl(requestUrl, lastPage, request.perPage),
+    },
+  };
+}
