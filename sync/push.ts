@@ -168,6 +168,12 @@ export class OutboxPusher {
 
   async #lookForEarlierAttempt(op: OutboxOperation, request: OperationRequest): Promise<ServerRecord | null> {
     const body = request.body ?? {};
+    const claimed = this.#store.serverIdFor('order', op.entityId);
+    if (op.kind === 'order.create' && claimed !== undefined) {
+      // A pull or webhook already matched this order to a server record by our metadata.
+      const { data } = await this.#api.call({ method: 'GET', path: `/orders/${encodeURIComponent(claimed)}`, schema: clientOrderSchema });
+      return orderRecord(data);
+    }
     if (op.kind === 'order.create') {
       const order = await findCreatedOrder(this.#api, this.#store, op, body, this.#clock.now(), this.#tuning.lookup);
       return order && orderRecord(order);

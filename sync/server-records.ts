@@ -2,7 +2,7 @@
 // document fields. Ids stay the server's; the store maps them to local ids. A field the server
 // did not send is left out, so the store keeps its current value instead of inventing one.
 import type { ClientCategory, ClientLocation, ClientMenuItem, ClientOrder, ClientPayment } from '../api/client-records';
-import type { ServerRecord } from '../store/server-state';
+import type { ServerRecord, Store } from '../store/index';
 
 function millis(iso: string | undefined): number | undefined {
   return iso === undefined ? undefined : Date.parse(iso);
@@ -114,5 +114,29 @@ export function paymentIntentRecord(payment: ClientPayment): ServerRecord {
     currency: payment.currency,
     status: payment.status,
     created_at: millis(payment.created_at),
+  });
+}
+
+/**
+ * Orders this terminal created whose reply has not been processed yet (lost, or still on its way)
+ * can arrive first through a pull or a webhook. Their metadata names our local order: link it
+ * before the record is written, so it lands on that order instead of appearing as a second one.
+ */
+export function claimOwnOrders(store: Store, orders: readonly ClientOrder[]): void {
+  const claims = orders.flatMap((order) => {
+    const localId = metadataString(order, ORDER_METADATA.localId);
+    if (localId === undefined || localId === order.id) return [];
+    if (store.localIdFor('order', order.id) !== undefined || store.serverIdFor('order', localId) !== undefined) return [];
+    return [{ localId, serverId: order.id }];
+  });
+  if (claims.length === 0) return;
+  store.transaction(() => {
+    for (const { localId, serverId } of claims) {
+      // Only an order created here and not yet confirmed can be claimed: metadata alone proves nothing.
+      const ownCreate = store.db
+        .prepare(`SELECT 1 FROM outbox WHERE entity_kind = 'order' AND entity_id = ? AND kind = 'order.create' AND state IN ('pending', 'in_flight') LIMIT 1`)
+        .get(localId);
+      if (ownCreate !== undefined) store.ids.link('order', localId, serverId);
+    }
   });
 }

@@ -1,0 +1,381 @@
+// The sync engine: owns the timers and the state the cashier sees. Push runs on a timer, on
+// reconnect, on every local write and on demand; pull reconciles on its own timer. Transport
+// failures pause everything with jittered backoff (one probe at a time while offline), a 429
+// pauses until Retry-After, rejected credentials stop sync until the operator fixes them.
+import type { Clock } from '../common/clock';
+import { systemClock } from '../common/clock';
+import type { Logger } from '../common/log';
+import { silentLogger } from '../common/log';
+import type { Store } from '../store/index';
+import { ApiClient } from './api-client';
+import { ApiError } from './api-error';
+import { defaultBackoff, fullJitterDelay, nextRetryDelay, type BackoffTuning } from './backoff';
+import type { CredentialsProvider } from './credentials';
+import { OutboxPusher, type DrainResult, type PushTuning } from './push';
+import { Puller, type PullTuning } from './pull';
+import { SyncStatus, type CredentialsState, type SyncBackoff } from './status';
+
+export interface SyncTimers {
+  /** Push attempts while the outbox is not empty (also retries due operations). */
+  pushIntervalMs: number;
+  /** Reconciliation pulls. */
+  pullIntervalMs: number;
+  /** A full order pull with deletion sweep at most this often; incremental pulls in between. */
+  fullPullIntervalMs: number;
+  /** A burst of cashier writes is pushed together after this pause. */
+  localWriteDelayMs: number;
+  /** stop() waits at most this long for requests in flight. */
+  stopTimeoutMs: number;
+}
+
+export interface SyncTuning {
+  push: PushTuning;
+  pull: PullTuning;
+  /** Pause after transport failures (offline), growing with each one. */
+  offlineBackoff: BackoffTuning;
+  requestTimeoutMs: number;
+}
+
+export interface SyncEngineOptions {
+  store: Store;
+  /** {base_url}, ending with /v1. */
+  baseUrl: string;
+  credentials: CredentialsProvider;
+  /** The terminal's location: its menu and orders are pulled. null: every location. */
+  locationId?: string | null;
+  clock?: Clock;
+  logger?: Logger;
+  timers?: Partial<SyncTimers>;
+  tuning?: { push?: Partial<PushTuning>; pull?: Partial<PullTuning>; offlineBackoff?: BackoffTuning; requestTimeoutMs?: number };
+  /** Randomness of the jitter (tests pin it). */
+  random?: () => number;
+}
+
+export interface SyncEngine {
+  start(): void;
+  stop(): Promise<void>;
+  status(): SyncStatus;
+  onStatus(listener: (status: SyncStatus) => void): () => void;
+  syncNow(): void;
+  notifyLocalWrite(): void;
+  retryDeadLetter(id: string): void;
+  discardDeadLetter(id: string): void;
+  /** Resolves when the current push and pull (if any) have finished: for shutdown and tests. */
+  idle(): Promise<void>;
+}
+
+export const DEFAULT_TIMERS: SyncTimers = {
+  pushIntervalMs: 5_000,
+  pullIntervalMs: 60_000,
+  fullPullIntervalMs: 30 * 60_000,
+  localWriteDelayMs: 25,
+  stopTimeoutMs: 5_000,
+};
+
+export const DEFAULT_TUNING: SyncTuning = {
+  push: { concurrency: 16, backoff: defaultBackoff, lookup: { clockSkewMs: 10 * 60_000, maxPages: 50 } },
+  pull: { perPage: 100, pagesInFlight: 4, maxPasses: 4, orderOverlapMs: 10 * 60_000, maxConfirmations: 50 },
+  offlineBackoff: { baseMs: 1_000, capMs: 30_000 },
+  requestTimeoutMs: 15_000,
+};
+
+export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
+  return new Engine(options);
+}
+
+class Engine implements SyncEngine {
+  readonly #store: Store;
+  readonly #api: ApiClient;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  readonly #timers: SyncTimers;
+  readonly #tuning: SyncTuning;
+  readonly #random: () => number;
+  readonly #pusher: OutboxPusher;
+  readonly #puller: Puller;
+  readonly #locationId: string | null;
+  readonly #listeners = new Set<(status: SyncStatus) => void>();
+
+  #started = false;
+  #stopped = false;
+  #pushTimer: NodeJS.Timeout | null = null;
+  #pullTimer: NodeJS.Timeout | null = null;
+  #writeTimer: NodeJS.Timeout | null = null;
+  #pushing: Promise<void> | null = null;
+  #pushAgain = false;
+  #pulling: Promise<void> | null = null;
+
+  #online = false;
+  #transportFailures = 0;
+  #backoff: SyncBackoff | null = null;
+  #credentials: CredentialsState = 'ok';
+  #lastPushAt: number | null = null;
+  #lastPullAt: number | null = null;
+  #lastFullPullAt: number | null = null;
+  #lastError: string | null = null;
+  #pushPermissionProblems: string[] = [];
+  #lastEmitted = '';
+
+  constructor(options: SyncEngineOptions) {
+    this.#store = options.store;
+    this.#clock = options.clock ?? systemClock;
+    this.#logger = options.logger ?? silentLogger;
+    this.#timers = { ...DEFAULT_TIMERS, ...options.timers };
+    this.#tuning = {
+      push: { ...DEFAULT_TUNING.push, ...options.tuning?.push },
+      pull: { ...DEFAULT_TUNING.pull, ...options.tuning?.pull },
+      offlineBackoff: options.tuning?.offlineBackoff ?? DEFAULT_TUNING.offlineBackoff,
+      requestTimeoutMs: options.tuning?.requestTimeoutMs ?? DEFAULT_TUNING.requestTimeoutMs,
+    };
+    this.#random = options.random ?? Math.random;
+    this.#locationId = options.locationId ?? null;
+    this.#api = new ApiClient({
+      baseUrl: options.baseUrl,
+      credentials: options.credentials,
+      timeoutMs: this.#tuning.requestTimeoutMs,
+      connections: this.#tuning.push.concurrency,
+      clock: this.#clock,
+      logger: this.#logger,
+    });
+    const deps = { api: this.#api, store: this.#store, clock: this.#clock, logger: this.#logger };
+    this.#pusher = new OutboxPusher({ ...deps, tuning: this.#tuning.push, random: this.#random });
+    this.#puller = new Puller({ ...deps, tuning: this.#tuning.pull });
+  }
+
+  start(): void {
+    if (this.#started || this.#stopped) return;
+    this.#started = true;
+    this.#logger.info({ baseUrl: this.#api.baseUrl }, 'sync engine started');
+    this.#runPush();
+    this.#runPull();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    for (const timer of [this.#pushTimer, this.#pullTimer, this.#writeTimer]) if (timer) clearTimeout(timer);
+    const settled = Promise.allSettled([this.#pushing, this.#pulling].filter(Boolean));
+    let timeout: NodeJS.Timeout | undefined;
+    await Promise.race([settled, new Promise<void>((resolve) => (timeout = setTimeout(resolve, this.#timers.stopTimeoutMs)))]);
+    clearTimeout(timeout);
+    await this.#api.close().catch(() => undefined);
+    this.#logger.info('sync engine stopped');
+  }
+
+  async idle(): Promise<void> {
+    while (this.#pushing || this.#pulling) await Promise.allSettled([this.#pushing, this.#pulling].filter(Boolean));
+  }
+
+  status(): SyncStatus {
+    const now = this.#clock.now();
+    const stats = this.#store.outbox.outboxStats(now);
+    return SyncStatus.parse({
+      online: this.#online,
+      pending: stats.pending + stats.inFlight,
+      oldestPendingAgeMs: stats.oldestPendingAgeMs === null ? null : Math.max(0, stats.oldestPendingAgeMs),
+      lastPushAt: this.#lastPushAt,
+      lastPullAt: this.#lastPullAt,
+      deadLetters: stats.deadLetters,
+      backoff: this.#backoff && this.#backoff.untilMs > now ? this.#backoff : null,
+      credentials: this.#credentials,
+      lastError: this.#lastError,
+    });
+  }
+
+  onStatus(listener: (status: SyncStatus) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #emit(): void {
+    if (this.#listeners.size === 0) return;
+    const status = this.status();
+    const key = JSON.stringify(status);
+    if (key === this.#lastEmitted) return;
+    this.#lastEmitted = key;
+    for (const listener of this.#listeners) {
+      try {
+        listener(status);
+      } catch (error) {
+        this.#logger.error({ err: error }, 'status listener failed');
+      }
+    }
+  }
+
+  syncNow(): void {
+    // An explicit request overrides every pause: the operator may have fixed the network or the key.
+    this.#backoff = null;
+    if (this.#credentials !== 'ok') this.#credentials = 'ok';
+    this.#runPush();
+    this.#runPull();
+  }
+
+  notifyLocalWrite(): void {
+    this.#emit();
+    if (this.#stopped || !this.#started || this.#writeTimer) return;
+    this.#writeTimer = setTimeout(() => {
+      this.#writeTimer = null;
+      // A new write is a reason to probe the network again, but never earlier than a Retry-After.
+      if (this.#backoff?.reason.startsWith('rate limited') && this.#backoff.untilMs > this.#clock.now()) return;
+      if (this.#credentials === 'rejected' || this.#credentials === 'missing') return;
+      this.#runPush();
+    }, this.#timers.localWriteDelayMs);
+  }
+
+  retryDeadLetter(id: string): void {
+    this.#store.outbox.retryDeadLetter(Number(id), this.#clock.now());
+    this.#emit();
+    if (this.#started) this.#runPush();
+  }
+
+  discardDeadLetter(id: string): void {
+    this.#store.outbox.discardDeadLetter(Number(id));
+    this.#emit();
+  }
+
+  // ---- push ----
+
+  #runPush(): void {
+    if (this.#stopped || !this.#started) return;
+    if (this.#pushing) {
+      this.#pushAgain = true;
+      return;
+    }
+    if (this.#pushTimer) clearTimeout(this.#pushTimer);
+    this.#pushTimer = null;
+    this.#pushing = this.#pushOnce()
+      .catch((error: unknown) => {
+        this.#lastError = `push failed: ${(error as Error).message}`;
+        this.#logger.error({ err: error }, 'push failed unexpectedly');
+      })
+      .finally(() => {
+        this.#pushing = null;
+        this.#emit();
+        if (this.#pushAgain && !this.#isPaused()) {
+          this.#pushAgain = false;
+          this.#runPush();
+        } else {
+          this.#pushAgain = false;
+          this.#schedulePush();
+        }
+      });
+  }
+
+  #isPaused(): boolean {
+    return (this.#backoff !== null && this.#backoff.untilMs > this.#clock.now()) || this.#credentials === 'rejected' || this.#credentials === 'missing';
+  }
+
+  #schedulePush(): void {
+    if (this.#stopped) return;
+    const now = this.#clock.now();
+    const untilBackoff = this.#backoff ? Math.max(0, this.#backoff.untilMs - now) : 0;
+    const delay = this.#backoff ? untilBackoff : this.#timers.pushIntervalMs;
+    this.#pushTimer = setTimeout(() => {
+      this.#pushTimer = null;
+      this.#runPush();
+    }, delay);
+    this.#pushTimer.unref?.();
+  }
+
+  async #pushOnce(): Promise<void> {
+    if (this.#isPaused()) return;
+    this.#emit();
+    const result = await this.#pusher.drain();
+    this.#afterDrain(result);
+  }
+
+  #afterDrain(result: DrainResult): void {
+    const now = this.#clock.now();
+    if (result.completed > 0) this.#lastPushAt = now;
+    if (result.reachedServer) this.#markOnline();
+    this.#pushPermissionProblems = result.permissionErrors;
+    this.#refreshPermissionState();
+    if (result.halt) this.#handleFailure(result.halt.error);
+  }
+
+  #markOnline(): void {
+    const wasOffline = !this.#online;
+    this.#online = true;
+    this.#transportFailures = 0;
+    if (this.#backoff?.reason.startsWith('offline')) this.#backoff = null;
+    if (wasOffline) this.#lastError = null;
+  }
+
+  #refreshPermissionState(): void {
+    const problems = [...this.#pushPermissionProblems, ...this.#puller.permissionProblems];
+    if (problems.length > 0 && this.#credentials === 'ok') {
+      this.#credentials = 'insufficient_permission';
+      this.#lastError = problems[0] ?? null;
+    } else if (problems.length === 0 && this.#credentials === 'insufficient_permission') {
+      this.#credentials = 'ok';
+    }
+  }
+
+  /** Turns a failure that stops sync for everything (not one operation) into status and a pause. */
+  #handleFailure(error: unknown): void {
+    const now = this.#clock.now();
+    if (!(error instanceof ApiError)) {
+      this.#lastError = (error as Error).message;
+      return;
+    }
+    this.#lastError = error.message;
+    switch (error.kind) {
+      case 'network':
+      case 'timeout': {
+        this.#online = false;
+        this.#transportFailures += 1;
+        const wait = Math.max(this.#tuning.offlineBackoff.baseMs / 2, fullJitterDelay(this.#transportFailures, this.#tuning.offlineBackoff, this.#random));
+        this.#backoff = { untilMs: now + wait, reason: `offline: ${error.message}` };
+        break;
+      }
+      case 'rate_limited': {
+        const wait = nextRetryDelay(1, error.retryAfterMs, this.#tuning.offlineBackoff, this.#random);
+        this.#backoff = { untilMs: now + wait, reason: `rate limited: ${error.message}` };
+        break;
+      }
+      case 'authentication':
+        this.#credentials = error.message.includes('no credentials') ? 'missing' : 'rejected';
+        this.#logger.warn({ reason: error.message }, 'credentials refused: sync stopped until they are replaced');
+        break;
+      case 'permission':
+        this.#credentials = 'insufficient_permission';
+        break;
+      default:
+        break;
+    }
+  }
+
+  // ---- pull ----
+
+  #runPull(): void {
+    if (this.#stopped || !this.#started || this.#pulling) return;
+    if (this.#pullTimer) clearTimeout(this.#pullTimer);
+    this.#pullTimer = null;
+    this.#pulling = this.#pullOnce()
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status !== null) this.#markOnline();
+        this.#handleFailure(error);
+        if (!(error instanceof ApiError)) this.#logger.error({ err: error }, 'pull failed unexpectedly');
+      })
+      .finally(() => {
+        this.#pulling = null;
+        this.#emit();
+        if (this.#stopped) return;
+        this.#pullTimer = setTimeout(() => this.#runPull(), this.#timers.pullIntervalMs);
+        this.#pullTimer.unref?.();
+      });
+  }
+
+  async #pullOnce(): Promise<void> {
+    if (this.#isPaused()) return;
+    const now = this.#clock.now();
+    const fullOrders = this.#lastFullPullAt === null || now - this.#lastFullPullAt >= this.#timers.fullPullIntervalMs;
+    await this.#puller.reconcile({ locationId: this.#locationId, fullOrders });
+    this.#markOnline();
+    this.#lastPullAt = this.#clock.now();
+    if (fullOrders) this.#lastFullPullAt = now;
+    this.#refreshPermissionState();
+    // The server is reachable: anything waiting to be pushed can go now.
+    if (this.#store.outbox.unfinishedCount() > 0) this.#runPush();
+  }
+}

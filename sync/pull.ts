@@ -1,0 +1,283 @@
+// Pull: brings the server's truth into the store's base layer. Page numbers drift when records
+// are inserted or deleted during a pull, so every pass upserts by id, takes its high-water mark
+// before the first request, commits each page together with its cursor, and starts over when
+// the total moves or the pages did not add up. Deletions are found by sweep after a steady pass,
+// and confirmed (GET by id, or a second pass) before anything local is removed. Orders have no
+// updated_after filter: open orders are re-checked on every reconciliation.
+import type { z } from 'zod';
+import {
+  clientCategorySchema,
+  clientListEnvelopeSchema,
+  clientLocationSchema,
+  clientMenuItemSchema,
+  clientOrderSchema,
+  type ClientOrder,
+} from '../api/client-records';
+import type { Clock } from '../common/clock';
+import type { Logger } from '../common/log';
+import type { EntityKind, ServerRecord, Store } from '../store/index';
+import { ENTITY_TABLES } from '../store/layers';
+import type { ApiClient } from './api-client';
+import { ApiError } from './api-error';
+import { categoryRecord, claimOwnOrders, locationRecord, menuItemRecord, modifierRecords, orderRecord } from './server-records';
+
+export interface PullTuning {
+  /** Records per page (the API's maximum is 100). */
+  perPage: number;
+  /** Pages fetched ahead while earlier ones are written. */
+  pagesInFlight: number;
+  /** Passes tried before a drifting pull gives up until the next cycle. */
+  maxPasses: number;
+  /** Orders created this long before the last high-water mark are re-read (server clock skew). */
+  orderOverlapMs: number;
+  /** Sweep candidates confirmed one by one up to this many; more means another pass. */
+  maxConfirmations: number;
+}
+
+interface ScopeSpec<R> {
+  kind: EntityKind;
+  scope: string;
+  path: string;
+  query: Record<string, string | number | undefined>;
+  schema: z.ZodType<R>;
+  toRecords(record: R): ServerRecord[];
+  /** For kinds the API can GET by id: confirms a sweep candidate is really gone. */
+  getPath?: (serverId: string) => string;
+  itemSchema?: z.ZodType<R>;
+}
+
+export interface PassResult {
+  startedAt: number;
+  /** The total moved during the pass, or fewer records came than the total announced. */
+  drifted: boolean;
+  records: number;
+  pages: number;
+}
+
+export class Puller {
+  readonly #api: ApiClient;
+  readonly #store: Store;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  readonly #tuning: PullTuning;
+  /** Scopes skipped because the credentials may not read them (restricted key): reported on status. */
+  readonly permissionProblems = new Set<string>();
+
+  constructor(deps: { api: ApiClient; store: Store; clock: Clock; logger: Logger; tuning: PullTuning }) {
+    this.#api = deps.api;
+    this.#store = deps.store;
+    this.#clock = deps.clock;
+    this.#logger = deps.logger;
+    this.#tuning = deps.tuning;
+  }
+
+  /** Locations, categories, the location's menu, and its orders (full with sweep, or incremental). */
+  async reconcile(options: { locationId: string | null; fullOrders: boolean }): Promise<void> {
+    this.permissionProblems.clear();
+    await this.#guard('locations', () => this.fullPull(this.#locationsSpec()));
+    await this.#guard('menu categories', () => this.fullPull(this.#categoriesSpec()));
+    await this.#guard('menu items', () => this.fullPull(this.#menuItemsSpec(options.locationId)));
+    await this.#guard('orders', () => (options.fullOrders ? this.fullPull(this.#ordersSpec(options.locationId, {})).then(() => undefined) : this.incrementalOrders(options.locationId)));
+  }
+
+  async #guard(what: string, pull: () => Promise<unknown>): Promise<void> {
+    try {
+      await pull();
+    } catch (error) {
+      if (error instanceof ApiError && error.kind === 'permission') {
+        // A restricted key (e.g. "orders only") may not read this: the rest still syncs.
+        this.permissionProblems.add(`cannot read ${what}: ${error.message}`);
+        return;
+      }
+      throw error;
+    }
+  }
+
+  #locationsSpec(): ScopeSpec<z.infer<typeof clientLocationSchema>> {
+    return {
+      kind: 'location',
+      scope: 'location:all',
+      path: '/locations',
+      query: {},
+      schema: clientLocationSchema,
+      toRecords: (l) => [locationRecord(l)],
+      getPath: (id) => `/locations/${encodeURIComponent(id)}`,
+      itemSchema: clientLocationSchema,
+    };
+  }
+
+  #categoriesSpec(): ScopeSpec<z.infer<typeof clientCategorySchema>> {
+    return { kind: 'category', scope: 'category:all', path: '/menu/categories', query: {}, schema: clientCategorySchema, toRecords: (c) => [categoryRecord(c)] };
+  }
+
+  #menuItemsSpec(locationId: string | null): ScopeSpec<z.infer<typeof clientMenuItemSchema>> {
+    return {
+      kind: 'menu_item',
+      scope: `menu_item:${locationId ?? 'all'}`,
+      path: '/menu/items',
+      query: { location_id: locationId ?? undefined },
+      schema: clientMenuItemSchema,
+      toRecords: (item) => [menuItemRecord(item)],
+    };
+  }
+
+  #ordersSpec(locationId: string | null, filters: Record<string, string | undefined>): ScopeSpec<ClientOrder> {
+    return {
+      kind: 'order',
+      scope: `order:${locationId ?? 'all'}`,
+      path: '/orders',
+      query: { location_id: locationId ?? undefined, ...filters },
+      schema: clientOrderSchema,
+      toRecords: (o) => [orderRecord(o)],
+      getPath: (id) => `/orders/${encodeURIComponent(id)}`,
+      itemSchema: clientOrderSchema,
+    };
+  }
+
+  /** Every page of a scope, repeated until one pass is steady; then deletions are swept. */
+  async fullPull<R>(spec: ScopeSpec<R>): Promise<PassResult> {
+    let firstSteady: PassResult | null = null;
+    let last: (PassResult & { seen: Set<string> }) | null = null;
+    for (let pass = 1; pass <= this.#tuning.maxPasses; pass++) {
+      last = await this.#pass(spec);
+      if (last.drifted) {
+        this.#logger.info({ scope: spec.scope, pass }, 'records changed during the pull: pulling again');
+        continue;
+      }
+      firstSteady ??= last;
+      const stale = this.#staleIds(spec, last.startedAt);
+      if (stale.length === 0) break;
+      if (spec.getPath && stale.length <= this.#tuning.maxConfirmations) {
+        await this.#confirmGone(spec, stale);
+        break;
+      }
+      if (firstSteady !== last) {
+        // Missing from two steady passes in a row: gone.
+        this.#store.server.sweepDeletions(spec.kind, spec.scope, firstSteady.startedAt);
+        break;
+      }
+    }
+    if (last && !last.drifted) this.#store.server.setCursor(spec.scope, { cursor: null, highWaterMark: last.startedAt }, this.#clock.now());
+    const { seen: _seen, ...result } = last as PassResult & { seen: Set<string> };
+    return result;
+  }
+
+  /** Local ids of base rows of the scope that the pass starting at `startedAt` did not see. */
+  #staleIds(spec: ScopeSpec<unknown>, startedAt: number): string[] {
+    const { table } = ENTITY_TABLES[spec.kind];
+    return (
+      this.#store.db
+        .prepare(`SELECT id FROM ${table} WHERE layer = 'base' AND pull_scope = ? AND (last_seen_at IS NULL OR last_seen_at < ?)`)
+        .all(spec.scope, startedAt) as { id: string }[]
+    ).map((r) => r.id);
+  }
+
+  async #confirmGone(spec: ScopeSpec<unknown>, localIds: readonly string[]): Promise<void> {
+    for (const localId of localIds) {
+      const serverId = this.#store.serverIdFor(spec.kind, localId) ?? localId;
+      try {
+        const { data } = await this.#api.call({ method: 'GET', path: spec.getPath!(serverId), schema: spec.itemSchema! });
+        for (const record of spec.toRecords(data)) this.#store.server.applyServerRecord(spec.kind, record);
+      } catch (error) {
+        if (error instanceof ApiError && error.kind === 'not_found') this.#store.server.removeServerRecord(spec.kind, serverId);
+        else throw error;
+      }
+    }
+  }
+
+  /**
+   * One pass over every page. Pages are fetched a few ahead and written in page order, each with
+   * its cursor; the total announced by each page is compared with the first.
+   */
+  async #pass<R>(spec: ScopeSpec<R>): Promise<PassResult & { seen: Set<string> }> {
+    const startedAt = this.#clock.now();
+    const pageSchema = clientListEnvelopeSchema(spec.schema);
+    const fetchPage = (page: number) =>
+      this.#api.call({ method: 'GET', path: spec.path, query: { ...spec.query, per_page: this.#tuning.perPage, page }, schema: pageSchema }).then((r) => r.data);
+
+    const first = await fetchPage(1);
+    const total = first.meta?.total;
+    let totalPages = first.meta?.total_pages ?? (first.links?.next ? Number.POSITIVE_INFINITY : 1);
+    let drifted = false;
+    let records = 0;
+    let pages = 0;
+    const seen = new Set<string>();
+
+    const write = (data: readonly R[], page: number, hasNext: boolean) => {
+      const serverRecords = data.flatMap((r) => spec.toRecords(r));
+      for (const record of serverRecords) seen.add(record.id);
+      if (spec.kind === 'order') claimOwnOrders(this.#store, data as unknown as ClientOrder[]);
+      if (spec.kind === 'menu_item') {
+        const modifiers = data.flatMap((item) => modifierRecords(item as z.infer<typeof clientMenuItemSchema>));
+        if (modifiers.length > 0) this.#store.server.applyPullPage({ kind: 'modifier', scope: `modifier:${spec.scope}`, records: modifiers, cursor: null, pullStartedAt: startedAt });
+      }
+      this.#store.server.applyPullPage({
+        kind: spec.kind,
+        scope: spec.scope,
+        records: serverRecords,
+        cursor: hasNext ? JSON.stringify({ page: page + 1, startedAt }) : null,
+        pullStartedAt: startedAt,
+      });
+      records += serverRecords.length;
+      pages += 1;
+    };
+    write(first.data, 1, totalPages > 1);
+
+    const ahead = new Map<number, Promise<Awaited<ReturnType<typeof fetchPage>>>>();
+    let nextToFetch = 2;
+    const topUp = () => {
+      while (ahead.size < this.#tuning.pagesInFlight && nextToFetch <= totalPages) {
+        const page = nextToFetch++;
+        const promise = fetchPage(page);
+        promise.catch(() => undefined); // awaited below in page order
+        ahead.set(page, promise);
+      }
+    };
+    topUp();
+    for (let page = 2; page <= totalPages; page++) {
+      const promise = ahead.get(page) ?? fetchPage(page);
+      const data = await promise.finally(() => ahead.delete(page));
+      if (data.meta?.total !== total) drifted = true;
+      if (data.meta?.total_pages !== undefined && data.meta.total_pages !== totalPages && Number.isFinite(totalPages)) {
+        // More (or fewer) pages than announced: read to the real end, then pull again.
+        drifted = true;
+        totalPages = data.meta.total_pages;
+      }
+      if (!Number.isFinite(totalPages) && !data.links?.next) totalPages = page;
+      if (data.data.length === 0) {
+        write([], page, false);
+        break;
+      }
+      write(data.data, page, page < totalPages);
+      topUp();
+    }
+    await Promise.allSettled([...ahead.values()]);
+    if (total !== undefined && seen.size !== total) drifted = true;
+    return { startedAt, drifted, records, pages, seen };
+  }
+
+  /**
+   * Between full pulls: orders created since the last high-water mark (minus a skew margin), and
+   * every order still open here, since /v1 cannot list "changed since".
+   */
+  async incrementalOrders(locationId: string | null): Promise<void> {
+    const full = this.#ordersSpec(locationId, {});
+    const mark = this.#store.server.getCursor(full.scope)?.highWaterMark;
+    if (mark == null) {
+      await this.fullPull(full);
+      return;
+    }
+    const startedAt = this.#clock.now();
+    const since = new Date(mark - this.#tuning.orderOverlapMs).toISOString();
+    await this.#pass(this.#ordersSpec(locationId, { created_after: since }));
+    const openThere = (await this.#pass(this.#ordersSpec(locationId, { status: 'open' }))).seen;
+    // Orders open here that the server no longer lists as open: read each to learn what happened.
+    const openHere = this.#store.cashier.listOrders({ status: 'open', locationId: locationId ?? undefined, limit: 500 });
+    const toCheck = openHere.filter((o) => {
+      const serverId = this.#store.serverIdFor('order', o.id);
+      return serverId !== undefined && !openThere.has(serverId);
+    });
+    await this.#confirmGone(full, toCheck.map((o) => o.id));
+    this.#store.server.setCursor(full.scope, { highWaterMark: startedAt }, this.#clock.now());
+  }
+}
