@@ -43,6 +43,8 @@ export function cashierWindowOptions(settings: CashierWindowSettings): BrowserWi
       navigateOnDragDrop: false,
       safeDialogs: true,
       spellcheck: false,
+      // Middle-click would open links through a path window.open's handler does not see.
+      disableBlinkFeatures: 'Auxclick',
       devTools: settings.devTools,
     },
   };

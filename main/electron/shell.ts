@@ -20,7 +20,7 @@ import { createQuitController } from './quit-controller';
 import { SafeStorageSecretStore, secretProtection } from './safe-storage-secret-store';
 import { parseShellArguments } from './shell-arguments';
 import type { ShellCore } from './shell-core';
-import { UPDATE_STATUS_EVENT, type UpdateStatus } from './update-policy';
+import { UPDATE_STATUS_EVENT, updateDelivery, type UpdateStatus } from './update-policy';
 
 export type StartCore = (config: TerminalConfig, deps: { secretStore: SecretStore; logger: Logger }) => Promise<ShellCore>;
 
@@ -115,7 +115,7 @@ export function startElectronShell(startCore: StartCore): void {
           packaged: app.isPackaged,
           pendingOperations: core?.pendingOperations() ?? null,
           secretProtection: secretProtection(process.platform, process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : undefined),
-          update: updates?.controller.status() ?? 'updates run in packaged builds only',
+          update: updates?.controller.status() ?? 'no self-update on this install (development build, MSI or deb: IT deploys versions)',
           userData: app.getPath('userData'),
         },
       },
@@ -199,7 +199,9 @@ export function startElectronShell(startCore: StartCore): void {
       ipcMain.handle(BRIDGE_INVOKE_CHANNEL, (event, payload: unknown) => invoke(senderFacts(event), payload));
       core.subscribe(sendToPage);
 
-      if (app.isPackaged) {
+      const delivery = app.isPackaged ? updateDelivery(process.platform, process.execPath, process.env) : 'development build';
+      logger.info({ delivery }, 'update delivery');
+      if (delivery === 'self-update') {
         updates = startAutoUpdates({
           pendingOperations: () => core?.pendingOperations() ?? 0,
           publish: (status: UpdateStatus) => sendToPage({ event: UPDATE_STATUS_EVENT, payload: status }),

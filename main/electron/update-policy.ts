@@ -108,3 +108,23 @@ export function createUpdateController(deps: UpdateControllerDeps) {
   return controller;
 }
 export type UpdateController = ReturnType<typeof createUpdateController>;
+
+/**
+ * Who installs new versions on this machine. The per-user NSIS install, the AppImage and the macOS app
+ * update themselves from the feed. A per-machine install (the MSI deployed by Group Policy/Intune, under
+ * Program Files) and the deb (apt) are IT's to upgrade: self-updating them would need admin rights the
+ * till's user does not have, or would fork a second per-user copy.
+ */
+export type UpdateDelivery = 'self-update' | 'managed-by-it';
+
+export function updateDelivery(platform: NodeJS.Platform, execPath: string, env: Readonly<Record<string, string | undefined>>): UpdateDelivery {
+  if (platform === 'win32') {
+    const exe = execPath.toLowerCase().replaceAll('/', '\\');
+    const machineWide = [env.ProgramFiles, env['ProgramFiles(x86)'], env.ProgramW6432]
+      .filter((dir): dir is string => dir !== undefined && dir !== '')
+      .some((dir) => exe.startsWith(`${dir.toLowerCase().replaceAll('/', '\\').replace(/\\$/, '')}\\`));
+    return machineWide ? 'managed-by-it' : 'self-update';
+  }
+  if (platform === 'linux') return env.APPIMAGE ? 'self-update' : 'managed-by-it';
+  return 'self-update';
+}
