@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../common/clock';
+import { openStore, StoreError } from '../../store';
+import { cashier, tempDbPath, threeLineOrder } from './helpers';
+
+function setup() {
+  const clock = new ManualClock(1_800_000_000_000);
+  const file = tempDbPath();
+  const store = openStore(file, { clock });
+  return { clock, file, store };
+}
+
+describe('outbox ordering', () => {
+  it('gives each write a stable op id and drains an entity strictly in order', () => {
+    const { store, clock } = setup();
+    const order = store.cashier.createOrder(threeLineOrder(), cashier);
+    store.cashier.updateOrder(order.id, { notes: 'extra napkins' }, cashier);
+    store.cashier.fulfilOrder(order.id, cashier);
+    const now = clock.now();
+
+    const [create, ...rest] = store.outbox.readyOperations(now, 10);
+    expect(rest).toEqual([]);
+    expect(create).toMatchObject({
+      entityKind: 'order',
+      entityId: order.id,
+      kind: 'order.create',
+      state: 'pending',
+      attempts: 0,
+      resourceKey: `order:${order.id}`,
+      payload: {
+        location_id: 'loc_1',
+        items: [
+          { menu_item_id: 'mi_burger', quantity: 2, modifiers: ['mod_cheese'] },
+          { menu_item_id: 'mi_fries', quantity: 1, modifiers: [] },
+          { menu_item_id: 'mi_cola', quantity: 3, modifiers: [] },
+        ],
+        customer: { name: 'Ann', phone: '+1 555 0100' },
+      },
+    });
+    expect(create!.opId).toMatch(/^op_/);
+
+    store.outbox.markInFlight(create!.opId, now);
+    expect(store.outbox.readyOperations(now, 10)).toEqual([]);
+    store.outbox.completeOperation(create!.opId, { serverId: 'ord_srv_1' }, now);
+    const [update] = store.outbox.readyOperations(now, 10);
+    expect(update).toMatchObject({ kind: 'order.update', dependsOn: [create!.opId] });
+    store.outbox.markInFlight(update!.opId, now);
+    store.outbox.completeOperation(update!.opId, {}, now);
+    expect(store.outbox.readyOperations(now, 10).map((op) => op.kind)).toEqual(['order.fulfil']);
+    // Ops on different entities are independent and come out in outbox order.
+    const second = store.cashier.createOrder(threeLineOrder(), cashier);
+    expect(store.outbox.readyOperations(now, 10).map((op) => op.entityId)).toEqual([order.id, second.id]);
+    expect(store.outbox.readyOperations(now, 1)).toHaveLength(1);
+    store.close();
+  });
+
+  it('holds a payment intent until its order is created on the server', () => {
+    const { store, clock } = setup();
+    const order = store.cashier.createOrder(threeLineOrder(), cashier);
+    const intent = store.cashier.createPaymentIntent(order.id, order.total, 'usd', cashier);
+    const ready = store.outbox.readyOperations(clock.now(), 10);
+    expect(ready.map((op) => op.kind)).toEqual(['order.create']);
+    store.outbox.markInFlight(ready[0]!.opId, clock.now());
+    expect(store.outbox.readyOperations(clock.now(), 10)).toEqual([]);
+    store.outbox.completeOperation(ready[0]!.opId, { serverId: 'ord_srv' });
+    const [pi] = store.outbox.readyOperations(clock.now(), 10);
+    expect(pi).toMatchObject({ kind: 'payment_intent.create', entityId: intent.id, payload: { order_id: order.id, amount: order.total, currency: 'usd' } });
+    expect(store.serverIdFor('order', order.id)).toBe('ord_srv');
+    expect(store.localIdFor('order', 'ord_srv')).toBe(order.id);
+    store.close();
+  });
+
+  it('keeps in-flight operations in flight across a restart, for look-before-resend', () => {
+    const { store, clock, file } = setup();
+    const order = store.cashier.createOrder(threeLineOrder(), cashier);
+    const [op] = store.outbox.readyOperations(clock.now(), 10);
+    expect(store.outbox.markInFlight(op!.opId, clock.now()).attempts).toBe(1);
+    expect(() => store.outbox.markInFlight(op!.opId, clock.now())).toThrow(StoreError);
+    store.close();
+    const reopened = openStore(file, { clock });
+    expect(reopened.outbox.inFlightOperations()).toMatchObject([{ opId: op!.opId, entityId: order.id, state: 'in_flight', attempts: 1 }]);
+    reopened.close();
+  });
+
+  it('retries later after a transient failure', () => {
+    const { store, clock } = setup();
+    store.cashier.createOrder(threeLineOrder(), cashier);
+    const [op] = store.outbox.readyOperations(clock.now(), 10);
+    store.outbox.markInFlight(op!.opId, clock.now());
+    store.outbox.scheduleRetry(op!.opId, 'ECONNRESET', clock.now() + 5_000);
+    expect(store.outbox.readyOperations(clock.now(), 10)).toEqual([]);
+    clock.advance(5_000);
+    const [again] = store.outbox.readyOperations(clock.now(), 10);
+    expect(again).toMatchObject({ opId: op!.opId, attempts: 1, lastError: 'ECONNRESET', state: 'pending' });
+    store.outbox.completeOperation(op!.opId, { serverId: 'ord_x' });
+    expect(() => store.outbox.scheduleRetry(op!.opId, 'late', clock.now())).toThrow(/done/);
+    expect(() => store.outbox.getOperation('op_missing')).toThrow(/no outbox operation/);
+    store.close();
+  });
+
+  it('reports counts and the age of the oldest unfinished operation', () => {
+    const { store, clock } = setup();
+    expect(store.outbox.outboxStats(clock.now())).toEqual({ pending: 0, inFlight: 0, deadLetters: 0, oldestPendingAgeMs: null });
+    const start = clock.now();
+    const a = store.cashier.createOrder(threeLineOrder(), cashier);
+    clock.advance(1_000);
+    store.cashier.createOrder(threeLineOrder(), cashier);
+    store.cashier.createOrder(threeLineOrder(), cashier);
+    const [first, second] = store.outbox.readyOperations(clock.now(), 10);
+    store.outbox.markInFlight(first!.opId, clock.now());
+    store.outbox.deadLetter(second!.opId, 'rejected');
+    clock.advance(2_000);
+    expect(store.outbox.outboxStats(clock.now())).toEqual({ pending: 1, inFlight: 1, deadLetters: 1, oldestPendingAgeMs: clock.now() - start });
+    expect(store.outbox.unfinishedCount()).toBe(2);
+    expect(first!.entityId).toBe(a.id);
+    store.close();
+  });
+});
+
+describe('dead letters', () => {
+  it('dead-letters an operation with everything depending on it, and the merged view reverts', () => {
+    const { store, clock } = setup();
+    const order = store.cashier.createOrder(threeLineOrder(), cashier);
+    store.cashier.updateOrder(order.id, { notes: 'v2' }, cashier);
+    const intent = store.cashier.createPaymentIntent(order.id, order.total, 'usd', cashier);
+    const other = store.cashier.createOrder(threeLineOrder(), cashier);
+    const [create] = store.outbox.readyOperations(clock.now(), 10);
+    store.outbox.markInFlight(create!.opId, clock.now());
+    store.outbox.deadLetter(create!.opId, '422 location unknown', clock.now());
+
+    const letters = store.outbox.listDeadLetters();
+    expect(letters.map((l) => l.operation.kind)).toEqual(['order.create', 'order.update', 'payment_intent.create']);
+    expect(letters.every((l) => l.causedByOpId === create!.opId)).toBe(true);
+    expect(letters[0]!.reason).toBe('422 location unknown');
+    expect(letters[1]!.reason).toContain(`depends on ${create!.opId}`);
+    // The order was never confirmed: it leaves the merged view, the unrelated order stays.
+    expect(store.cashier.getOrder(order.id)).toBeUndefined();
+    expect(store.db.prepare('SELECT layer FROM payment_intents WHERE id = ?').pluck().all(intent.id)).toEqual([]);
+    expect(store.cashier.listOrders().map((o) => o.id)).toEqual([other.id]);
+    expect(store.outbox.readyOperations(clock.now(), 10).map((op) => op.entityId)).toEqual([other.id]);
+    expect(() => store.outbox.completeOperation(create!.opId)).toThrow(/dead letters/);
+    store.close();
+  });
+
+  it('retries a dead letter with the operations that died because of it', () => {
+    const { store, clock } = setup();
+    const order = store.cashier.createOrder(threeLineOrder(), cashier);
+    store.cashier.updateOrder(order.id, { notes: 'v2' }, cashier);
+    const [create] = store.outbox.readyOperations(clock.now(), 10);
+    store.outbox.deadLetter(create!.opId, 'rejected');
+    const [first, dependent] = store.outbox.listDeadLetters();
+    expect(() => store.outbox.retryDeadLetter(dependent!.id)).toThrow(
+      expect.objectContaining({ code: 'dependency_dead' }) as unknown as Error,
+    );
+    clock.advance(60_000);
+    store.outbox.retryDeadLetter(first!.id, clock.now());
+    expect(store.outbox.listDeadLetters()).toEqual([]);
+    expect(store.cashier.getOrder(order.id)?.notes).toBe('v2');
+    expect(store.outbox.readyOperations(clock.now(), 10)).toMatchObject([{ opId: create!.opId, attempts: 0, nextAttemptAt: clock.now(), lastError: null }]);
+    expect(() => store.outbox.retryDeadLetter(first!.id)).toThrow(/no dead letter/);
+    store.close();
+  });
+
+  it('discards a dead letter and its dependents for good', () => {
+    const { store, clock } = setup();
+    const order = store.cashier.createOrder(threeLineOrder(), cashier);
+    store.cashier.updateOrder(order.id, { notes: 'v2' }, cashier);
+    const [create] = store.outbox.readyOperations(clock.now(), 10);
+    store.outbox.deadLetter(create!.opId, 'rejected');
+    store.outbox.discardDeadLetter(store.outbox.listDeadLetters()[0]!.id);
+    expect(store.outbox.listDeadLetters()).toEqual([]);
+    expect(store.outbox.outboxStats(clock.now())).toMatchObject({ pending: 0, deadLetters: 0 });
+    expect(store.cashier.getOrder(order.id)).toBeUndefined();
+    expect(() => store.outbox.discardDeadLetter(1)).toThrow(/no dead letter/);
+    store.close();
+  });
+
+  it('keeps confirmed state when a later change is dead-lettered', () => {
+    const { store, clock } = setup();
+    const order = store.cashier.createOrder(threeLineOrder(), cashier);
+    const [create] = store.outbox.readyOperations(clock.now(), 10);
+    store.outbox.completeOperation(create!.opId, { serverRecord: { id: 'ord_srv', status: 'open', total: order.total } });
+    store.cashier.cancelOrder(order.id, cashier);
+    expect(store.cashier.getOrder(order.id)?.status).toBe('cancelled');
+    const [cancel] = store.outbox.readyOperations(clock.now(), 10);
+    store.outbox.deadLetter(cancel!.opId, 'cannot cancel a paid order');
+    expect(store.cashier.getOrder(order.id)).toMatchObject({ status: 'open', notes: 'table 4', total: order.total });
+    expect(() => store.outbox.deadLetter(create!.opId, 'late')).toThrow(/done/);
+    store.close();
+  });
+});
