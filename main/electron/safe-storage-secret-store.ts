@@ -42,7 +42,7 @@ export class SafeStorageSecretStore implements SecretStore {
     } catch (error) {
       // A file copied from another machine or user, or a reset keychain: the secret is gone. Saying
       // "missing" sends the cashier to re-enter it instead of crashing sync on every attempt.
-      this.logger.error({ secret: name, err: error }, 'stored secret cannot be decrypted on this machine; it must be entered again');
+      this.logger.error({ secretName: name, err: error }, 'stored secret cannot be decrypted on this machine; it must be entered again');
       return null;
     }
   }
