@@ -144,6 +144,7 @@ export function createApiHandler(deps: ApiServerDeps) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = newId('req_', clock.now());
     res.setHeader('Request-Id', requestId);
+    const tokenEndpoint = (req.url ?? '').split('?')[0] === '/oauth/token';
     try {
       const settings = faults.get();
       if (settings.latency_ms > 0) await new Promise((r) => setTimeout(r, settings.latency_ms));
@@ -173,6 +174,11 @@ export function createApiHandler(deps: ApiServerDeps) {
       throw new ApiError('not_found', `no such path: ${url.pathname} (the API lives under /v1)`);
     } catch (err) {
       if (res.headersSent || res.destroyed) return;
+      // The token endpoint speaks RFC 6749 even when a fault answers for it.
+      if (err instanceof ApiError && tokenEndpoint) {
+        const error = err.status >= 500 ? 'server_error' : err.status === 429 ? 'temporarily_unavailable' : 'invalid_request';
+        return sendJson(res, err.status, { error, error_description: err.message }, err.headers);
+      }
       if (err instanceof ApiError) return sendError(res, err, requestId);
       logger.error({ err, requestId }, 'unhandled error in the API');
       sendError(res, new ApiError('internal_error', 'internal error'), requestId);

@@ -1,0 +1,79 @@
+// Shared helpers for the sandbox suites: a real sandbox on loopback and a small HTTP client that
+// checks every successful /v1 reply against the exact documented schema of its operation.
+import { ENDPOINTS, type Endpoint } from '../../api/endpoints';
+import { errorBodySchema } from '../../api/errors';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index';
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+function endpointFor(method: string, path: string): Endpoint | undefined {
+  const bare = path.split('?')[0] ?? '';
+  return ENDPOINTS.find((e) => e.method === method && new RegExp(`^${e.path.replace('{id}', '[^/]+')}$`).test(bare));
+}
+
+export interface CallOptions {
+  key?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** Calls {base_url}{path}; asserts the reply's shape (the exact record schema or the error body). */
+export async function call<T = any>(sandbox: Sandbox, method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) headers.Authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined && headers['Content-Type'] === undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(`${sandbox.baseUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  const parsed = text.length > 0 ? JSON.parse(text) : undefined;
+  const endpoint = endpointFor(method, path);
+  if (response.ok && endpoint) {
+    const check = endpoint.response.safeParse(parsed);
+    if (!check.success) throw new Error(`${method} ${path} answered a body off its schema: ${check.error.message}`);
+  } else if (!response.ok) {
+    const check = errorBodySchema.safeParse(parsed);
+    if (!check.success) throw new Error(`${method} ${path} answered ${response.status} with a body off the error schema: ${text}`);
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+export async function withSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  return startSandbox({ seed: 'demo', ...options });
+}
+
+/** Dashboard control call (JSON under /_dashboard/api). */
+export async function dashboard<T = any>(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<Reply<T>> {
+  const response = await fetch(`${sandbox.dashboardApiUrl}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T, text };
+}
+
+/** A sellable menu item at the sandbox's first location, with at least `minModifiers` modifiers. */
+export async function sellableItem(sandbox: Sandbox, minModifiers = 0): Promise<any> {
+  const { body } = await call(sandbox, 'GET', `/menu/items?per_page=100&location_id=${sandbox.credentials.locationIds[0]}`, { key: sandbox.credentials.apiKeys.full });
+  const item = body.data.find((i: any) => i.available && i.modifiers.length >= minModifiers);
+  if (!item) throw new Error('the demo menu has no such item');
+  return item;
+}
+
+export async function createOrder(sandbox: Sandbox, overrides: Record<string, unknown> = {}): Promise<any> {
+  const item = await sellableItem(sandbox);
+  const reply = await call(sandbox, 'POST', '/orders', {
+    key: sandbox.credentials.apiKeys.full,
+    body: { location_id: sandbox.credentials.locationIds[0], items: [{ menu_item_id: item.id, quantity: 2 }], ...overrides },
+  });
+  if (reply.status !== 201) throw new Error(`order not created: ${reply.text}`);
+  return reply.body;
+}
