@@ -7,14 +7,14 @@ describe('Money schema', () => {
     expect(Money.parse({ amount: -200, currency: 'eur' }).amount).toBe(-200);
   });
 
-  it.each([
+  it.each<[unknown, string]>([
     [{ amount: 10.5, currency: 'usd' }, 'fractional amount'],
     [{ amount: 1050, currency: 'USD' }, 'uppercase code'],
     [{ amount: 1050, currency: 'us' }, 'short code'],
     [{ amount: Number.MAX_SAFE_INTEGER + 2, currency: 'usd' }, 'unsafe integer'],
     [{ amount: 1050, currency: 'usd', extra: 1 }, 'unknown field'],
     [{ amount: '1050', currency: 'usd' }, 'amount as a string'],
-  ])('rejects %o (%s)', (value) => {
+  ])('rejects %o (%s)', (value, _why) => {
     expect(Money.safeParse(value).success).toBe(false);
   });
 });
