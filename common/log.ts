@@ -44,9 +44,10 @@ const SECRET_FIELD_IN_TEXT = new RegExp(
 );
 
 export function redactSecrets(text: string): string {
+  // Authorization first: "Bearer at_live_…" becomes "Bearer [redacted]", not a half-redacted token.
   return text
-    .replace(SECRET_VALUE, (_match, prefix: string) => `${prefix}[redacted]`)
     .replace(AUTHORIZATION_VALUE, (_match, scheme: string) => `${scheme} [redacted]`)
+    .replace(SECRET_VALUE, (_match, prefix: string) => `${prefix}[redacted]`)
     .replace(SECRET_FIELD_IN_TEXT, (_match, key: string, value: string) => (value === '[redacted]' ? `${key}${value}` : `${key}[redacted]`));
 }
 

@@ -92,3 +92,11 @@ describe('log files', () => {
     expect(redactSecrets('pinned order ord_1')).toBe('pinned order ord_1');
   });
 });
+
+describe('redactSecrets', () => {
+  it('is idempotent, so text redacted twice (log, then diagnostics) reads the same', () => {
+    const once = redactSecrets('401 Authorization: Bearer at_live_abc; body {"client_secret":"xyz"} key sk_test_123');
+    expect(once).toBe('401 Authorization: Bearer [redacted]; body {"client_secret":"[redacted]"} key sk_test_[redacted]');
+    expect(redactSecrets(once)).toBe(once);
+  });
+});
