@@ -337,6 +337,23 @@ export class Outbox {
     };
   }
 
+  /**
+   * Deletes operations done before `before`, except those a newer or unfinished operation still
+   * depends on. Their effects live in base and the id map; the rows are only history.
+   */
+  pruneCompleted(before: number): number {
+    return this.transaction(
+      () =>
+        this.sql.runSql(
+          `DELETE FROM outbox WHERE state = 'done' AND updated_at < ?
+             AND NOT EXISTS (
+               SELECT 1 FROM outbox_dependencies AS d JOIN outbox AS dependent ON dependent.op_id = d.op_id
+               WHERE d.depends_on_op_id = outbox.op_id AND (dependent.state <> 'done' OR dependent.updated_at >= ?))`,
+          [before, before],
+        ).changes,
+    );
+  }
+
   /** Unfinished operations (pending or in flight): sign-out, reset and self-update wait for zero. */
   unfinishedCount(): number {
     return this.sql.first(

@@ -189,3 +189,23 @@ describe('dead letters', () => {
     store.close();
   });
 });
+
+describe('pruning', () => {
+  it('deletes old done operations but keeps those an unfinished one depends on', () => {
+    const { store, clock } = setup();
+    const order = store.cashier.createOrder(threeLineOrder(), cashier);
+    const other = store.cashier.createOrder(threeLineOrder(), cashier);
+    store.cashier.createPaymentIntent(order.id, order.total, 'usd', cashier); // depends on order A's create
+    const [createA, createB] = store.outbox.readyOperations(clock.now(), 10);
+    store.outbox.completeOperation(createA!.opId, { serverId: 'ord_a' }, clock.now());
+    store.outbox.completeOperation(createB!.opId, { serverId: 'ord_b' }, clock.now());
+    clock.advance(1_000);
+    expect(store.outbox.pruneCompleted(clock.now())).toBe(1);
+    expect(() => store.outbox.getOperation(createB!.opId)).toThrow(/no outbox operation/);
+    expect(store.outbox.getOperation(createA!.opId).state).toBe('done');
+    expect(store.serverIdFor('order', other.id)).toBe('ord_b');
+    expect(store.cashier.getOrder(other.id)?.id).toBe(other.id);
+    expect(store.outbox.readyOperations(clock.now(), 10).map((op) => op.kind)).toEqual(['payment_intent.create']);
+    store.close();
+  });
+});
