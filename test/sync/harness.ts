@@ -1,0 +1,119 @@
+// Shared set-up of the sync suites: a sandbox over real HTTP, a real store file, an engine with
+// short timers, and helpers that read the server's truth back through the API.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { startSandbox, type Sandbox } from '../../sandbox/index';
+import { openStore, type Store } from '../../store/index';
+import { ApiKeyCredentials } from '../../sync/credentials';
+import { createSyncEngine, type SyncEngine, type SyncEngineOptions } from '../../sync/engine';
+
+export interface MenuFixture {
+  locationId: string;
+  currency: string;
+  /** Available items of the location with their modifiers. */
+  items: { id: string; name: string; price: number; modifiers: { id: string; name: string; price: number }[] }[];
+}
+
+export function tempStoreFile(): string {
+  return join(mkdtempSync(join(tmpdir(), 'sync-store-')), 'terminal.db');
+}
+
+export async function getJson<T = unknown>(sandbox: Sandbox, path: string, key = sandbox.credentials.apiKeys.full): Promise<T> {
+  const res = await request(`${sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  const text = await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`GET ${path} → ${res.statusCode}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+export async function sendJson<T = unknown>(sandbox: Sandbox, method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  const res = await request(`${sandbox.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${sandbox.credentials.apiKeys.full}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.body.text();
+  if (res.statusCode >= 300) throw new Error(`${method} ${path} → ${res.statusCode}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+type ServerOrder = { id: string; status: string; items: { menu_item_id: string; quantity: number; modifiers: { id: string }[] }[]; metadata: Record<string, string>; customer: unknown; updated_at: string };
+
+/** Every order on the server (all pages). */
+export async function allServerOrders(sandbox: Sandbox, query = ''): Promise<ServerOrder[]> {
+  const out: ServerOrder[] = [];
+  for (let page = 1; ; page++) {
+    const body = await getJson<{ data: ServerOrder[]; meta: { total_pages: number } }>(sandbox, `/orders?per_page=100&page=${page}${query}`);
+    out.push(...body.data);
+    if (page >= body.meta.total_pages) return out;
+  }
+}
+
+export async function menuFixture(sandbox: Sandbox): Promise<MenuFixture> {
+  const locations = await getJson<{ data: { id: string; currency: string }[] }>(sandbox, '/locations?per_page=100');
+  const location = locations.data[0]!;
+  const items: MenuFixture['items'] = [];
+  for (let page = 1; ; page++) {
+    const body = await getJson<{ data: (MenuFixture['items'][number] & { available: boolean; stock: number | null })[]; meta: { total_pages: number } }>(
+      sandbox,
+      `/menu/items?location_id=${location.id}&per_page=100&page=${page}`,
+    );
+    // Untracked stock only: the fault suites place hundreds of orders and must not run anything out.
+    items.push(...body.data.filter((i) => i.available && i.stock === null));
+    if (page >= body.meta.total_pages) break;
+  }
+  return { locationId: location.id, currency: location.currency, items };
+}
+
+/** A cashier order: line i uses item i mod n, with its first modifier on odd lines. */
+export function placeOrder(store: Store, menu: MenuFixture, n: number, lines = 1 + (n % 3)) {
+  return store.cashier.createOrder(
+    {
+      locationId: menu.locationId,
+      currency: menu.currency,
+      lines: Array.from({ length: lines }, (_, i) => {
+        const item = menu.items[(n + i) % menu.items.length]!;
+        const modifier = i % 2 === 1 ? item.modifiers[0] : undefined;
+        return {
+          menu_item_id: item.id,
+          name: item.name,
+          quantity: 1 + ((n + i) % 4),
+          unit_price: item.price + (modifier?.price ?? 0),
+          modifiers: modifier ? [{ modifier_id: modifier.id, name: modifier.name, price: modifier.price }] : [],
+        };
+      }),
+      customer: n % 5 === 0 ? { name: `Guest ${n}`, phone: '' } : null,
+      notes: '',
+    },
+    { actor: 'test' },
+  );
+}
+
+export const FAST_TIMERS = { pushIntervalMs: 50, pullIntervalMs: 60_000, localWriteDelayMs: 5, stopTimeoutMs: 2_000 } as const;
+export const FAST_TUNING = {
+  push: { concurrency: 8, backoff: { baseMs: 20, capMs: 200 } },
+  offlineBackoff: { baseMs: 20, capMs: 200 },
+  requestTimeoutMs: 2_000,
+} as const;
+
+export function engineFor(sandbox: Sandbox, store: Store, overrides: Partial<SyncEngineOptions> = {}): SyncEngine {
+  return createSyncEngine({
+    store,
+    baseUrl: sandbox.baseUrl,
+    credentials: new ApiKeyCredentials(async () => sandbox.credentials.apiKeys.full),
+    timers: FAST_TIMERS,
+    tuning: FAST_TUNING,
+    ...overrides,
+  });
+}
+
+export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export { startSandbox, openStore, type Sandbox, type Store };

@@ -1,0 +1,127 @@
+// Push against the sandbox over real HTTP with a real store file: every order arrives exactly
+// once, in order per resource, whatever the network and the server do.
+import { afterEach, describe, expect, it } from 'vitest';
+import { allServerOrders, engineFor, menuFixture, openStore, placeOrder, startSandbox, tempStoreFile, waitFor, type Sandbox, type Store } from './harness';
+import type { SyncEngine } from '../../sync/engine';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function setup(): Promise<{ sandbox: Sandbox; store: Store }> {
+  const sandbox = await startSandbox({ seed: 'demo' });
+  cleanups.push(() => sandbox.close());
+  const store = openStore(tempStoreFile());
+  cleanups.push(() => store.close());
+  return { sandbox, store };
+}
+
+function start(engine: SyncEngine): SyncEngine {
+  engine.start();
+  cleanups.push(() => engine.stop());
+  return engine;
+}
+
+/** Each local order maps to exactly one server order carrying our op id, with the same lines. */
+async function expectExactlyOnce(sandbox: Sandbox, store: Store, localIds: readonly string[]): Promise<void> {
+  const ours = (await allServerOrders(sandbox)).filter((o) => o.metadata.pos_local_id !== undefined);
+  const byLocal = new Map<string, number>();
+  for (const order of ours) byLocal.set(order.metadata.pos_local_id!, (byLocal.get(order.metadata.pos_local_id!) ?? 0) + 1);
+  expect(ours).toHaveLength(localIds.length);
+  for (const id of localIds) {
+    expect(byLocal.get(id), `server copies of ${id}`).toBe(1);
+    const serverId = store.serverIdFor('order', id);
+    expect(serverId).toBeDefined();
+    const server = ours.find((o) => o.id === serverId)!;
+    const local = store.cashier.getOrder(id)!;
+    expect(server.items.map((l) => [l.menu_item_id, l.quantity, l.modifiers.map((m) => m.id)])).toEqual(
+      local.lines.map((l) => [l.menu_item_id, l.quantity, l.modifiers.map((m) => m.modifier_id)]),
+    );
+  }
+  expect(store.outbox.unfinishedCount()).toBe(0);
+  expect(store.outbox.listDeadLetters()).toEqual([]);
+}
+
+describe('push', () => {
+  it('sends queued orders and their follow-up changes, ids rewritten to the server\'s', async () => {
+    const { sandbox, store } = await setup();
+    const menu = await menuFixture(sandbox);
+    const orders = Array.from({ length: 20 }, (_, n) => placeOrder(store, menu, n));
+    // Changes made offline to an order not yet on the server wait for it and use its server id.
+    store.cashier.fulfilOrder(orders[0]!.id, { actor: 'test' });
+    store.cashier.cancelOrder(orders[1]!.id, { actor: 'test' });
+    const engine = start(engineFor(sandbox, store));
+    await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the outbox to drain');
+    await expectExactlyOnce(sandbox, store, orders.map((o) => o.id));
+    const server = await allServerOrders(sandbox);
+    expect(server.find((o) => o.id === store.serverIdFor('order', orders[0]!.id))?.status).toBe('fulfilled');
+    expect(server.find((o) => o.id === store.serverIdFor('order', orders[1]!.id))?.status).toBe('cancelled');
+    const status = engine.status();
+    expect(status).toMatchObject({ online: true, pending: 0, deadLetters: 0, credentials: 'ok', backoff: null });
+    expect(status.lastPushAt).not.toBeNull();
+  });
+});
+
+describe('push through faults', () => {
+  it('outage: 500 orders taken while the server refuses connections all arrive once, in order, and the outbox empties', async () => {
+    const { sandbox, store } = await setup();
+    const menu = await menuFixture(sandbox);
+    const seeded = await sandbox.countOrders();
+    await sandbox.faults.set({ outage: true });
+    const engine = start(engineFor(sandbox, store));
+    const orders = [];
+    for (let n = 0; n < 500; n++) {
+      orders.push(placeOrder(store, menu, n));
+      engine.notifyLocalWrite();
+      // Every 50th order is fulfilled offline: its PATCH must follow its POST.
+      if (n % 50 === 0) {
+        store.cashier.fulfilOrder(orders[n]!.id, { actor: 'test' });
+        engine.notifyLocalWrite();
+      }
+    }
+    await waitFor(() => !engine.status().online && engine.status().backoff !== null, 5_000, 'the engine to notice the outage');
+    expect(engine.status()).toMatchObject({ online: false, pending: 510 });
+    expect(engine.status().backoff?.reason).toMatch(/^offline/);
+    expect(await sandbox.countOrders()).toBe(seeded);
+
+    await sandbox.faults.set({ outage: false });
+    await waitFor(() => store.outbox.unfinishedCount() === 0, 60_000, 'the outbox to drain after the outage');
+    await expectExactlyOnce(sandbox, store, orders.map((o) => o.id));
+    const server = await allServerOrders(sandbox);
+    for (let n = 0; n < 500; n += 50) expect(server.find((o) => o.id === store.serverIdFor('order', orders[n]!.id))?.status).toBe('fulfilled');
+    expect(engine.status()).toMatchObject({ online: true, pending: 0 });
+  });
+
+  it('lost replies: 30% of POSTs commit without an answer and the server ignores Idempotency-Key: no duplicates', async () => {
+    const { sandbox, store } = await setup();
+    sandbox.updateSettings({ idempotency: 'ignore' });
+    await sandbox.faults.set({ drop_response_rate: 0.3, drop_response_methods: ['POST', 'PATCH'] });
+    const menu = await menuFixture(sandbox);
+    const orders = Array.from({ length: 150 }, (_, n) => placeOrder(store, menu, n));
+    for (let n = 0; n < 150; n += 10) store.cashier.cancelOrder(orders[n]!.id, { actor: 'test' });
+    start(engineFor(sandbox, store));
+    await waitFor(() => store.outbox.unfinishedCount() === 0, 60_000, 'the outbox to drain');
+    await sandbox.faults.reset();
+    await expectExactlyOnce(sandbox, store, orders.map((o) => o.id));
+    const server = await allServerOrders(sandbox);
+    for (let n = 0; n < 150; n += 10) expect(server.find((o) => o.id === store.serverIdFor('order', orders[n]!.id))?.status).toBe('cancelled');
+  });
+
+  it('429 storms with Retry-After, random 5xx, latency and resets: everything arrives exactly once', async () => {
+    const { sandbox, store } = await setup();
+    sandbox.updateSettings({ idempotency: 'ignore' });
+    const menu = await menuFixture(sandbox);
+    const orders = Array.from({ length: 150 }, (_, n) => placeOrder(store, menu, n));
+    await sandbox.faults.set({ rate_limit_rate: 1, retry_after_sec: 1 });
+    const engine = start(engineFor(sandbox, store));
+    await waitFor(() => engine.status().backoff?.reason.startsWith('rate limited') ?? false, 5_000, 'the engine to honour the 429');
+    const pausedUntil = engine.status().backoff!.untilMs;
+    expect(pausedUntil - Date.now()).toBeGreaterThan(500); // Retry-After: 1 s, not our 20 ms base
+    // Then a mix: occasional 429s (each one pauses everything for its Retry-After), many 5xx and resets.
+    await sandbox.faults.set({ rate_limit_rate: 0.02, error_rate: 0.2, reset_rate: 0.1, latency_ms: 5, drop_response_rate: 0.1 });
+    await waitFor(() => store.outbox.unfinishedCount() === 0, 90_000, 'the outbox to drain through the faults');
+    await sandbox.faults.reset();
+    await expectExactlyOnce(sandbox, store, orders.map((o) => o.id));
+  });
+});
