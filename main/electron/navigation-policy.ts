@@ -18,3 +18,20 @@ export const WINDOW_OPEN_RESPONSE = { action: 'deny' } as const;
 export function isPermissionGranted(_permission: string): boolean {
   return false;
 }
+
+/**
+ * For the core's OAuth step, which opens the consent page in the system browser (RFC 8252). Only web
+ * pages go to shell.openExternal: https anywhere, http only to this machine (the embedded sandbox). Other
+ * schemes (file:, smb:, ms-msdt:, custom handlers) are how openExternal turns into code execution.
+ */
+export function isExternalUrlAllowed(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.username !== '' || parsed.password !== '') return false;
+  if (parsed.protocol === 'https:') return true;
+  return parsed.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
+}

@@ -4,7 +4,7 @@
 import { arch, release, type as osType } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell, type IpcMainInvokeEvent } from 'electron';
 import { createLogger, createRotatingLogFile, type Logger } from '../../common/log';
 import { BRIDGE_EVENT_CHANNEL, BRIDGE_INVOKE_CHANNEL, type BridgeEvent } from '../../bridge/protocol';
 import type { SecretStore } from '../../sync/secret-store';
@@ -15,6 +15,7 @@ import { createAppProtocolHandler } from './app-protocol';
 import { startAutoUpdates } from './auto-update';
 import { createBridgeInvokeHandler } from './bridge-invoke';
 import { cashierWindowOptions, hardenSession, hardenWebContents } from './hardening';
+import { isExternalUrlAllowed } from './navigation-policy';
 import { isTrustedSender, type IpcSenderFacts } from './ipc-sender';
 import { createQuitController } from './quit-controller';
 import { SafeStorageSecretStore, secretProtection } from './safe-storage-secret-store';
@@ -22,7 +23,13 @@ import { parseShellArguments } from './shell-arguments';
 import type { ShellCore } from './shell-core';
 import { UPDATE_STATUS_EVENT, updateDelivery, type UpdateStatus } from './update-policy';
 
-export type StartCore = (config: TerminalConfig, deps: { secretStore: SecretStore; logger: Logger }) => Promise<ShellCore>;
+export interface ShellCoreDeps {
+  secretStore: SecretStore;
+  logger: Logger;
+  /** Opens the OAuth consent page in the system browser. */
+  openExternal: (url: string) => Promise<void>;
+}
+export type StartCore = (config: TerminalConfig, deps: ShellCoreDeps) => Promise<ShellCore>;
 
 /** Bundle layout (build/bundle-electron.ts): dist/main/electron.js, dist/preload.cjs, dist/renderer/. */
 const BUNDLE_DIR = dirname(fileURLToPath(import.meta.url));
@@ -179,7 +186,11 @@ export function startElectronShell(startCore: StartCore): void {
       const protection = secretProtection(process.platform, process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : undefined);
       if (protection === 'obfuscated-only') logger.warn('no OS keyring available: stored credentials are obfuscated, not encrypted (install gnome-keyring or kwallet)');
       const secretStore = new SafeStorageSecretStore(join(config.dataDir, SECRETS_FILE), safeStorage, logger);
-      core = await startCore(config, { secretStore, logger });
+      const openExternal = async (url: string): Promise<void> => {
+        if (!isExternalUrlAllowed(url)) throw new Error('refusing to open a link that is not a web page');
+        await shell.openExternal(url);
+      };
+      core = await startCore(config, { secretStore, logger, openExternal });
 
       if (exportDiagnosticsTo !== null) {
         // IT's one-shot export on a terminal that was not running: no window, write, leave.

@@ -10,6 +10,7 @@ import { APP_ENTRY_URL, isAppUrl } from '../../main/electron/app-origin';
 import { CONTENT_SECURITY_POLICY, withSecurityHeaders } from '../../main/electron/content-security-policy';
 import { cashierWindowOptions, hardenSession, hardenWebContents, type HardenableSession, type HardenableWebContents } from '../../main/electron/hardening';
 import { isTrustedSender } from '../../main/electron/ipc-sender';
+import { isExternalUrlAllowed } from '../../main/electron/navigation-policy';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -178,6 +179,17 @@ describe('every webContents', () => {
   });
 });
 
+describe('shell.openExternal (the OAuth consent page)', () => {
+  it('opens web pages only: https anywhere, http on this machine', () => {
+    expect(isExternalUrlAllowed('https://dashboard.example.com/oauth/authorize?client_id=a&scope=read_orders+write_orders')).toBe(true);
+    expect(isExternalUrlAllowed('http://127.0.0.1:4010/oauth/authorize')).toBe(true);
+    expect(isExternalUrlAllowed('http://localhost:4010/oauth/authorize')).toBe(true);
+    for (const url of ['http://dashboard.example.com/', 'file:///C:/Windows/System32/calc.exe', 'smb://host/share', 'ms-msdt:/id', 'javascript:alert(1)', 'https://user:pw@example.com/', 'not a url']) {
+      expect(isExternalUrlAllowed(url), url).toBe(false);
+    }
+  });
+});
+
 describe('IPC senders', () => {
   const ours = { webContentsId: 7, frameUrl: 'app://terminal/index.html', isMainFrame: true };
 
@@ -207,6 +219,7 @@ describe('the shell wiring', () => {
       'isTrusted: (sender) => isTrustedSender(sender, trustedWindowId)',
       'ipcMain.handle(BRIDGE_INVOKE_CHANNEL, (event, payload: unknown) => invoke(senderFacts(event), payload))',
       'void window.loadURL(APP_ENTRY_URL)',
+      'if (!isExternalUrlAllowed(url)) throw',
     ]) {
       expect(shell, call).toContain(call);
     }
