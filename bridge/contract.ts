@@ -25,8 +25,6 @@ export const MenuItem = z.object({
   available: z.boolean(),
   /** The cloud reported inventory.low_stock for it. */
   lowStock: z.boolean(),
-  /** Scanner input matches this exactly (empty when the item has none). */
-  barcode: z.string(),
   modifiers: z.array(Modifier),
 });
 export type MenuItem = z.infer<typeof MenuItem>;

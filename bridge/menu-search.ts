@@ -18,8 +18,9 @@ export function indexMenu(items: readonly MenuItem[]): SearchableItem[] {
 }
 
 /**
- * Items in `categoryId` (all when null) whose text contains every word of `query`, or whose
- * barcode equals the query (a scanner types the whole code).
+ * Items in `categoryId` (all when null) whose text contains every word of `query`, or whose id
+ * equals the query: shelf and menu labels carry the item id as their barcode, and a scanner types
+ * the whole code followed by Enter.
  */
 export function searchMenu(index: readonly SearchableItem[], query: string, categoryId: string | null): MenuItem[] {
   const trimmed = query.trim();
@@ -31,14 +32,14 @@ export function searchMenu(index: readonly SearchableItem[], query: string, cate
       continue;
     }
     // A search looks across every category: the cashier typed because they could not see it.
-    if (item.barcode !== '' && item.barcode === trimmed) out.push(item);
+    if (item.id === trimmed) out.push(item);
     else if (words.every((word) => haystack.includes(word))) out.push(item);
   }
   return out;
 }
 
-/** The item a scanned code names, if any. */
+/** The item a scanned code (its id) names, if any. */
 export function findByBarcode(items: readonly MenuItem[], code: string): MenuItem | undefined {
   const trimmed = code.trim();
-  return trimmed === '' ? undefined : items.find((item) => item.barcode === trimmed);
+  return trimmed === '' ? undefined : items.find((item) => item.id === trimmed);
 }

@@ -1,0 +1,373 @@
+// The cashier's use cases on the local store. Every write commits (WAL, synchronous=FULL) before
+// its handler returns, so the answer the renderer gets means "durable on this terminal".
+import type { CommandPayload, CommandResult, Location, MenuItem, Order, ShiftSummary } from '../../bridge/contract';
+import { indexMenu, searchMenu } from '../../bridge/menu-search';
+import { formatMoney } from '../../bridge/money';
+import type { Clock } from '../../common/clock';
+import type { CategoryDoc, MenuItemDoc, ModifierDoc, OrderDoc, OrderLineDoc, Store } from '../../store/index';
+import { verifyManagerPin } from '../config/manager-pin';
+import { CoreError } from './errors';
+import type { EventHub } from './events';
+import { PaymentReads } from './payment-reads';
+import type { TerminalSettings } from './settings';
+import type { SyncLink } from './sync-link';
+import { categoryView, locationView, menuItemView, orderView, type OrderContext } from './views';
+
+const ACTOR = 'cashier';
+const FALLBACK_CURRENCY = 'usd';
+
+interface MenuCache {
+  categories: CategoryDoc[];
+  modifiers: Map<string, ModifierDoc>;
+  items: MenuItemDoc[];
+  views: MenuItem[];
+}
+
+export class Cashier {
+  readonly #reads: PaymentReads;
+  #menu: MenuCache | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly settings: TerminalSettings,
+    private readonly sync: SyncLink,
+    private readonly events: EventHub,
+    private readonly clock: Clock,
+  ) {
+    this.#reads = new PaymentReads(store);
+  }
+
+  // ---- location and currency ----
+
+  location(): Location | null {
+    const wanted = this.settings.effective().locationId;
+    const doc = wanted ? this.store.cashier.getLocation(wanted) : this.store.cashier.listLocations()[0];
+    return doc ? locationView(doc) : null;
+  }
+
+  currency(): string {
+    return this.location()?.currency ?? FALLBACK_CURRENCY;
+  }
+
+  #requireLocation(): Location {
+    const location = this.location();
+    if (!location) {
+      throw new CoreError('unavailable', 'This terminal does not know its location yet. Connect it in Settings and wait for the first sync, then try again.');
+    }
+    return location;
+  }
+
+  // ---- menu ----
+
+  /** Drops the cached menu: after a local menu write or a pull that may have changed it. */
+  menuChanged(): void {
+    this.#menu = null;
+    this.events.emit('menu.changed', {});
+  }
+
+  #menuCache(): MenuCache {
+    if (!this.#menu) {
+      const location = this.location();
+      const { categories, modifiers, items } = this.store.cashier.listMenu(location?.id);
+      const byId = new Map(modifiers.map((m) => [m.id, m]));
+      this.#menu = { categories, modifiers: byId, items, views: items.map((item) => menuItemView(item, byId)) };
+    }
+    return this.#menu;
+  }
+
+  menuSnapshot(): CommandResult<'menu.snapshot'> {
+    const menu = this.#menuCache();
+    return { currency: this.currency(), categories: menu.categories.map(categoryView), items: menu.views };
+  }
+
+  menuSearch({ query, categoryId }: CommandPayload<'menu.search'>): MenuItem[] {
+    return searchMenu(indexMenu(this.#menuCache().views), query, categoryId ?? null);
+  }
+
+  #requireManager(pin: string | undefined): void {
+    const hash = this.settings.effective().managerPinHash;
+    if (hash === '') return;
+    if (pin === undefined) throw new CoreError('needs_manager', 'A manager must approve this: enter the manager PIN.');
+    if (!verifyManagerPin(pin, hash)) throw new CoreError('needs_manager', 'That manager PIN is not right. Ask the manager to enter it again.');
+  }
+
+  #requireCategory(categoryId: string): void {
+    if (!this.#menuCache().categories.some((c) => c.id === categoryId)) {
+      throw new CoreError('not_found', 'That category is not on this terminal. Pick one from the list.');
+    }
+  }
+
+  #menuItemResult(doc: MenuItemDoc): MenuItem {
+    this.menuChanged();
+    this.sync.notifyLocalWrite();
+    return menuItemView(doc, this.#menuCache().modifiers);
+  }
+
+  createMenuItem({ managerPin, ...fields }: CommandPayload<'menu.createItem'>): MenuItem {
+    this.#requireManager(managerPin);
+    this.#requireCategory(fields.categoryId);
+    const location = this.#requireLocation();
+    const doc = this.store.cashier.createMenuItem(
+      { locationId: location.id, categoryId: fields.categoryId, name: fields.name, description: fields.description, price: fields.price, currency: location.currency, available: fields.available },
+      { actor: 'manager' },
+    );
+    return this.#menuItemResult(doc);
+  }
+
+  updateMenuItem({ id, changes, managerPin }: CommandPayload<'menu.updateItem'>): MenuItem {
+    this.#requireManager(managerPin);
+    if (changes.categoryId !== undefined) this.#requireCategory(changes.categoryId);
+    this.#requireMenuItem(id);
+    return this.#menuItemResult(this.store.cashier.updateMenuItem(id, changes, { actor: 'manager' }));
+  }
+
+  deleteMenuItem({ id, managerPin }: CommandPayload<'menu.deleteItem'>): { ok: true } {
+    this.#requireManager(managerPin);
+    this.#requireMenuItem(id);
+    this.store.cashier.deleteMenuItem(id, { actor: 'manager' });
+    this.menuChanged();
+    this.sync.notifyLocalWrite();
+    return { ok: true };
+  }
+
+  /** "86 it": no PIN, the kitchen calls it out and any cashier marks it. */
+  setAvailable({ id, available }: CommandPayload<'menu.setAvailable'>): MenuItem {
+    this.#requireMenuItem(id);
+    return this.#menuItemResult(this.store.cashier.setAvailable(id, available, { actor: ACTOR }));
+  }
+
+  #requireMenuItem(id: string): MenuItemDoc {
+    const item = this.store.cashier.getMenuItem(id);
+    if (!item) throw new CoreError('not_found', 'That item is no longer on the menu. The menu has been refreshed.');
+    return item;
+  }
+
+  // ---- orders ----
+
+  #orderContext(orderIds: readonly string[]): OrderContext {
+    return { ...this.#reads.ofOrders(orderIds), outbox: this.#reads.outboxStates(), offlineIntentIds: new Set(this.settings.effective().offlineIntentIds) };
+  }
+
+  #view(doc: OrderDoc): Order {
+    return orderView(doc, this.#orderContext([doc.id]));
+  }
+
+  #requireOrder(id: string): OrderDoc {
+    const order = this.store.cashier.getOrder(id);
+    if (!order) throw new CoreError('not_found', 'That order is not on this terminal. Refresh the order list.');
+    return order;
+  }
+
+  /** Ticket lines → store lines, with names and prices frozen as they are now. */
+  #lines(input: CommandPayload<'orders.place'>['lines']): OrderLineDoc[] {
+    const menu = this.#menuCache();
+    return input.map((line) => {
+      const item = this.store.cashier.getMenuItem(line.menuItemId);
+      if (!item) throw new CoreError('not_found', 'An item on the ticket is no longer on the menu. Remove it and add it again.');
+      if (!item.available) throw new CoreError('conflict', `${item.name} is sold out (86'd). Remove it from the ticket or offer something else.`);
+      const modifiers = line.modifierIds.map((modifierId) => {
+        const modifier = menu.modifiers.get(modifierId);
+        if (!modifier || !item.modifier_ids.includes(modifierId)) {
+          throw new CoreError('invalid_command', `A modifier chosen for ${item.name} does not belong to it. Remove the line and add it again.`);
+        }
+        return { modifier_id: modifier.id, name: modifier.name, price: modifier.price };
+      });
+      return { menu_item_id: item.id, name: item.name, quantity: line.quantity, unit_price: item.price, modifiers };
+    });
+  }
+
+  #ordersChanged(ids: string[]): void {
+    this.events.emit('orders.changed', { ids });
+    this.sync.notifyLocalWrite();
+  }
+
+  placeOrder(draft: CommandPayload<'orders.place'>): Order {
+    const location = this.#requireLocation();
+    const lines = this.#lines(draft.lines);
+    const customer = draft.customer.name === '' && draft.customer.phone === '' ? null : draft.customer;
+    const doc = this.store.cashier.createOrder({ locationId: location.id, currency: location.currency, lines, customer, notes: draft.notes }, { actor: ACTOR });
+    this.#ordersChanged([doc.id]);
+    return this.#view(doc);
+  }
+
+  listOrders(filter: CommandPayload<'orders.list'>): Order[] {
+    const search = filter.search?.trim().toLowerCase() ?? '';
+    const docs = this.store.cashier.listOrders({
+      status: filter.status,
+      createdFrom: filter.createdAfter ? Date.parse(filter.createdAfter) : undefined,
+      createdTo: filter.createdBefore ? Date.parse(filter.createdBefore) : undefined,
+      // A text filter runs here (the store filters by fields), so read wider before cutting.
+      limit: search ? 500 : filter.limit,
+    });
+    const matching = search
+      ? docs.filter((d) => (d.customer?.name ?? '').toLowerCase().includes(search) || (d.customer?.phone ?? '').includes(search)).slice(0, filter.limit)
+      : docs;
+    const ctx = this.#orderContext(matching.map((d) => d.id));
+    return matching.map((doc) => orderView(doc, ctx));
+  }
+
+  getOrder({ id }: CommandPayload<'orders.get'>): Order {
+    return this.#view(this.#requireOrder(id));
+  }
+
+  #requireOpen(order: OrderDoc, action: string): void {
+    if (order.status !== 'open') {
+      throw new CoreError('conflict', `This order is already ${order.status}, so it cannot be ${action}. Start a new order instead.`);
+    }
+  }
+
+  updateOrder({ id, lines, customer, notes }: CommandPayload<'orders.update'>): Order {
+    const order = this.#requireOrder(id);
+    this.#requireOpen(order, 'changed');
+    const change: Parameters<Store['cashier']['updateOrder']>[1] = {};
+    if (lines) {
+      const paid = this.#view(order).paidAmount;
+      change.lines = this.#lines(lines);
+      const total = change.lines.reduce((s, l) => s + l.quantity * (l.unit_price + l.modifiers.reduce((m, x) => m + x.price, 0)), 0);
+      if (total < paid) {
+        throw new CoreError('conflict', `The new total would be below the ${formatMoney(paid, order.currency)} already paid. Refund the difference first.`);
+      }
+    }
+    if (customer) change.customer = customer.name === '' && customer.phone === '' ? null : customer;
+    if (notes !== undefined) change.notes = notes;
+    const doc = this.store.cashier.updateOrder(id, change, { actor: ACTOR });
+    this.#ordersChanged([id]);
+    return this.#view(doc);
+  }
+
+  fulfilOrder({ id }: CommandPayload<'orders.fulfil'>): Order {
+    this.#requireOpen(this.#requireOrder(id), 'fulfilled');
+    const doc = this.store.cashier.fulfilOrder(id, { actor: ACTOR });
+    this.#ordersChanged([id]);
+    return this.#view(doc);
+  }
+
+  cancelOrder({ id }: CommandPayload<'orders.cancel'>): Order {
+    this.#requireOpen(this.#requireOrder(id), 'cancelled');
+    const doc = this.store.cashier.cancelOrder(id, { actor: ACTOR });
+    this.#ordersChanged([id]);
+    return this.#view(doc);
+  }
+
+  // ---- payments and refunds ----
+
+  /** Card money taken offline and not yet confirmed by the cloud: the merchant's exposure. */
+  #queuedOfflineTotal(): number {
+    const offline = this.settings.effective().offlineIntentIds;
+    const outbox = this.#reads.outboxStates();
+    let total = 0;
+    for (const id of offline) {
+      if (outbox.get(`payment_intent:${id}`) !== 'unfinished') continue;
+      total += this.#reads.intent(id)?.amount ?? 0;
+    }
+    return total;
+  }
+
+  takePayment({ orderId, method, amount, tendered, managerPin }: CommandPayload<'payments.take'>): CommandResult<'payments.take'> {
+    const order = this.#requireOrder(orderId);
+    if (order.status === 'cancelled') throw new CoreError('conflict', 'This order was cancelled. Start a new order to take money.');
+    const due = order.total - this.#view(order).paidAmount;
+    if (amount > due) {
+      throw new CoreError('conflict', due <= 0 ? 'This order is already paid.' : `Only ${formatMoney(due, order.currency)} is due on this order.`);
+    }
+    if (method === 'cash') {
+      const handed = tendered ?? amount;
+      if (handed < amount) throw new CoreError('invalid_command', `The cash handed over is less than ${formatMoney(amount, order.currency)}. Nothing was recorded.`);
+      const payment = this.store.cashier.recordCashPayment(orderId, amount, order.currency, { actor: ACTOR });
+      this.#ordersChanged([orderId]);
+      const view = this.#view(order);
+      return { payment: view.payments.find((p) => p.id === payment.id) as Order['payments'][number], order: view, change: handed - amount };
+    }
+
+    const offline = !this.sync.isOnline();
+    if (offline) {
+      const limits = this.settings.effective().offlineLimits;
+      const queued = this.#queuedOfflineTotal();
+      const overSingle = amount > limits.perTransaction;
+      const overTotal = queued + amount > limits.total;
+      if (overSingle || overTotal) {
+        const why = overSingle
+          ? `above the ${formatMoney(limits.perTransaction, order.currency)} limit for one offline card payment`
+          : `over the ${formatMoney(limits.total, order.currency)} limit for card payments stored offline (${formatMoney(queued, order.currency)} already waiting)`;
+        if (this.settings.effective().managerPinHash === '') {
+          throw new CoreError('needs_manager', `The terminal is offline and this card payment is ${why}. Take cash, or wait for the connection; a manager can set a PIN in Settings to approve such payments.`);
+        }
+        if (managerPin === undefined) throw new CoreError('needs_manager', `The terminal is offline and this card payment is ${why}. A manager must approve it with the PIN.`);
+        this.#requireManager(managerPin);
+      }
+    }
+    // Intent, capture and the offline marker commit together: a crash leaves all or nothing.
+    const intent = this.store.transaction(() => {
+      const created = this.store.cashier.createPaymentIntent(orderId, amount, order.currency, { actor: ACTOR });
+      this.store.cashier.capturePaymentIntent(created.id, { actor: ACTOR });
+      if (offline) this.settings.update({ offlineIntentIds: [...this.#stillQueuedOfflineIds(), created.id] }, ACTOR);
+      return created;
+    });
+    this.#ordersChanged([orderId]);
+    const view = this.#view(order);
+    return { payment: view.payments.find((p) => p.id === intent.id) as Order['payments'][number], order: view, change: 0 };
+  }
+
+  /** Offline markers of payments still unconfirmed; confirmed ones need no marker any more. */
+  #stillQueuedOfflineIds(): string[] {
+    const outbox = this.#reads.outboxStates();
+    return this.settings.effective().offlineIntentIds.filter((id) => outbox.get(`payment_intent:${id}`) === 'unfinished');
+  }
+
+  refund({ paymentId, amount, reason }: CommandPayload<'payments.refund'>): CommandResult<'payments.refund'> {
+    // Card payments are shown by their intent id; the refund goes against the cloud's payment record.
+    const intent = this.#reads.intent(paymentId);
+    let targetId = paymentId;
+    if (intent) {
+      const record = this.#reads.cardPaymentForIntent(intent.id);
+      if (!record) {
+        throw new CoreError('conflict', 'This card payment is still being confirmed by the cloud. Refund it once the sync indicator shows nothing waiting.');
+      }
+      targetId = record.id;
+    }
+    const payment = this.store.cashier.getPayment(targetId);
+    if (!payment) throw new CoreError('not_found', 'That payment is not on this terminal. Refresh the order and try again.');
+    const left = payment.amount - this.store.cashier.refundsOf(targetId).reduce((sum, r) => sum + r.amount, 0);
+    if (amount > left) {
+      throw new CoreError('conflict', left <= 0 ? 'This payment has been refunded in full already.' : `Only ${formatMoney(left, payment.currency)} of this payment can still be refunded.`);
+    }
+    const refund = this.store.cashier.createRefund(targetId, amount, reason, { actor: ACTOR });
+    this.#ordersChanged([payment.order_id]);
+    const order = this.#view(this.#requireOrder(payment.order_id));
+    const view = order.payments.flatMap((p) => p.refunds).find((r) => r.id === refund.id);
+    if (!view) throw new CoreError('internal', 'The refund was recorded but could not be shown. Refresh the order.');
+    return { refund: view, order };
+  }
+
+  // ---- location and shift ----
+
+  locationDetails(): Location {
+    return this.location() ?? { id: this.settings.effective().locationId, name: 'Location not synced yet', address: '', phone: '', timezone: '', currency: FALLBACK_CURRENCY };
+  }
+
+  /** What this terminal took since `since` (default: local midnight). */
+  shiftSummary({ since }: CommandPayload<'shift.summary'>): ShiftSummary {
+    const start = since ? Date.parse(since) : new Date(new Date(this.clock.now()).setHours(0, 0, 0, 0)).getTime();
+    const docs = this.store.cashier.listOrders({ createdFrom: start, limit: 500 });
+    const ctx = this.#orderContext(docs.map((d) => d.id));
+    const orders = docs.map((doc) => orderView(doc, ctx));
+    const summary: ShiftSummary = {
+      since: new Date(start).toISOString(),
+      currency: this.currency(),
+      orders: orders.filter((o) => o.status !== 'cancelled').length,
+      cancelled: orders.filter((o) => o.status === 'cancelled').length,
+      byMethod: { card: 0, cash: 0 },
+      queuedOffline: 0,
+      refunded: 0,
+      net: 0,
+    };
+    for (const payment of orders.flatMap((o) => o.payments)) {
+      if (payment.status === 'failed') continue;
+      summary.byMethod[payment.method] += payment.amount;
+      if (payment.status === 'queued_offline') summary.queuedOffline += payment.amount;
+      summary.refunded += payment.refundedAmount;
+    }
+    summary.net = summary.byMethod.card + summary.byMethod.cash - summary.refunded;
+    return summary;
+  }
+}

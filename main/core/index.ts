@@ -1,0 +1,293 @@
+// The core: cashier use cases on the local store and the sync engine, behind the bridge contract.
+// Both shells (Electron IPC, browser-mode HTTP) host it through the same two calls.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SettingsView } from '../../bridge/contract';
+import type { BridgeEvent, BridgeHost, BridgeRequest, BridgeResponse } from '../../bridge/protocol';
+import { systemClock, type Clock } from '../../common/clock';
+import { createLogger, type Logger } from '../../common/log';
+import { openStore } from '../../store/index';
+import { ApiKeyCredentials } from '../../sync/credentials';
+import { createSyncEngine } from '../../sync/engine';
+import { OAUTH_SECRET_NAMES, OAuthCredentials, runDesktopOAuthFlow } from '../../sync/oauth';
+import { FileSecretStore, type SecretStore } from '../../sync/secret-store';
+import type { TerminalConfig } from '../config/schema';
+import { hashManagerPin, verifyManagerPin } from '../config/manager-pin';
+import { Cashier } from './cashier';
+import { createInvoker, type Handlers } from './dispatch';
+import { CoreError } from './errors';
+import { EventHub } from './events';
+import { TerminalSettings } from './settings';
+import { SyncLink, type CredentialKind, type SyncEngineLike } from './sync-link';
+
+export { CoreError } from './errors';
+export type { SyncEngineLike } from './sync-link';
+
+export interface Core extends BridgeHost {
+  /** Outbox not empty → block quit, sign-out and update. */
+  pendingOperations(): number;
+  /** Finishes the in-flight command, stops sync, closes the store. */
+  shutdown(): Promise<void>;
+}
+
+export interface CoreDeps {
+  secretStore?: SecretStore;
+  logger?: Logger;
+  clock?: Clock;
+  /** Opens the OAuth consent page in the system browser (Electron: shell.openExternal). Browser mode lets the page open it. */
+  openExternal?: (url: string) => void | Promise<void>;
+  /** Builds the sync engine; tests pass tuned timers. Default: sync/engine with the configured API. */
+  createEngine?: (options: Parameters<typeof createSyncEngine>[0]) => SyncEngineLike;
+}
+
+/** The scopes a till needs (spec: Scopes). */
+const OAUTH_SCOPES = ['read_orders', 'write_orders', 'read_menu', 'write_menu', 'read_payments', 'read_locations'];
+const STATUS_REFRESH_MS = 5_000;
+
+function maskSecret(value: string): string {
+  const prefix = /^(sk_(?:test|live)_|at_live_)/.exec(value)?.[1] ?? '';
+  return `${prefix}…${value.slice(-4)}`;
+}
+
+export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Promise<Core> {
+  const logger = deps.logger ?? createLogger({ name: 'core' });
+  const clock = deps.clock ?? systemClock;
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const store = openStore(join(config.dataDir, 'terminal.db'), { clock });
+  const secrets = deps.secretStore ?? new FileSecretStore(join(config.dataDir, 'secrets.json'));
+  const settings = new TerminalSettings(store, config);
+  const events = new EventHub();
+
+  let credentialKind: CredentialKind = 'none';
+  let credentialHint = '';
+  async function refreshCredentials(): Promise<void> {
+    const chosen = settings.effective().credentials;
+    const apiKey = await secrets.get(config.credentials.apiKeyRef);
+    const accessToken = await secrets.get(OAUTH_SECRET_NAMES.accessToken);
+    if (chosen === 'api_key' && apiKey) [credentialKind, credentialHint] = ['api_key', maskSecret(apiKey)];
+    else if (chosen === 'oauth' && accessToken) [credentialKind, credentialHint] = ['oauth', maskSecret(accessToken)];
+    else [credentialKind, credentialHint] = ['none', ''];
+  }
+  await refreshCredentials();
+
+  const cashierRef: { current: Cashier | null } = { current: null };
+  const sync = new SyncLink(store, clock, () => cashierRef.current?.currency() ?? 'usd', () => credentialKind);
+  const cashier = new Cashier(store, settings, sync, events, clock);
+  cashierRef.current = cashier;
+
+  async function oauthClientSecret(): Promise<string | null> {
+    return secrets.get(config.credentials.oauthClientSecretRef);
+  }
+
+  /** (Re)starts sync with the current settings and credentials; none without both. */
+  async function restartSync(): Promise<void> {
+    const s = settings.effective();
+    if (s.apiBaseUrl === '' || credentialKind === 'none') {
+      await sync.attach(null);
+      return;
+    }
+    const clientSecret = (await oauthClientSecret()) ?? '';
+    const credentials =
+      credentialKind === 'oauth'
+        ? new OAuthCredentials({ authUrl: s.authUrl, apiHost: s.apiHost, clientId: config.credentials.oauthClientId, clientSecret, secrets, clock, logger })
+        : new ApiKeyCredentials(() => secrets.get(config.credentials.apiKeyRef));
+    const options = { store, baseUrl: s.apiBaseUrl, credentials, locationId: s.locationId || null, clock, logger };
+    await sync.attach(deps.createEngine ? deps.createEngine(options) : createSyncEngine(options));
+  }
+
+  // Status to every renderer: on each change, and every few seconds for the "oldest pending" age.
+  let lastPullAt: number | null = null;
+  sync.onChange(() => {
+    const engineStatus = sync.engine?.status();
+    if (engineStatus && engineStatus.lastPullAt !== lastPullAt) {
+      lastPullAt = engineStatus.lastPullAt;
+      cashier.menuChanged();
+      events.emit('orders.changed', { ids: [] });
+    }
+    events.emit('sync.status', sync.status());
+  });
+  const ticker = setInterval(() => events.emit('sync.status', sync.status()), STATUS_REFRESH_MS);
+  ticker.unref();
+
+  function settingsView(): SettingsView {
+    const s = settings.effective();
+    return {
+      apiBaseUrl: s.apiBaseUrl,
+      apiHost: s.apiHost,
+      authUrl: s.authUrl,
+      locationId: s.locationId || (cashier.location()?.id ?? ''),
+      credentials: { kind: credentialKind === 'rejected' ? 'none' : credentialKind, hint: credentialHint },
+      webhook: s.webhook,
+      offlineLimits: s.offlineLimits,
+      managerPinSet: s.managerPinHash !== '',
+      kioskMode: config.kioskMode,
+    };
+  }
+
+  async function settingsChanged(): Promise<SettingsView> {
+    await refreshCredentials();
+    await restartSync();
+    cashier.menuChanged();
+    const view = settingsView();
+    events.emit('settings.changed', view);
+    return view;
+  }
+
+  function pendingMessage(count: number): string {
+    if (count === 0) return 'Everything is synced.';
+    return `${count} ${count === 1 ? 'change has' : 'changes have'} not reached the cloud yet (orders, payments or menu edits). They stay on this terminal, but nothing is sent until it is connected again: the cloud, the kitchen screens and reports will not see them until then.`;
+  }
+
+  let oauthState: { state: 'idle' | 'waiting' | 'connected' | 'failed'; message: string } = { state: 'idle', message: '' };
+
+  const handlers: Handlers = {
+    'menu.snapshot': () => cashier.menuSnapshot(),
+    'menu.search': (p) => cashier.menuSearch(p),
+    'menu.createItem': (p) => cashier.createMenuItem(p),
+    'menu.updateItem': (p) => cashier.updateMenuItem(p),
+    'menu.deleteItem': (p) => cashier.deleteMenuItem(p),
+    'menu.setAvailable': (p) => cashier.setAvailable(p),
+    'orders.place': (p) => cashier.placeOrder(p),
+    'orders.list': (p) => cashier.listOrders(p),
+    'orders.get': (p) => cashier.getOrder(p),
+    'orders.update': (p) => cashier.updateOrder(p),
+    'orders.fulfil': (p) => cashier.fulfilOrder(p),
+    'orders.cancel': (p) => cashier.cancelOrder(p),
+    'payments.take': (p) => cashier.takePayment(p),
+    'payments.refund': (p) => cashier.refund(p),
+    'location.get': () => cashier.locationDetails(),
+    'shift.summary': (p) => cashier.shiftSummary(p),
+    'settings.get': () => settingsView(),
+    'settings.update': async (p) => {
+      const current = settings.effective();
+      const guarded = p.offlineLimits !== undefined || p.newManagerPin !== undefined;
+      if (guarded && current.managerPinHash !== '') {
+        if (p.managerPin === undefined) throw new CoreError('needs_manager', 'Changing offline limits or the manager PIN needs the current manager PIN.');
+        if (!verifyManagerPin(p.managerPin, current.managerPinHash)) throw new CoreError('needs_manager', 'That manager PIN is not right. Nothing was changed.');
+      }
+      settings.update(
+        {
+          ...(p.apiBaseUrl !== undefined ? { apiBaseUrl: p.apiBaseUrl } : {}),
+          ...(p.apiHost !== undefined ? { apiHost: p.apiHost } : {}),
+          ...(p.authUrl !== undefined ? { authUrl: p.authUrl } : {}),
+          ...(p.locationId !== undefined ? { locationId: p.locationId } : {}),
+          ...(p.webhook !== undefined ? { webhook: p.webhook } : {}),
+          ...(p.offlineLimits !== undefined ? { offlineLimits: p.offlineLimits } : {}),
+          ...(p.newManagerPin !== undefined ? { managerPinHash: hashManagerPin(p.newManagerPin) } : {}),
+        },
+        'manager',
+      );
+      return settingsChanged();
+    },
+    'credentials.setApiKey': async ({ apiKey }) => {
+      await secrets.setMany({ [config.credentials.apiKeyRef]: apiKey });
+      settings.update({ credentials: 'api_key' }, 'manager');
+      return settingsChanged();
+    },
+    'credentials.connectOAuth': async () => {
+      const s = settings.effective();
+      const clientSecret = await oauthClientSecret();
+      if (config.credentials.oauthClientId === '' || !clientSecret || s.authUrl === '') {
+        throw new CoreError('unavailable', 'OAuth is not set up on this terminal (no client id or secret). Ask IT, or use an API key.');
+      }
+      let announce: (url: string) => void = () => undefined;
+      const authorizeUrl = new Promise<string>((resolve) => (announce = resolve));
+      oauthState = { state: 'waiting', message: 'Waiting for approval in the browser.' };
+      const flow = runDesktopOAuthFlow({
+        authUrl: s.authUrl,
+        apiHost: s.apiHost,
+        clientId: config.credentials.oauthClientId,
+        clientSecret,
+        scopes: OAUTH_SCOPES,
+        secrets,
+        clock,
+        logger,
+        openUrl: async (url) => {
+          announce(url);
+          await deps.openExternal?.(url);
+        },
+      });
+      flow.then(
+        async () => {
+          settings.update({ credentials: 'oauth' }, 'manager');
+          await settingsChanged();
+          oauthState = { state: 'connected', message: 'Connected with OAuth. Orders will sync to this account.' };
+          events.emit('oauth.finished', { ok: true, message: oauthState.message });
+        },
+        (error: unknown) => {
+          logger.warn({ err: error }, 'OAuth connection failed');
+          oauthState = { state: 'failed', message: 'The OAuth connection did not complete. Try again, or use an API key.' };
+          events.emit('oauth.finished', { ok: false, message: oauthState.message });
+        },
+      );
+      // The flow fails before announcing a URL only if its listener cannot start.
+      return { authorizeUrl: await Promise.race([authorizeUrl, flow.then(() => '')]) };
+    },
+    'credentials.oauthStatus': () => oauthState,
+    'sync.status': () => sync.status(),
+    'sync.now': async () => {
+      await sync.syncNow();
+      return sync.status();
+    },
+    'sync.retryDeadLetter': async ({ id }) => {
+      await sync.retryDeadLetter(id);
+      events.emit('orders.changed', { ids: [] });
+      return sync.status();
+    },
+    'sync.discardDeadLetter': async ({ id }) => {
+      await sync.discardDeadLetter(id);
+      store.cashier.recordAudit('manager', 'dead_letter.discard', { id });
+      events.emit('orders.changed', { ids: [] });
+      cashier.menuChanged();
+      return sync.status();
+    },
+    'session.pending': () => {
+      const pending = store.outbox.unfinishedCount();
+      return { pending, message: pendingMessage(pending) };
+    },
+    'session.signOut': async ({ discardPending }) => {
+      const pending = store.outbox.unfinishedCount();
+      if (pending > 0 && !discardPending) throw new CoreError('conflict', `${pendingMessage(pending)} Confirm to sign out anyway.`);
+      await secrets.setMany({
+        [config.credentials.apiKeyRef]: null,
+        [OAUTH_SECRET_NAMES.accessToken]: null,
+        [OAUTH_SECRET_NAMES.refreshToken]: null,
+        [OAUTH_SECRET_NAMES.expiresAt]: null,
+      });
+      settings.update({ credentials: 'none' }, 'manager');
+      store.cashier.recordAudit('manager', 'session.sign_out', { pending });
+      return settingsChanged();
+    },
+  };
+
+  const invoke = createInvoker(handlers, logger);
+  let closing = false;
+  const inFlight = new Set<Promise<BridgeResponse>>();
+
+  await restartSync();
+
+  return {
+    invoke(request: BridgeRequest): Promise<BridgeResponse> {
+      if (closing) {
+        return Promise.resolve({ ok: false, error: { code: 'unavailable', message: 'The terminal is closing. Open it again to continue.' } });
+      }
+      const running = invoke(request).finally(() => inFlight.delete(running));
+      inFlight.add(running);
+      return running;
+    },
+    subscribe(listener: (event: BridgeEvent) => void) {
+      return events.subscribe(listener);
+    },
+    pendingOperations() {
+      return store.outbox.unfinishedCount();
+    },
+    async shutdown() {
+      if (closing) return;
+      closing = true;
+      clearInterval(ticker);
+      await Promise.allSettled([...inFlight]);
+      await sync.stop();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// What the settings screen changes, kept in the store's settings table and laid over the loaded
+// configuration (config = what IT provisioned; these = what the manager set on this terminal).
+import { z } from 'zod';
+import type { Store } from '../../store/index';
+import type { TerminalConfig } from '../config/schema';
+
+const SETTINGS_KEY = 'terminal.settings';
+
+export const TerminalOverrides = z.object({
+  apiBaseUrl: z.string().optional(),
+  apiHost: z.string().optional(),
+  authUrl: z.string().optional(),
+  locationId: z.string().optional(),
+  webhook: z.object({ enabled: z.boolean(), host: z.string(), port: z.number().int() }).optional(),
+  offlineLimits: z.object({ perTransaction: z.number().int(), total: z.number().int() }).optional(),
+  managerPinHash: z.string().optional(),
+  /** The credential the operator chose last; 'none' after signing out. */
+  credentials: z.enum(['none', 'api_key', 'oauth']).optional(),
+  /** Card intents taken while offline (store-and-forward), for the limits and the badge. */
+  offlineIntentIds: z.array(z.string()).optional(),
+});
+export type TerminalOverrides = z.infer<typeof TerminalOverrides>;
+
+export interface EffectiveSettings {
+  apiBaseUrl: string;
+  apiHost: string;
+  authUrl: string;
+  locationId: string;
+  webhook: { enabled: boolean; host: string; port: number };
+  offlineLimits: { perTransaction: number; total: number };
+  managerPinHash: string;
+  credentials: 'none' | 'api_key' | 'oauth';
+  offlineIntentIds: readonly string[];
+}
+
+export class TerminalSettings {
+  constructor(
+    private readonly store: Store,
+    private readonly config: TerminalConfig,
+  ) {}
+
+  overrides(): TerminalOverrides {
+    return this.store.cashier.getSetting(SETTINGS_KEY, TerminalOverrides) ?? {};
+  }
+
+  effective(): EffectiveSettings {
+    const o = this.overrides();
+    const c = this.config;
+    return {
+      apiBaseUrl: o.apiBaseUrl ?? c.api.baseUrl,
+      apiHost: o.apiHost ?? c.api.apiHost,
+      authUrl: o.authUrl ?? c.api.authUrl,
+      locationId: o.locationId ?? c.locationId,
+      webhook: o.webhook ?? { enabled: c.webhook.enabled, host: c.webhook.host, port: c.webhook.port },
+      offlineLimits: o.offlineLimits ?? { perTransaction: c.offlinePayments.perTransaction, total: c.offlinePayments.total },
+      managerPinHash: o.managerPinHash ?? c.offlinePayments.managerPinHash,
+      credentials: o.credentials ?? c.credentials.method,
+      offlineIntentIds: o.offlineIntentIds ?? [],
+    };
+  }
+
+  /** Writes inside the caller's transaction when there is one (e.g. with the payment it describes). */
+  update(change: TerminalOverrides, actor: string): void {
+    this.store.cashier.setSetting(SETTINGS_KEY, { ...this.overrides(), ...change }, { actor });
+  }
+}

@@ -1,0 +1,122 @@
+// Store documents → bridge shapes. The bridge speaks ISO times and camelCase; the store keeps
+// epoch milliseconds and the /v1 field names.
+import type { Category, Location, MenuItem, Order, Payment, PaymentStatus, Refund, SyncState } from '../../bridge/contract';
+import type { CategoryDoc, LocationDoc, MenuItemDoc, ModifierDoc, OrderDoc } from '../../store/index';
+import type { IntentRow, OutboxState, PaymentRow, RefundRow } from './payment-reads';
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+function syncStateOf(states: ReadonlyMap<string, OutboxState>, kind: string, id: string): SyncState {
+  const state = states.get(`${kind}:${id}`);
+  return state === 'dead' ? 'failed' : state === 'unfinished' ? 'pending' : 'synced';
+}
+
+export function categoryView(doc: CategoryDoc): Category {
+  return { id: doc.id, name: doc.name, position: doc.position };
+}
+
+export function menuItemView(doc: MenuItemDoc, modifiers: ReadonlyMap<string, ModifierDoc>): MenuItem {
+  return {
+    id: doc.id,
+    name: doc.name,
+    price: doc.price,
+    categoryId: doc.category_id,
+    description: doc.description,
+    available: doc.available,
+    lowStock: doc.low_stock,
+    modifiers: doc.modifier_ids.flatMap((id) => {
+      const modifier = modifiers.get(id);
+      return modifier ? [{ id: modifier.id, name: modifier.name, price: modifier.price }] : [];
+    }),
+  };
+}
+
+export function locationView(doc: LocationDoc): Location {
+  return { id: doc.id, name: doc.name, address: doc.address ?? '', phone: '', timezone: doc.timezone ?? '', currency: doc.currency };
+}
+
+export interface OrderContext {
+  intents: readonly IntentRow[];
+  payments: readonly PaymentRow[];
+  refunds: readonly RefundRow[];
+  outbox: ReadonlyMap<string, OutboxState>;
+  /** Intents taken while the terminal was offline (store-and-forward). */
+  offlineIntentIds: ReadonlySet<string>;
+}
+
+function refundViews(paymentId: string, ctx: OrderContext): Refund[] {
+  return ctx.refunds
+    .filter((r) => r.payment_id === paymentId)
+    .map((r) => ({ id: r.id, paymentId: r.payment_id, amount: r.amount, reason: r.reason, createdAt: iso(r.created_at), syncState: syncStateOf(ctx.outbox, 'refund', r.id) }));
+}
+
+/**
+ * The payments of one order as the cashier sees them: each card payment is its intent (the
+ * server's payment record, once synced, adds its refunds), each cash payment its own record.
+ */
+export function paymentViews(orderId: string, ctx: OrderContext): Payment[] {
+  const out: Payment[] = [];
+  for (const intent of ctx.intents.filter((i) => i.order_id === orderId)) {
+    const record = ctx.payments.find((p) => p.payment_intent_id === intent.id);
+    const refunds = record ? refundViews(record.id, ctx) : [];
+    const sync = syncStateOf(ctx.outbox, 'payment_intent', intent.id);
+    const status: PaymentStatus =
+      sync === 'failed' ? 'failed' : sync === 'pending' ? (ctx.offlineIntentIds.has(intent.id) ? 'queued_offline' : 'pending') : 'captured';
+    out.push({
+      id: intent.id,
+      orderId,
+      method: 'card',
+      amount: intent.amount,
+      status,
+      refundedAmount: refunds.reduce((sum, r) => sum + r.amount, 0),
+      createdAt: iso(intent.created_at),
+      refunds,
+      syncState: sync,
+    });
+  }
+  for (const payment of ctx.payments.filter((p) => p.order_id === orderId && p.payment_intent_id === null)) {
+    const refunds = refundViews(payment.id, ctx);
+    out.push({
+      id: payment.id,
+      orderId,
+      method: payment.method,
+      amount: payment.amount,
+      status: 'captured',
+      refundedAmount: refunds.reduce((sum, r) => sum + r.amount, 0),
+      createdAt: iso(payment.created_at),
+      refunds,
+      syncState: 'synced',
+    });
+  }
+  return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+export function orderView(doc: OrderDoc, ctx: OrderContext): Order {
+  const payments = paymentViews(doc.id, ctx);
+  const live = payments.filter((p) => p.status !== 'failed');
+  return {
+    id: doc.id,
+    status: doc.status,
+    lines: doc.lines.map((line) => {
+      const modifiers = line.modifiers.map((m) => ({ id: m.modifier_id, name: m.name, price: m.price }));
+      return {
+        menuItemId: line.menu_item_id,
+        name: line.name,
+        unitPrice: line.unit_price,
+        quantity: line.quantity,
+        modifiers,
+        lineTotal: line.quantity * (line.unit_price + modifiers.reduce((sum, m) => sum + m.price, 0)),
+      };
+    }),
+    customer: doc.customer ?? { name: '', phone: '' },
+    notes: doc.notes,
+    total: doc.total,
+    currency: doc.currency,
+    createdAt: iso(doc.created_at),
+    updatedAt: iso(doc.updated_at),
+    paidAmount: live.reduce((sum, p) => sum + p.amount, 0),
+    refundedAmount: live.reduce((sum, p) => sum + p.refundedAmount, 0),
+    payments,
+    syncState: syncStateOf(ctx.outbox, 'order', doc.id),
+  };
+}
