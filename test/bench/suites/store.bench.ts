@@ -10,6 +10,8 @@ import { cashier, threeLineOrder } from '../../store/fixtures';
 import { percentile, row, sampleMicros, type BenchRow, type BenchSuite } from '../harness';
 
 const ITERATIONS = 2_000;
+// Short alternating rounds: a burst of load from other processes hits both sides alike.
+const ROUNDS = 20;
 
 function rawCommitter(file: string): () => void {
   // Same schema (migrations) and pragmas as the store; then nothing but prepared inserts.
@@ -57,9 +59,9 @@ const suite: BenchSuite = {
       // Interleave in rounds so both see the same disk and CPU conditions.
       const storeSamples: number[] = [];
       const rawSamples: number[] = [];
-      for (let round = 0; round < 4; round++) {
-        storeSamples.push(...sampleMicros(viaStore, ITERATIONS / 4, 100));
-        rawSamples.push(...sampleMicros(raw, ITERATIONS / 4, 100));
+      for (let round = 0; round < ROUNDS; round++) {
+        storeSamples.push(...sampleMicros(viaStore, ITERATIONS / ROUNDS, 20));
+        rawSamples.push(...sampleMicros(raw, ITERATIONS / ROUNDS, 20));
       }
       storeSamples.sort((a, b) => a - b);
       rawSamples.sort((a, b) => a - b);
