@@ -114,6 +114,11 @@ describe('opening the store', () => {
     expect(sha256(file)).toBe(before);
   });
 
+  it('refuses a database where WAL cannot be turned on', () => {
+    // An in-memory database keeps journal_mode=memory: the durability check must catch it.
+    expectStoreError(() => openStore(':memory:'), 'durability_not_guaranteed', 'journal_mode=memory');
+  });
+
   it('reports a path it cannot open as unreadable', () => {
     const folder = tempDbPath('a-folder');
     mkdirSync(folder);

@@ -117,6 +117,23 @@ describe('outbox ordering', () => {
   });
 });
 
+describe('id map', () => {
+  it('refuses to link an entity to a second server id, or a server id to a second entity', () => {
+    const { store, clock } = setup();
+    const a = store.cashier.createOrder(threeLineOrder(), cashier);
+    const b = store.cashier.createOrder(threeLineOrder(), cashier);
+    const [createA, createB] = store.outbox.readyOperations(clock.now(), 10);
+    store.outbox.completeOperation(createA!.opId, { serverId: 'ord_1' });
+    store.outbox.completeOperation(createA!.opId, { serverId: 'ord_1' }); // a repeat is harmless
+    expect(() => store.ids.link('order', a.id, 'ord_2')).toThrow(/already linked to server id ord_1/);
+    expect(() => store.outbox.completeOperation(createB!.opId, { serverId: 'ord_1' })).toThrow(/already linked to local id/);
+    // The refused completion changed nothing.
+    expect(store.outbox.getOperation(createB!.opId).state).toBe('pending');
+    expect(store.serverIdFor('order', b.id)).toBeUndefined();
+    store.close();
+  });
+});
+
 describe('dead letters', () => {
   it('dead-letters an operation with everything depending on it, and the merged view reverts', () => {
     const { store, clock } = setup();
