@@ -76,6 +76,9 @@ export function startElectronShell(startCore: StartCore): void {
     return;
   }
   const { config } = loaded;
+  // Everything the app keeps for this user lives under one folder IT can find, back up or wipe:
+  // the store, the encrypted secrets, the logs and Chromium's own profile (.updaterId included).
+  app.setPath('userData', join(config.dataDir, 'electron'));
   const logDirectory = join(config.dataDir, 'logs');
   const logFile = createRotatingLogFile({ directory: logDirectory, maxFileBytes: 10 * 1024 * 1024, maxFiles: 5 });
   const logger = createLogger({ destination: logFile.destination, name: 'pos-terminal' });
