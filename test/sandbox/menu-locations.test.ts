@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index';
-import { call, withSandbox } from './helpers';
+import { call, withSandbox, type Loose } from './helpers';
 
 let sb: Sandbox;
 let key: string;
@@ -16,7 +16,7 @@ describe('locations', () => {
   it('lists the seeded locations and gets one', async () => {
     const list = await call(sb, 'GET', '/locations', { key });
     expect(list.body.meta.total).toBe(3);
-    expect(list.body.data.map((l: any) => l.id)).toEqual(sb.credentials.locationIds);
+    expect(list.body.data.map((l: Loose) => l.id)).toEqual(sb.credentials.locationIds);
     const one = await call(sb, 'GET', `/locations/${sb.credentials.locationIds[0]}`, { key });
     expect(one.body).toEqual(list.body.data[0]);
     expect((await call(sb, 'GET', '/locations/loc_nope', { key })).status).toBe(404);
@@ -44,10 +44,10 @@ describe('menu', () => {
   it('has a believable demo menu: 100+ items, categories in order, modifiers', async () => {
     const items = await call(sb, 'GET', '/menu/items?per_page=100', { key });
     expect(items.body.meta.total).toBeGreaterThanOrEqual(100);
-    expect(items.body.data.some((i: any) => i.modifiers.length > 0)).toBe(true);
+    expect(items.body.data.some((i: Loose) => i.modifiers.length > 0)).toBe(true);
     const categories = (await call(sb, 'GET', '/menu/categories', { key })).body.data;
     expect(categories.length).toBeGreaterThanOrEqual(8);
-    expect(categories.map((c: any) => c.position)).toEqual([...categories.map((c: any) => c.position)].sort((a: number, b: number) => a - b));
+    expect(categories.map((c: Loose) => c.position)).toEqual([...categories.map((c: Loose) => c.position)].sort((a: number, b: number) => a - b));
   });
 
   it('lists a location’s items plus the ones sold everywhere', async () => {
@@ -55,7 +55,7 @@ describe('menu', () => {
     const all = (await call(sb, 'GET', '/menu/items?per_page=100&page=1', { key })).body.meta.total;
     const atFirst = (await call(sb, 'GET', `/menu/items?per_page=100&location_id=${first}`, { key })).body;
     const atThird = (await call(sb, 'GET', `/menu/items?per_page=100&location_id=${third}`, { key })).body;
-    expect(atFirst.data.every((i: any) => i.location_id === null || i.location_id === first)).toBe(true);
+    expect(atFirst.data.every((i: Loose) => i.location_id === null || i.location_id === first)).toBe(true);
     expect(atThird.meta.total).toBe(all);
     expect(atFirst.meta.total).toBeLessThan(all);
   });
@@ -84,7 +84,7 @@ describe('menu', () => {
     expect((await call(sb, 'DELETE', `/menu/items/${created.body.id}`, { key })).status).toBe(404);
     expect((await call(sb, 'PATCH', `/menu/items/${created.body.id}`, { key, body: { price: 1 } })).status).toBe(404);
     const list = (await call(sb, 'GET', '/menu/items?per_page=100&page=2', { key })).body.data;
-    expect(list.find((i: any) => i.id === created.body.id)).toBeUndefined();
+    expect(list.find((i: Loose) => i.id === created.body.id)).toBeUndefined();
   });
 
   it('refuses bad references and bad fields', async () => {

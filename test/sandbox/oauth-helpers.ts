@@ -3,6 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Sandbox } from '../../sandbox/index';
+import type { Loose } from './helpers';
 
 export interface CallbackListener {
   redirectUri: string;
@@ -46,7 +47,7 @@ export async function submitConsent(sandbox: Sandbox, requestToken: string, deci
   });
 }
 
-export async function tokenRequest(sandbox: Sandbox, body: unknown, contentType = 'application/json'): Promise<{ status: number; body: any; headers: Headers }> {
+export async function tokenRequest(sandbox: Sandbox, body: unknown, contentType = 'application/json'): Promise<{ status: number; body: Loose; headers: Headers }> {
   const response = await fetch(`${sandbox.apiHost}/oauth/token`, {
     method: 'POST',
     headers: { 'Content-Type': contentType },

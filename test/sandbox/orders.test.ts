@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../sandbox/index';
-import { call, createOrder, sellableItem, withSandbox } from './helpers';
+import { call, createOrder, sellableItem, withSandbox, type Loose } from './helpers';
 
 let sb: Sandbox;
 let key: string;
@@ -57,10 +57,10 @@ describe('POST /orders', () => {
 
   it('refuses references the menu does not allow', async () => {
     const items = (await call(sb, 'GET', '/menu/items?per_page=100', { key })).body.data;
-    const unavailable = items.find((i: any) => !i.available);
-    const elsewhere = items.find((i: any) => i.location_id !== null && i.location_id !== sb.credentials.locationIds[0]);
-    const withMods = items.find((i: any) => i.modifiers.length > 0 && i.available && i.location_id === null);
-    const other = items.find((i: any) => i.modifiers.length > 0 && i.id !== withMods.id && i.category_id !== withMods.category_id);
+    const unavailable = items.find((i: Loose) => !i.available);
+    const elsewhere = items.find((i: Loose) => i.location_id !== null && i.location_id !== sb.credentials.locationIds[0]);
+    const withMods = items.find((i: Loose) => i.modifiers.length > 0 && i.available && i.location_id === null);
+    const other = items.find((i: Loose) => i.modifiers.length > 0 && i.id !== withMods.id && i.category_id !== withMods.category_id);
     const loc = sb.credentials.locationIds[0];
     const cases = [
       [{ menu_item_id: 'mi_doesnotexist', quantity: 1 }, 'items.0.menu_item_id'],
@@ -117,7 +117,7 @@ describe('GET /orders/{id}, unknown paths and methods', () => {
     const item = await sellableItem(sb);
     const reply = await call(sb, 'DELETE', `/menu/items/${item.id}`, { key, rawBody: '{}' });
     expect(reply.status).toBe(400);
-    expect((await call(sb, 'GET', `/menu/items?per_page=100`, { key })).body.data.map((i: any) => i.id)).toContain(item.id);
+    expect((await call(sb, 'GET', `/menu/items?per_page=100`, { key })).body.data.map((i: Loose) => i.id)).toContain(item.id);
   });
 });
 
@@ -162,8 +162,8 @@ describe('PATCH /orders/{id}', () => {
     const order = await createOrder(sb);
     await call(sb, 'POST', '/payments/intents', { key, body: { order_id: order.id, amount: order.total, currency: 'usd' } });
     const cheapest = (await call(sb, 'GET', '/menu/items?per_page=100', { key })).body.data
-      .filter((i: any) => i.available && i.location_id === null)
-      .sort((a: any, b: any) => a.price - b.price)[0];
+      .filter((i: Loose) => i.available && i.location_id === null)
+      .sort((a: Loose, b: Loose) => a.price - b.price)[0];
     const reply = await call(sb, 'PATCH', `/orders/${order.id}`, { key, body: { items: [{ menu_item_id: cheapest.id, quantity: 1 }] } });
     expect(reply.status).toBe(409);
     expect(reply.body.error.param).toBe('items');
@@ -175,16 +175,16 @@ describe('GET /orders: filters and pagination', () => {
     const loc = sb.credentials.locationIds[2] as string;
     const all = (await call(sb, 'GET', `/orders?location_id=${loc}&per_page=100`, { key })).body;
     expect(all.meta.total).toBeGreaterThan(0);
-    expect(all.data.every((o: any) => o.location_id === loc)).toBe(true);
+    expect(all.data.every((o: Loose) => o.location_id === loc)).toBe(true);
     const cancelled = (await call(sb, 'GET', '/orders?status=cancelled&per_page=100', { key })).body;
     expect(cancelled.data.length).toBeGreaterThan(0);
-    expect(cancelled.data.every((o: any) => o.status === 'cancelled')).toBe(true);
+    expect(cancelled.data.every((o: Loose) => o.status === 'cancelled')).toBe(true);
     const pivot = all.data[Math.floor(all.data.length / 2)].created_at;
     const after = (await call(sb, 'GET', `/orders?location_id=${loc}&per_page=100&created_after=${pivot}`, { key })).body;
     const before = (await call(sb, 'GET', `/orders?location_id=${loc}&per_page=100&created_before=${pivot}`, { key })).body;
-    expect(after.data.every((o: any) => o.created_at > pivot)).toBe(true);
-    expect(before.data.every((o: any) => o.created_at < pivot)).toBe(true);
-    const atPivot = all.data.filter((o: any) => o.created_at === pivot).length;
+    expect(after.data.every((o: Loose) => o.created_at > pivot)).toBe(true);
+    expect(before.data.every((o: Loose) => o.created_at < pivot)).toBe(true);
+    const atPivot = all.data.filter((o: Loose) => o.created_at === pivot).length;
     expect(after.meta.total + before.meta.total + atPivot).toBe(all.meta.total);
     const offset = (await call(sb, 'GET', `/orders?created_after=${encodeURIComponent('2000-01-01T00:00:00+02:00')}`, { key })).body;
     expect(offset.meta.total).toBeGreaterThan(0);
@@ -195,7 +195,7 @@ describe('GET /orders: filters and pagination', () => {
     expect(page1.meta.per_page).toBe(20);
     expect(page1.meta.page).toBe(1);
     expect(page1.data).toHaveLength(20);
-    const created = page1.data.map((o: any) => o.created_at);
+    const created = page1.data.map((o: Loose) => o.created_at);
     expect([...created].sort()).toEqual(created);
     expect(page1.links.prev).toBeNull();
     expect(page1.links.first).toBe(`${sb.baseUrl}/orders?page=1&per_page=20`);
@@ -210,7 +210,7 @@ describe('GET /orders: filters and pagination', () => {
     let total = 0;
     while (url) {
       const response = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
-      const page = (await response.json()) as any;
+      const page = (await response.json()) as Loose;
       total = page.meta.total;
       for (const o of page.data) {
         expect(o.status).toBe('fulfilled');

@@ -4,7 +4,7 @@ import { eventTypeSchema } from '../../api/enums';
 import { webhookEventSchema, type WebhookEvent } from '../../api/events';
 import { verifySignature } from '../../api/signature';
 import { ManualClock } from '../../common/clock';
-import { call, createOrder, dashboard, sellableItem, withSandbox } from './helpers';
+import { call, createOrder, dashboard, sellableItem, withSandbox, type Loose } from './helpers';
 import { startReceiver, waitFor, type Behaviour, type Receiver } from './receiver';
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -87,7 +87,7 @@ describe('delivery and signatures', () => {
     await sb.createWebhookEndpoint({ url: receiver.url, event_types: ['inventory.low_stock'] });
     const key = sb.credentials.apiKeys.full;
     const items = (await call(sb, 'GET', '/menu/items?per_page=100', { key })).body.data;
-    const tracked = items.find((i: any) => i.stock !== null && i.location_id === null);
+    const tracked = items.find((i: Loose) => i.stock !== null && i.location_id === null);
     const loc = sb.credentials.locationIds[0];
     const order = async (quantity: number) => call(sb, 'POST', '/orders', { key, body: { location_id: loc, items: [{ menu_item_id: tracked.id, quantity }] } });
     await order(tracked.stock - tracked.low_stock_threshold - 1);
