@@ -157,7 +157,11 @@ export function Register({
           {shown.map((item) => (
             <MenuTile key={item.id} item={item} currency={menu.currency} onAdd={onAdd} />
           ))}
-          {matches.length === 0 ? <p className="muted empty">No item matches “{query}”. Check the spelling or pick a category.</p> : null}
+          {matches.length === 0 ? (
+            <p className="muted empty grid-message">
+              {query.trim() ? `No item matches “${query.trim()}”. Check the spelling or pick a category.` : 'No items here yet. The menu appears once the terminal has synced.'}
+            </p>
+          ) : null}
           {matches.length > shown.length ? (
             <button type="button" className="tile tile-more" onClick={() => setLimit((n) => n + GRID_PAGE)}>
               Show {Math.min(GRID_PAGE, matches.length - shown.length)} more of {matches.length - shown.length}

@@ -1,0 +1,85 @@
+// A terminal data directory seeded as if a first sync had run: one location, two categories,
+// items with modifiers. Written through the store's public API into a real SQLite file.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger } from '../../common/log';
+import { TerminalConfig, type TerminalConfigInput } from '../../main/config/schema';
+import { startCore, type Core, type CoreDeps } from '../../main/core/index';
+import { openStore } from '../../store/index';
+import { FileSecretStore } from '../../sync/secret-store';
+import type { CommandInput, CommandName, CommandResult } from '../../bridge/contract';
+import type { BridgeResponse } from '../../bridge/protocol';
+
+export const LOCATION = 'loc_test';
+export const ITEMS = {
+  burger: 'mi_burger',
+  fries: 'mi_fries',
+  latte: 'mi_latte',
+  soup: 'mi_soup',
+} as const;
+export const MODIFIERS = { cheese: 'mod_cheese', bacon: 'mod_bacon', oat: 'mod_oat' } as const;
+
+export function seedDataDir(): string {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pos-core-'));
+  const store = openStore(join(dataDir, 'terminal.db'));
+  const s = store.server;
+  s.applyServerRecord('location', { id: LOCATION, name: 'Test Kitchen', currency: 'usd', address: '1 Main St', timezone: 'UTC' });
+  s.applyServerRecord('category', { id: 'cat_mains', name: 'Mains', position: 0 });
+  s.applyServerRecord('category', { id: 'cat_drinks', name: 'Drinks', position: 1 });
+  s.applyServerRecord('modifier', { id: MODIFIERS.cheese, name: 'Extra cheese', price: 150 });
+  s.applyServerRecord('modifier', { id: MODIFIERS.bacon, name: 'Bacon', price: 200 });
+  s.applyServerRecord('modifier', { id: MODIFIERS.oat, name: 'Oat milk', price: 60 });
+  const item = (id: string, name: string, price: number, category: string, modifiers: string[]) =>
+    s.applyServerRecord('menu_item', {
+      id,
+      location_id: LOCATION,
+      category_id: category,
+      name,
+      description: '',
+      price,
+      currency: 'usd',
+      available: true,
+      low_stock: false,
+      modifier_ids: modifiers,
+      deleted: false,
+    });
+  item(ITEMS.burger, 'Burger', 1200, 'cat_mains', [MODIFIERS.cheese, MODIFIERS.bacon]);
+  item(ITEMS.fries, 'Fries', 450, 'cat_mains', []);
+  item(ITEMS.latte, 'Café latte', 400, 'cat_drinks', [MODIFIERS.oat]);
+  item(ITEMS.soup, 'Soup of the day', 700, 'cat_mains', []);
+  store.close();
+  return dataDir;
+}
+
+export interface TestCore {
+  core: Core;
+  dataDir: string;
+  call<C extends CommandName>(command: C, payload: CommandInput<C>): Promise<CommandResult<C>>;
+  raw(command: string, payload: unknown): Promise<BridgeResponse>;
+}
+
+/** A core on a seeded data directory, with no API configured (the outbox fills, nothing drains). */
+export async function startTestCore(config: Partial<TerminalConfigInput> = {}, deps: CoreDeps = {}): Promise<TestCore> {
+  const dataDir = seedDataDir();
+  const core = await startCore(TerminalConfig.parse({ dataDir, locationId: LOCATION, ...config }), {
+    logger: silentLogger,
+    secretStore: new FileSecretStore(join(dataDir, 'secrets.json')),
+    ...deps,
+  });
+  return {
+    core,
+    dataDir,
+    raw: (command, payload) => core.invoke({ command, payload }),
+    async call(command, payload) {
+      const response = await core.invoke({ command, payload });
+      if (!response.ok) throw Object.assign(new Error(response.error.message), { code: response.error.code });
+      return response.value as never;
+    },
+  };
+}
+
+/** The store file as another process would see it after the answer: proves durability. */
+export function reopenStore(dataDir: string) {
+  return openStore(join(dataDir, 'terminal.db'));
+}

@@ -1,0 +1,63 @@
+// One terminal in browser mode against its own sandbox, and one Chromium for every case.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { silentLogger } from '../../common/log';
+import { TerminalConfig } from '../../main/config/schema';
+import { startBrowserMode, type BrowserMode } from '../../main/host/browser-mode';
+import { startSandbox, type Sandbox } from '../../sandbox/index';
+import { FileSecretStore } from '../../sync/secret-store';
+
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+export interface Terminal {
+  sandbox: Sandbox;
+  mode: BrowserMode;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** Fast sync timers so outage/recovery cases finish in seconds. */
+export const FAST_TIMERS = { pushIntervalMs: 300, pullIntervalMs: 1_000, localWriteDelayMs: 10 };
+
+export async function startTerminal(options: { config?: Partial<TerminalConfig>; apiKey?: (sandbox: Sandbox) => string | null } = {}): Promise<Terminal> {
+  const sandbox = await startSandbox({ seed: 'demo' });
+  const dataDir = mkdtempSync(join(tmpdir(), 'pos-e2e-'));
+  const secretStore = new FileSecretStore(join(dataDir, 'secrets.json'));
+  const apiKey = options.apiKey ? options.apiKey(sandbox) : sandbox.credentials.apiKeys.full;
+  await secretStore.setMany({ api_key: apiKey, oauth_client_secret: sandbox.credentials.oauthClient.clientSecret });
+  const config = TerminalConfig.parse({
+    dataDir,
+    api: { baseUrl: sandbox.baseUrl, apiHost: sandbox.apiHost, authUrl: sandbox.authUrl },
+    credentials: { method: 'api_key', oauthClientId: sandbox.credentials.oauthClient.clientId },
+    locationId: sandbox.credentials.locationIds[0],
+    ...options.config,
+  });
+  const mode = await startBrowserMode({
+    config,
+    logger: silentLogger,
+    secretStore,
+    coreDeps: { createEngine: undefined },
+  });
+  return {
+    sandbox,
+    mode,
+    dataDir,
+    async close() {
+      await mode.close();
+      await sandbox.close();
+    },
+  };
+}
+
+export async function openRegister(browser: Browser, terminal: Terminal): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1366, height: 850 } });
+  await page.goto(terminal.mode.host.launchUrl);
+  await page.locator('.menu-grid .tile').first().waitFor();
+  return page;
+}
