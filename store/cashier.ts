@@ -324,6 +324,34 @@ export class CashierRepositories {
     return this.layers.merged('payment', id);
   }
 
+  getPaymentIntent(id: string): PaymentIntentDoc | undefined {
+    return this.layers.merged('payment_intent', id);
+  }
+
+  /** Ids of the entities of `table` whose `column` is one of `values` (each id once, any layer). */
+  #idsWhere(table: 'payment_intents' | 'payments' | 'refunds', column: string, values: readonly string[]): string[] {
+    if (values.length === 0) return [];
+    const marks = values.map(() => '?').join(', ');
+    return this.sql.allSql<{ id: string }>(`SELECT DISTINCT id FROM ${table} WHERE ${column} IN (${marks}) ORDER BY id`, values).map((r) => r.id);
+  }
+
+  /** Payment intents, payments and their refunds of the given orders, in the merged view. */
+  paymentsOfOrders(orderIds: readonly string[]): { intents: PaymentIntentDoc[]; payments: PaymentDoc[]; refunds: RefundDoc[] } {
+    const merged = <K extends 'payment_intent' | 'payment' | 'refund'>(kind: K, ids: string[]) =>
+      ids.map((id) => this.layers.merged(kind, id)).filter((d): d is NonNullable<typeof d> => d !== undefined);
+    const intents = merged('payment_intent', this.#idsWhere('payment_intents', 'order_id', orderIds)).filter((i) => orderIds.includes(i.order_id));
+    const payments = merged('payment', this.#idsWhere('payments', 'order_id', orderIds)).filter((p) => orderIds.includes(p.order_id));
+    const paymentIds = payments.map((p) => p.id);
+    const refunds = merged('refund', this.#idsWhere('refunds', 'payment_id', paymentIds)).filter((r) => paymentIds.includes(r.payment_id));
+    return { intents, payments, refunds };
+  }
+
+  /** The card payment a captured intent produced, once the server has reported it. */
+  cardPaymentForIntent(intentId: string): PaymentDoc | undefined {
+    const [id] = this.#idsWhere('payments', 'payment_intent_id', [intentId]);
+    return id === undefined ? undefined : this.layers.merged('payment', id);
+  }
+
   #refundsOf(paymentId: string): RefundDoc[] {
     const ids = this.sql.allSql<{ id: string }>(`SELECT DISTINCT id FROM refunds WHERE payment_id = ?`, [paymentId]);
     return ids.map(({ id }) => this.layers.merged('refund', id)).filter((r): r is RefundDoc => r !== undefined);

@@ -121,5 +121,18 @@ const auditLog: Migration = {
   },
 };
 
+const paymentLookups: Migration = {
+  version: 3,
+  name: 'indexes for payments by order and refunds by payment',
+  up(db) {
+    db.exec(`
+      CREATE INDEX payment_intents_by_order ON payment_intents (order_id);
+      CREATE INDEX payments_by_order ON payments (order_id);
+      CREATE INDEX payments_by_intent ON payments (payment_intent_id);
+      CREATE INDEX refunds_by_payment ON refunds (payment_id);
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
-export const STORE_MIGRATIONS: readonly Migration[] = [domainAndOutbox, auditLog];
+export const STORE_MIGRATIONS: readonly Migration[] = [domainAndOutbox, auditLog, paymentLookups];

@@ -130,6 +130,24 @@ export class Outbox {
     return this.pending.unfinishedOperations(kind, id).at(-1)?.op_id;
   }
 
+  /**
+   * State of the operation that creates this entity here, if it was created here: the engine uses
+   * it to tell an id the server has never seen (create not done) from a server id.
+   */
+  createState(kind: EntityKind, localId: string): OperationState | undefined {
+    const row = this.sql.first(
+      this.kysely
+        .selectFrom('outbox')
+        .select('state')
+        .where('entity_kind', '=', kind)
+        .where('entity_id', '=', localId)
+        .where('kind', 'like', '%.create')
+        .orderBy('seq')
+        .limit(1),
+    );
+    return row?.state as OperationState | undefined;
+  }
+
   #toOperation(row: OutboxRow): OutboxOperation {
     const deps = this.sql.all(this.kysely.selectFrom('outbox_dependencies').select('depends_on_op_id').where('op_id', '=', row.op_id));
     return {
@@ -352,6 +370,23 @@ export class Outbox {
           [before, before],
         ).changes,
     );
+  }
+
+  /**
+   * Sync state per entity, keyed "kind:localId": 'dead' if any of its operations is a dead letter,
+   * else 'unfinished' if one is pending or in flight. Entities absent from the map are in sync.
+   */
+  entitySyncStates(): Map<string, 'unfinished' | 'dead'> {
+    const rows = this.sql.all(
+      this.kysely.selectFrom('outbox').select(['entity_kind', 'entity_id', 'state']).where('state', 'in', [...UNFINISHED, 'dead']),
+    );
+    const states = new Map<string, 'unfinished' | 'dead'>();
+    for (const row of rows) {
+      const key = `${row.entity_kind}:${row.entity_id}`;
+      if (row.state === 'dead') states.set(key, 'dead');
+      else if (!states.has(key)) states.set(key, 'unfinished');
+    }
+    return states;
   }
 
   /** Unfinished operations (pending or in flight): sign-out, reset and self-update wait for zero. */

@@ -169,6 +169,17 @@ export class ServerState {
     });
   }
 
+  /**
+   * Local ids of the base rows of a scope not seen by a pull since `pullStartedAt`: the candidates
+   * `sweepDeletions` would remove. The engine confirms them before sweeping when it can.
+   */
+  staleBaseIds(kind: EntityKind, scope: string, pullStartedAt: number): string[] {
+    const { table } = ENTITY_TABLES[kind];
+    return this.sql
+      .allSql<{ id: string }>(`SELECT id FROM ${table} WHERE layer = 'base' AND pull_scope = ? AND (last_seen_at IS NULL OR last_seen_at < ?)`, [scope, pullStartedAt])
+      .map((r) => r.id);
+  }
+
   getCursor(scope: string): CursorState | undefined {
     const row = this.sql.first(this.kysely.selectFrom('sync_cursors').select(['cursor', 'high_water_mark']).where('scope', '=', scope));
     return row && { cursor: row.cursor, highWaterMark: row.high_water_mark };

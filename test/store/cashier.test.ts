@@ -122,6 +122,50 @@ describe('payments and refunds', () => {
   });
 });
 
+describe('payment reads', () => {
+  it('returns the intents, payments and refunds of a set of orders in the merged view', () => {
+    const { store, clock } = setup();
+    const paidByCard = store.cashier.createOrder(threeLineOrder(), cashier);
+    const paidInCash = store.cashier.createOrder(threeLineOrder(), cashier);
+    const unrelated = store.cashier.createOrder(threeLineOrder(), cashier);
+    const intent = store.cashier.createPaymentIntent(paidByCard.id, paidByCard.total, 'usd', cashier);
+    store.cashier.capturePaymentIntent(intent.id, cashier);
+    const card = { id: 'pay_srv_card', order_id: paidByCard.id, payment_intent_id: intent.id, method: 'card', amount: 3100, currency: 'usd', status: 'succeeded', created_at: clock.now() };
+    store.server.applyServerRecord('payment', card);
+    const cash = store.cashier.recordCashPayment(paidInCash.id, 3100, 'usd', cashier);
+    const refund = store.cashier.createRefund(cash.id, 100, 'spilled', cashier);
+    store.cashier.recordCashPayment(unrelated.id, 3100, 'usd', cashier);
+
+    const reads = store.cashier.paymentsOfOrders([paidByCard.id, paidInCash.id]);
+    expect(reads.intents).toEqual([{ ...intent, status: 'captured' }]);
+    expect(reads.payments.map((p) => p.id).sort()).toEqual([cash.id, 'pay_srv_card'].sort());
+    expect(reads.refunds).toEqual([refund]);
+    expect(store.cashier.paymentsOfOrders([])).toEqual({ intents: [], payments: [], refunds: [] });
+    expect(store.cashier.getPaymentIntent(intent.id)?.status).toBe('captured');
+    expect(store.cashier.cardPaymentForIntent(intent.id)?.id).toBe('pay_srv_card');
+    expect(store.cashier.cardPaymentForIntent('pi_none')).toBeUndefined();
+    store.close();
+  });
+
+  it('tells which entities still have operations to send or a dead one', () => {
+    const { store, clock } = setup();
+    const pending = store.cashier.createOrder(threeLineOrder(), cashier);
+    const dead = store.cashier.createOrder(threeLineOrder(), cashier);
+    const synced = store.cashier.createOrder(threeLineOrder(), cashier);
+    const [, deadOp, syncedOp] = store.outbox.readyOperations(clock.now(), 10);
+    store.outbox.deadLetter(deadOp!.opId, 'rejected');
+    store.outbox.completeOperation(syncedOp!.opId, { serverId: 'ord_synced' });
+    expect(store.outbox.entitySyncStates()).toEqual(
+      new Map([
+        [`order:${pending.id}`, 'unfinished'],
+        [`order:${dead.id}`, 'dead'],
+      ]),
+    );
+    expect(synced.id).not.toBe(dead.id);
+    store.close();
+  });
+});
+
 describe('menu, locations, settings', () => {
   it('creates, 86es, flags low stock and deletes menu items in the merged view', () => {
     const { store } = setup();

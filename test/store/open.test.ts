@@ -16,9 +16,10 @@ function expectStoreError(fn: () => unknown, code: StoreError['code'], messagePa
   throw new Error(`expected StoreError ${code}`);
 }
 
+const LATEST = STORE_MIGRATIONS.length;
 const extra: Migration[] = [
-  { version: 3, name: 'till drawers', up: (db) => db.exec('CREATE TABLE drawers (id TEXT PRIMARY KEY, float INTEGER NOT NULL) STRICT') },
-  { version: 4, name: 'drawer opened_at', up: (db) => db.exec('ALTER TABLE drawers ADD COLUMN opened_at INTEGER') },
+  { version: LATEST + 1, name: 'till drawers', up: (db) => db.exec('CREATE TABLE drawers (id TEXT PRIMARY KEY, float INTEGER NOT NULL) STRICT') },
+  { version: LATEST + 2, name: 'drawer opened_at', up: (db) => db.exec('ALTER TABLE drawers ADD COLUMN opened_at INTEGER') },
 ];
 
 describe('opening the store', () => {
@@ -43,24 +44,26 @@ describe('opening the store', () => {
 
   it('upgrades step by step, one version per transaction, keeping the data', () => {
     const file = tempDbPath();
-    const v1 = openStore(file, { migrations: STORE_MIGRATIONS.slice(0, 1) });
-    expect(v1.version).toBe(1);
-    v1.close();
-    const v2 = openStore(file);
-    expect(v2.version).toBe(2);
-    const order = v2.cashier.createOrder(threeLineOrder(), cashier);
-    v2.close();
-    const v4 = openStore(file, { migrations: [...STORE_MIGRATIONS, ...extra] });
-    expect(v4.version).toBe(4);
-    expect(v4.db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('drawers')).toEqual(['id', 'float', 'opened_at']);
-    expect(v4.cashier.getOrder(order.id)?.total).toBe(order.total);
-    v4.close();
+    for (let version = 1; version < LATEST; version++) {
+      const older = openStore(file, { migrations: STORE_MIGRATIONS.slice(0, version) });
+      expect(older.version).toBe(version);
+      older.close();
+    }
+    const current = openStore(file);
+    expect(current.version).toBe(LATEST);
+    const order = current.cashier.createOrder(threeLineOrder(), cashier);
+    current.close();
+    const newer = openStore(file, { migrations: [...STORE_MIGRATIONS, ...extra] });
+    expect(newer.version).toBe(LATEST + 2);
+    expect(newer.db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('drawers')).toEqual(['id', 'float', 'opened_at']);
+    expect(newer.cashier.getOrder(order.id)?.total).toBe(order.total);
+    newer.close();
   });
 
   it('rolls a failing migration back together with its version number', () => {
     const file = tempDbPath();
     const failing: Migration = {
-      version: 3,
+      version: LATEST + 1,
       name: 'half done',
       up: (db) => {
         db.exec('CREATE TABLE half (id INTEGER)');
@@ -69,7 +72,7 @@ describe('opening the store', () => {
     };
     expect(() => openStore(file, { migrations: [...STORE_MIGRATIONS, failing] })).toThrow('disk said no');
     const raw = new BetterSqlite3(file);
-    expect(raw.pragma('user_version', { simple: true })).toBe(2);
+    expect(raw.pragma('user_version', { simple: true })).toBe(LATEST);
     expect(raw.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'half'").pluck().get()).toBe(0);
     raw.close();
   });
@@ -78,7 +81,7 @@ describe('opening the store', () => {
     const file = tempDbPath();
     openStore(file, { migrations: [...STORE_MIGRATIONS, ...extra] }).close();
     const before = sha256(file);
-    expectStoreError(() => openStore(file), 'newer_database', `${file} is at schema version 4`);
+    expectStoreError(() => openStore(file), 'newer_database', `${file} is at schema version ${LATEST + 2}`);
     expect(sha256(file)).toBe(before);
   });
 
