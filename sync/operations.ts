@@ -12,7 +12,7 @@ import {
   clientRefundSchema,
 } from '../api/client-records';
 import type { EntityKind, OperationKind, OutboxOperation, ServerRecord, Store } from '../store/index';
-import { ORDER_METADATA, locationRecord, menuItemRecord, orderRecord, paymentIntentRecord } from './server-records';
+import { ORDER_METADATA, cardPaymentRecord, locationRecord, menuItemRecord, orderRecord, paymentIntentRecord } from './server-records';
 
 export interface OperationRequest {
   method: 'POST' | 'PATCH' | 'DELETE';
@@ -23,6 +23,8 @@ export interface OperationRequest {
   schema: z.ZodType<unknown>;
   /** Turns the reply into the record the store writes to base (null: the reply carries none). */
   toRecord: (reply: unknown) => ServerRecord | null;
+  /** Other entities the reply tells us about (a capture makes the card payment). */
+  relatedRecords?: (reply: unknown) => { kind: EntityKind; record: ServerRecord }[];
 }
 
 /** A reference whose server id is unknown: the operation it came from never reached the server. */
@@ -41,10 +43,8 @@ function serverId(store: Store, kind: EntityKind, localId: unknown): string {
 
 /** True when the id belongs to an entity created here whose create operation is not done. */
 function isUnpushedLocal(store: Store, kind: EntityKind, localId: string): boolean {
-  const row = store.db
-    .prepare(`SELECT 1 FROM outbox WHERE entity_kind = ? AND entity_id = ? AND kind LIKE '%.create' AND state <> 'done' LIMIT 1`)
-    .get(kind, localId);
-  return row !== undefined;
+  const state = store.outbox.createState(kind, localId);
+  return state !== undefined && state !== 'done';
 }
 
 function wireItems(store: Store, items: unknown): unknown {
@@ -146,6 +146,10 @@ export function buildRequest(store: Store, op: OutboxOperation): OperationReques
         path: `/payments/intents/${encodeURIComponent(serverId(store, 'payment_intent', op.entityId))}/capture`,
         body: p,
         ...paymentReply,
+        relatedRecords: (reply) => {
+          const payment = cardPaymentRecord(reply as z.infer<typeof clientPaymentSchema>);
+          return payment ? [{ kind: 'payment', record: payment }] : [];
+        },
       };
     case 'refund.create': {
       const { payment_id: paymentId, ...body } = p;

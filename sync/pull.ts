@@ -16,7 +16,6 @@ import {
 import type { Clock } from '../common/clock';
 import type { Logger } from '../common/log';
 import type { EntityKind, ServerRecord, Store } from '../store/index';
-import { ENTITY_TABLES } from '../store/layers';
 import type { ApiClient } from './api-client';
 import { ApiError } from './api-error';
 import { categoryRecord, claimOwnOrders, locationRecord, menuItemRecord, modifierRecords, orderRecord } from './server-records';
@@ -145,7 +144,7 @@ export class Puller {
         continue;
       }
       firstSteady ??= last;
-      const stale = this.#staleIds(spec, last.startedAt);
+      const stale = this.#store.server.staleBaseIds(spec.kind, spec.scope, last.startedAt);
       if (stale.length === 0) break;
       if (spec.getPath && stale.length <= this.#tuning.maxConfirmations) {
         await this.#confirmGone(spec, stale);
@@ -160,16 +159,6 @@ export class Puller {
     if (last && !last.drifted) this.#store.server.setCursor(spec.scope, { cursor: null, highWaterMark: last.startedAt }, this.#clock.now());
     const { seen: _seen, ...result } = last as PassResult & { seen: Set<string> };
     return result;
-  }
-
-  /** Local ids of base rows of the scope that the pass starting at `startedAt` did not see. */
-  #staleIds(spec: ScopeSpec<unknown>, startedAt: number): string[] {
-    const { table } = ENTITY_TABLES[spec.kind];
-    return (
-      this.#store.db
-        .prepare(`SELECT id FROM ${table} WHERE layer = 'base' AND pull_scope = ? AND (last_seen_at IS NULL OR last_seen_at < ?)`)
-        .all(spec.scope, startedAt) as { id: string }[]
-    ).map((r) => r.id);
   }
 
   async #confirmGone(spec: ScopeSpec<unknown>, localIds: readonly string[]): Promise<void> {

@@ -7,7 +7,7 @@
 import { clientOrderSchema } from '../api/client-records';
 import type { Clock } from '../common/clock';
 import type { Logger } from '../common/log';
-import type { OutboxOperation, ServerRecord, Store } from '../store/index';
+import type { EntityKind, OutboxOperation, ServerRecord, Store } from '../store/index';
 import type { ApiClient } from './api-client';
 import { ApiError } from './api-error';
 import { nextRetryDelay, type BackoffTuning } from './backoff';
@@ -43,6 +43,12 @@ export interface DrainResult {
   permissionErrors: string[];
 }
 
+interface Completion {
+  op: OutboxOperation;
+  record: ServerRecord | null;
+  related: { kind: EntityKind; record: ServerRecord }[];
+}
+
 interface Outcome {
   kind: 'completed' | 'dead' | 'retry';
   halt?: DrainHalt;
@@ -59,7 +65,7 @@ export class OutboxPusher {
   readonly #random: () => number;
   /** Operations found in flight at start-up: their last attempt's fate is unknown. */
   readonly #recovering = new Set<string>();
-  #completions: { op: OutboxOperation; record: ServerRecord | null }[] = [];
+  #completions: Completion[] = [];
   #flushScheduled: Promise<void> | null = null;
 
   constructor(deps: { api: ApiClient; store: Store; clock: Clock; logger: Logger; tuning: PushTuning; random?: () => number }) {
@@ -156,7 +162,7 @@ export class OutboxPusher {
         idempotencyKey: op.opId,
         schema: request.schema,
       });
-      await this.#complete(op, request.toRecord(reply.data));
+      await this.#complete(op, request.toRecord(reply.data), request.relatedRecords?.(reply.data) ?? []);
       return { kind: 'completed', reachedServer: true };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -260,10 +266,15 @@ export class OutboxPusher {
   }
 
   /** Queues a completion; completions that arrive together are committed in one transaction. */
-  #complete(op: OutboxOperation, record: ServerRecord | null): Promise<void> {
-    this.#completions.push({ op, record });
+  #complete(op: OutboxOperation, record: ServerRecord | null, related: Completion['related'] = []): Promise<void> {
+    this.#completions.push({ op, record, related });
     this.#flushScheduled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#flush());
     return this.#flushScheduled;
+  }
+
+  #commit({ op, record, related }: Completion, now: number): void {
+    this.#store.outbox.completeOperation(op.opId, record ? { serverRecord: record } : {}, now);
+    for (const extra of related) this.#store.server.applyServerRecord(extra.kind, extra.record);
   }
 
   async #flush(): Promise<void> {
@@ -274,15 +285,15 @@ export class OutboxPusher {
     const now = this.#clock.now();
     try {
       this.#store.transaction(() => {
-        for (const { op, record } of batch) this.#store.outbox.completeOperation(op.opId, record ? { serverRecord: record } : {}, now);
+        for (const completion of batch) this.#commit(completion, now);
       });
       return;
     } catch {
       // One bad completion must not hold back the others: commit them one by one.
     }
-    for (const { op, record } of batch) {
+    for (const { op, record, related } of batch) {
       try {
-        this.#store.outbox.completeOperation(op.opId, record ? { serverRecord: record } : {}, now);
+        this.#store.transaction(() => this.#commit({ op, record, related }, now));
       } catch (error) {
         // The server did accept it; only our copy of its reply is unusable. Confirm what we sent.
         this.#logger.error({ err: error, opId: op.opId, serverId: record?.id }, 'server reply could not be stored; keeping the local version');

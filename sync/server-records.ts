@@ -105,6 +105,24 @@ export function categoryRecord(category: ClientCategory): ServerRecord {
   return defined({ id: category.id, name: category.name, position: category.position ?? 0 });
 }
 
+/**
+ * A captured /v1 payment is also the till's card payment (what a refund is made against). The
+ * store keeps it as a payment entity under the server's id, pointing at its intent.
+ */
+export function cardPaymentRecord(payment: ClientPayment): ServerRecord | null {
+  if (payment.status === 'authorized') return null;
+  return defined({
+    id: payment.id,
+    order_id: payment.order_id,
+    payment_intent_id: payment.id,
+    method: 'card',
+    amount: payment.amount_captured ?? payment.amount,
+    currency: payment.currency,
+    status: payment.status,
+    created_at: millis(payment.captured_at as string | undefined) ?? millis(payment.created_at),
+  });
+}
+
 /** /v1 has one record for the intent and the payment; the store keeps it as the payment intent. */
 export function paymentIntentRecord(payment: ClientPayment): ServerRecord {
   return defined({
@@ -133,10 +151,8 @@ export function claimOwnOrders(store: Store, orders: readonly ClientOrder[]): vo
   store.transaction(() => {
     for (const { localId, serverId } of claims) {
       // Only an order created here and not yet confirmed can be claimed: metadata alone proves nothing.
-      const ownCreate = store.db
-        .prepare(`SELECT 1 FROM outbox WHERE entity_kind = 'order' AND entity_id = ? AND kind = 'order.create' AND state IN ('pending', 'in_flight') LIMIT 1`)
-        .get(localId);
-      if (ownCreate !== undefined) store.ids.link('order', localId, serverId);
+      const state = store.outbox.createState('order', localId);
+      if (state === 'pending' || state === 'in_flight') store.ids.link('order', localId, serverId);
     }
   });
 }

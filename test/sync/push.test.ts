@@ -2,6 +2,7 @@
 // once, in order per resource, whatever the network and the server do.
 import { afterEach, describe, expect, it } from 'vitest';
 import { allServerOrders, engineFor, menuFixture, openStore, placeOrder, startSandbox, tempStoreFile, waitFor, type Sandbox, type Store } from './harness';
+import type { OrderDoc } from '../../store/index';
 import type { SyncEngine } from '../../sync/engine';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -70,7 +71,7 @@ describe('push through faults', () => {
     const seeded = await sandbox.countOrders();
     await sandbox.faults.set({ outage: true });
     const engine = start(engineFor(sandbox, store));
-    const orders = [];
+    const orders: OrderDoc[] = [];
     for (let n = 0; n < 500; n++) {
       orders.push(placeOrder(store, menu, n));
       engine.notifyLocalWrite();
