@@ -4,7 +4,7 @@
 import { arch, release, type as osType } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, powerMonitor, protocol, safeStorage, session, shell, type IpcMainInvokeEvent } from 'electron';
 import { createLogger, createRotatingLogFile, type Logger } from '../../common/log';
 import { BRIDGE_EVENT_CHANNEL, BRIDGE_INVOKE_CHANNEL, type BridgeEvent } from '../../bridge/protocol';
 import type { SecretStore } from '../../sync/secret-store';
@@ -184,6 +184,9 @@ export function startElectronShell(startCore: StartCore): void {
     .whenReady()
     .then(async () => {
       hardenSession(session.defaultSession, logger);
+      // macOS/Linux logout or shutdown (Windows: the window's 'session-end'). Committed orders are durable
+      // either way; this lets the transaction in flight finish while the OS waits.
+      powerMonitor.on('shutdown', () => void quit.requestQuit({ unattended: true }));
       protocol.handle(APP_SCHEME, createAppProtocolHandler(RENDERER_DIR));
 
       const protection = secretProtection(process.platform, process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : undefined);
