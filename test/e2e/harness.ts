@@ -7,6 +7,7 @@ import { silentLogger } from '../../common/log';
 import { TerminalConfig } from '../../main/config/schema';
 import { startBrowserMode, type BrowserMode } from '../../main/host/browser-mode';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
+import { createSyncEngine } from '../../sync/engine';
 import { FileSecretStore } from '../../sync/secret-store';
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -22,8 +23,11 @@ export interface Terminal {
   close(): Promise<void>;
 }
 
-/** Fast sync timers so outage/recovery cases finish in seconds. */
-export const FAST_TIMERS = { pushIntervalMs: 300, pullIntervalMs: 1_000, localWriteDelayMs: 10 };
+/**
+ * Quick pushes and a quick return after an outage, so those cases take seconds. Pulls keep their
+ * minute: the dead-letter case relies on the terminal not having pulled a server-side deletion.
+ */
+const FAST_PUSH = { timers: { pushIntervalMs: 300, localWriteDelayMs: 10 }, tuning: { offlineBackoff: { baseMs: 200, capMs: 800 } } };
 
 export async function startTerminal(options: { config?: Partial<TerminalConfig>; apiKey?: (sandbox: Sandbox) => string | null } = {}): Promise<Terminal> {
   const sandbox = await startSandbox({ seed: 'demo' });
@@ -42,7 +46,7 @@ export async function startTerminal(options: { config?: Partial<TerminalConfig>;
     config,
     logger: silentLogger,
     secretStore,
-    coreDeps: { createEngine: undefined },
+    coreDeps: { createEngine: (engineOptions) => createSyncEngine({ ...engineOptions, ...FAST_PUSH }) },
   });
   return {
     sandbox,

@@ -1,0 +1,205 @@
+// The terminal end to end: browser mode in Debian's Chromium against the sandbox over loopback.
+// One browser and one terminal for the whole file; cases run in order and build on each other.
+import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { MenuItem, MenuSnapshot } from '../../bridge/contract';
+import { launchChromium, openRegister, startTerminal, type Terminal } from './harness';
+
+const SHOTS = 'test-results/screenshots';
+let browser: Browser;
+let terminal: Terminal;
+let page: Page;
+let menu: MenuSnapshot;
+
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: `${SHOTS}/${name}.png` });
+}
+
+/** No serious or critical axe violation on what is on screen now. */
+async function expectAccessible(): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+async function pendingCount(): Promise<number> {
+  const text = (await page.getByTestId('sync-pending').textContent()) ?? '';
+  return Number(/(\d+) waiting/.exec(text)?.[1] ?? NaN);
+}
+
+async function api(path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+  return fetch(`${terminal.sandbox.baseUrl}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Bearer ${terminal.sandbox.credentials.apiKeys.full}`, 'content-type': 'application/json' },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+}
+
+async function screen(name: 'Register' | 'Orders' | 'Menu' | 'Shift' | 'Settings'): Promise<void> {
+  await page.getByRole('button', { name: new RegExp(`^${name}`) }).click();
+}
+
+async function addToTicket(item: MenuItem): Promise<void> {
+  await page.locator(`.menu-grid .tile[data-item-id="${item.id}"]`).click();
+}
+
+async function payOpenDialog(method: 'Card' | 'Cash'): Promise<void> {
+  const dialog = page.locator('dialog[open]');
+  await dialog.getByText(method, { exact: true }).click();
+  await dialog.getByTestId('confirm-payment').click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  [browser, terminal] = await Promise.all([launchChromium(), startTerminal()]);
+  // The first pull brings the sandbox's demo menu.
+  menu = await vi.waitFor(
+    async () => {
+      const r = await terminal.mode.core.invoke({ command: 'menu.snapshot', payload: {} });
+      const snapshot = (r as { value: MenuSnapshot }).value;
+      if (!r.ok || snapshot.items.length === 0) throw new Error('the first pull has not brought the menu yet');
+      return snapshot;
+    },
+    { timeout: 15_000, interval: 100 },
+  );
+  page = await openRegister(browser, terminal);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await terminal?.close();
+});
+
+describe('cashier flows in the browser', () => {
+  it('takes an order with modifiers and a customer, and pays by card', async () => {
+    const withModifiers = menu.items.find((i) => i.available && i.modifiers.length > 0) as MenuItem;
+    const plain = menu.items.find((i) => i.available && i.modifiers.length === 0 && i.id !== withModifiers.id) as MenuItem;
+    await addToTicket(withModifiers);
+    await page.locator('.modifiers .chip').first().click();
+    await addToTicket(plain);
+    await addToTicket(plain);
+    const lines = page.getByTestId('ticket-lines');
+    await expect.poll(() => lines.locator('.ticket-line').count()).toBe(2);
+    const modifier = withModifiers.modifiers[0] as MenuItem['modifiers'][number];
+    const expected = withModifiers.price + modifier.price + 2 * plain.price;
+    await page.getByRole('button', { name: 'Add customer & notes' }).click();
+    await page.getByLabel('Name').fill('Ada Lovelace');
+    await page.getByLabel('Phone').fill('555-0100');
+    await page.getByLabel('Notes').fill('no onions');
+    await shot('register-ticket');
+    await expectAccessible();
+    const before = await terminal.sandbox.countOrders();
+    await page.getByTestId('charge').click();
+    await page.locator('dialog[open]').waitFor();
+    await shot('payment-dialog');
+    await expectAccessible();
+    await payOpenDialog('Card');
+    await expect.poll(() => page.locator('.notice').textContent()).toMatch(/^Paid/);
+    // Synced: the order is on the server once, and nothing waits.
+    await expect.poll(pendingCount, { timeout: 15_000 }).toBe(0);
+    expect(await terminal.sandbox.countOrders()).toBe(before + 1);
+    const orders = (await terminal.mode.core.invoke({ command: 'orders.list', payload: {} })) as { value: { total: number; customer: { name: string } }[] };
+    expect(orders.value[0]).toMatchObject({ total: expected, customer: { name: 'Ada Lovelace' } });
+  });
+
+  it('keeps selling through an outage and delivers every order once when it ends', async () => {
+    const item = menu.items.find((i) => i.available && i.modifiers.length === 0) as MenuItem;
+    const before = await terminal.sandbox.countOrders();
+    await terminal.sandbox.faults.set({ outage: true });
+    await expect.poll(() => page.getByTestId('sync-indicator').textContent(), { timeout: 15_000 }).toMatch(/Offline/);
+    for (let n = 0; n < 5; n++) {
+      await addToTicket(item);
+      await page.keyboard.press('F8');
+      await page.locator('dialog[open]').waitFor();
+      await payOpenDialog(n % 2 === 0 ? 'Cash' : 'Card');
+    }
+    await expect.poll(pendingCount).toBeGreaterThanOrEqual(5);
+    await shot('register-offline');
+    await terminal.sandbox.faults.set({ outage: false });
+    await expect.poll(pendingCount, { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => page.getByTestId('sync-indicator').textContent()).toMatch(/Online, all synced/);
+    expect(await terminal.sandbox.countOrders()).toBe(before + 5);
+  });
+
+  it('refunds part of a card payment from the order list', async () => {
+    await screen('Orders');
+    const row = page.locator('tbody tr').filter({ hasText: 'Ada Lovelace' });
+    await row.getByRole('button').click();
+    await expect.poll(() => page.getByTestId('order-paid').textContent()).not.toBe('$0.00');
+    await shot('orders');
+    await expectAccessible();
+    await page.getByRole('button', { name: 'Refund' }).click();
+    const dialog = page.locator('dialog[open]');
+    await dialog.getByLabel(/Amount to give back/).fill('1.00');
+    await dialog.getByLabel('Reason').selectOption('Quality problem');
+    await shot('refund-dialog');
+    await expectAccessible();
+    await dialog.getByTestId('confirm-refund').click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('order-refunded').textContent()).toBe('$1.00');
+    await expect.poll(pendingCount, { timeout: 15_000 }).toBe(0);
+  });
+
+  it("86s an item in the menu manager and the server sees it", async () => {
+    await screen('Menu');
+    const item = menu.items.find((i) => i.available) as MenuItem;
+    const row = page.locator(`tr[data-item-id="${item.id}"]`);
+    await row.getByRole('button', { name: '86 it' }).click();
+    await expect.poll(() => row.textContent()).toMatch(/Sold out/);
+    await shot('menu-manager');
+    await expectAccessible();
+    await expect.poll(pendingCount, { timeout: 15_000 }).toBe(0);
+    const serverItems = (await (await api(`/menu/items?per_page=100`)).json()) as { data: { id: string; available: boolean }[] };
+    expect(serverItems.data.find((i) => i.id === item.id)?.available).toBe(false);
+    await screen('Register');
+    await expect.poll(() => page.locator(`.tile[data-item-id="${item.id}"]`).isDisabled()).toBe(true);
+  });
+
+  it('shows an order the cloud refused as a dead letter, and discards it', async () => {
+    const doomed = menu.items.filter((i) => i.available)[3] as MenuItem;
+    expect((await api(`/menu/items/${doomed.id}`, { method: 'DELETE' })).ok).toBe(true);
+    await screen('Register');
+    await addToTicket(doomed);
+    await page.keyboard.press('F7');
+    await expect.poll(() => page.getByTestId('sync-dead-count').textContent(), { timeout: 15_000 }).toMatch(/1 refused/);
+    await page.getByTestId('sync-indicator').click();
+    const dialog = page.locator('dialog[open]');
+    await expect.poll(() => dialog.getByTestId('dead-letter').count()).toBe(1);
+    await shot('sync-dead-letter');
+    await expectAccessible();
+    await dialog.getByRole('button', { name: 'Discard' }).click();
+    await expect.poll(() => dialog.getByTestId('dead-letter').count()).toBe(0);
+    await dialog.getByRole('button', { name: /Close/ }).click();
+    await expect.poll(() => page.getByTestId('sync-dead-count').count()).toBe(0);
+  });
+
+  it('shows the shift', async () => {
+    await screen('Shift');
+    await expect.poll(() => page.getByTestId('shift-net').textContent()).not.toBe('$0.00');
+    await shot('shift');
+    await expectAccessible();
+  });
+
+  it('connects with OAuth through the sandbox consent page', async () => {
+    await screen('Settings');
+    await shot('settings');
+    await expectAccessible();
+    const consent = page.context().waitForEvent('page');
+    await page.getByRole('button', { name: 'Connect with OAuth' }).click();
+    const consentPage = await consent;
+    await consentPage.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => page.getByTestId('oauth-status').textContent(), { timeout: 15_000 }).toMatch(/Connected with OAuth/);
+    await consentPage.close();
+    await expect.poll(() => page.locator('.card[aria-label="Account"]').textContent()).toMatch(/Connected with OAuth \(at_live_…/);
+    // Sync keeps working on the new credentials.
+    await screen('Register');
+    const item = menu.items.filter((i) => i.available)[1] as MenuItem;
+    const before = await terminal.sandbox.countOrders();
+    await addToTicket(item);
+    await page.keyboard.press('F7');
+    await expect.poll(() => terminal.sandbox.countOrders(), { timeout: 15_000 }).toBe(before + 1);
+  });
+});
