@@ -57,6 +57,7 @@ function fail(title: string, error: unknown, logger?: Logger): void {
 
 export function startElectronShell(startCore: StartCore): void {
   // Before 'ready', as Electron requires: our scheme behaves like https (origin, CSP 'self', secure context).
+  // corsEnabled stays off: the page's own modules load same-origin, and nothing else may read app:// content.
   protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
   // One terminal app per user session: a second launch hands its arguments to the first and leaves.
