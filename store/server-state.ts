@@ -169,6 +169,11 @@ export class ServerState {
     });
   }
 
+  /** The confirmed (base) document of an entity, without pending changes: what the server said last. */
+  readBase<K extends EntityKind>(kind: K, localId: string): EntityDoc<K> | undefined {
+    return this.pending.layers.read(kind, localId, 'base');
+  }
+
   /**
    * Local ids of the base rows of a scope not seen by a pull since `pullStartedAt`: the candidates
    * `sweepDeletions` would remove. The engine confirms them before sweeping when it can.

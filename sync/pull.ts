@@ -18,7 +18,8 @@ import type { Logger } from '../common/log';
 import type { EntityKind, ServerRecord, Store } from '../store/index';
 import type { ApiClient } from './api-client';
 import { ApiError } from './api-error';
-import { categoryRecord, claimOwnOrders, locationRecord, menuItemRecord, modifierRecords, orderRecord } from './server-records';
+import { menuItemVersionScope } from './webhooks';
+import { withTillOnlyDefaults, categoryRecord, claimOwnOrders, locationRecord, menuItemRecord, modifierRecords, orderRecord } from './server-records';
 
 export interface PullTuning {
   /** Records per page (the API's maximum is 100). */
@@ -133,6 +134,20 @@ export class Puller {
     };
   }
 
+  /** Webhooks compare a menu item event with the version last applied; a pull applies one too. */
+  #recordMenuVersions(items: readonly z.infer<typeof clientMenuItemSchema>[]): void {
+    const now = this.#clock.now();
+    this.#store.transaction(() => {
+      for (const item of items) {
+        if (item.updated_at === undefined) continue;
+        const scope = menuItemVersionScope(item.id);
+        const version = Date.parse(item.updated_at);
+        const applied = this.#store.server.getCursor(scope)?.highWaterMark ?? null;
+        if (applied === null || version > applied) this.#store.server.setCursor(scope, { highWaterMark: version }, now);
+      }
+    });
+  }
+
   /** Every page of a scope, repeated until one pass is steady; then deletions are swept. */
   async fullPull<R>(spec: ScopeSpec<R>): Promise<PassResult> {
     let firstSteady: PassResult | null = null;
@@ -166,7 +181,8 @@ export class Puller {
       const serverId = this.#store.serverIdFor(spec.kind, localId) ?? localId;
       try {
         const { data } = await this.#api.call({ method: 'GET', path: spec.getPath!(serverId), schema: spec.itemSchema! });
-        for (const record of spec.toRecords(data)) this.#store.server.applyServerRecord(spec.kind, record);
+        const records = spec.toRecords(data);
+        for (const record of spec.kind === 'order' ? withTillOnlyDefaults(this.#store, 'order', records) : records) this.#store.server.applyServerRecord(spec.kind, record);
       } catch (error) {
         if (error instanceof ApiError && error.kind === 'not_found') this.#store.server.removeServerRecord(spec.kind, serverId);
         else throw error;
@@ -193,10 +209,14 @@ export class Puller {
     const seen = new Set<string>();
 
     const write = (data: readonly R[], page: number, hasNext: boolean) => {
-      const serverRecords = data.flatMap((r) => spec.toRecords(r));
+      let serverRecords = data.flatMap((r) => spec.toRecords(r));
       for (const record of serverRecords) seen.add(record.id);
-      if (spec.kind === 'order') claimOwnOrders(this.#store, data as unknown as ClientOrder[]);
+      if (spec.kind === 'order') {
+        claimOwnOrders(this.#store, data as unknown as ClientOrder[]);
+        serverRecords = withTillOnlyDefaults(this.#store, 'order', serverRecords);
+      }
       if (spec.kind === 'menu_item') {
+        this.#recordMenuVersions(data as unknown as z.infer<typeof clientMenuItemSchema>[]);
         const modifiers = data.flatMap((item) => modifierRecords(item as z.infer<typeof clientMenuItemSchema>));
         if (modifiers.length > 0) this.#store.server.applyPullPage({ kind: 'modifier', scope: `modifier:${spec.scope}`, records: modifiers, cursor: null, pullStartedAt: startedAt });
       }

@@ -53,10 +53,13 @@ export function orderRecord(order: ClientOrder): ServerRecord {
   });
 }
 
-/** A new order from another channel has no notes: give it the empty note the store requires. */
-export function orderRecordForNewEntity(order: ClientOrder): ServerRecord {
-  const record = orderRecord(order);
-  return { notes: '', ...record };
+/**
+ * Orders first seen from the server (another channel, another till) have no notes, a field only
+ * the till keeps: give them the empty note the store requires of a whole order. Known orders
+ * keep their notes (the record leaves the field out).
+ */
+export function withTillOnlyDefaults(store: Store, kind: 'order', records: readonly ServerRecord[]): ServerRecord[] {
+  return records.map((record) => (store.localIdFor(kind, record.id) === undefined ? { notes: '', ...record } : record));
 }
 
 export function menuItemRecord(item: ClientMenuItem & { low_stock_threshold?: number | null; deleted?: boolean }): ServerRecord {
@@ -71,8 +74,8 @@ export function menuItemRecord(item: ClientMenuItem & { low_stock_threshold?: nu
     price: item.price,
     currency: item.currency,
     available: item.available,
-    // Low stock is known only when the server tracks both numbers; otherwise keep what we had.
-    low_stock: typeof stock === 'number' && typeof threshold === 'number' ? stock <= threshold : undefined,
+    // Low stock as the server's numbers say; a server that tracks no stock never reports it.
+    low_stock: typeof stock === 'number' && typeof threshold === 'number' ? stock <= threshold : false,
     modifier_ids: item.modifiers.map((m) => m.id),
     deleted: item.deleted === true,
   });
