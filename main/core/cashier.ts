@@ -8,7 +8,6 @@ import type { CategoryDoc, MenuItemDoc, ModifierDoc, OrderDoc, OrderLineDoc, Sto
 import { verifyManagerPin } from '../config/manager-pin';
 import { CoreError } from './errors';
 import type { EventHub } from './events';
-import { PaymentReads } from './payment-reads';
 import type { TerminalSettings } from './settings';
 import type { SyncLink } from './sync-link';
 import { categoryView, locationView, menuItemView, orderView, type OrderContext } from './views';
@@ -24,7 +23,6 @@ interface MenuCache {
 }
 
 export class Cashier {
-  readonly #reads: PaymentReads;
   #menu: MenuCache | null = null;
 
   constructor(
@@ -33,9 +31,7 @@ export class Cashier {
     private readonly sync: SyncLink,
     private readonly events: EventHub,
     private readonly clock: Clock,
-  ) {
-    this.#reads = new PaymentReads(store);
-  }
+  ) {}
 
   // ---- location and currency ----
 
@@ -145,7 +141,7 @@ export class Cashier {
   // ---- orders ----
 
   #orderContext(orderIds: readonly string[]): OrderContext {
-    return { ...this.#reads.ofOrders(orderIds), outbox: this.#reads.outboxStates(), offlineIntentIds: new Set(this.settings.effective().offlineIntentIds) };
+    return { ...this.store.cashier.paymentsOfOrders(orderIds), outbox: this.store.outbox.entitySyncStates(), offlineIntentIds: new Set(this.settings.effective().offlineIntentIds) };
   }
 
   #view(doc: OrderDoc): Order {
@@ -254,11 +250,11 @@ export class Cashier {
   /** Card money taken offline and not yet confirmed by the cloud: the merchant's exposure. */
   #queuedOfflineTotal(): number {
     const offline = this.settings.effective().offlineIntentIds;
-    const outbox = this.#reads.outboxStates();
+    const outbox = this.store.outbox.entitySyncStates();
     let total = 0;
     for (const id of offline) {
       if (outbox.get(`payment_intent:${id}`) !== 'unfinished') continue;
-      total += this.#reads.intent(id)?.amount ?? 0;
+      total += this.store.cashier.getPaymentIntent(id)?.amount ?? 0;
     }
     return total;
   }
@@ -310,16 +306,16 @@ export class Cashier {
 
   /** Offline markers of payments still unconfirmed; confirmed ones need no marker any more. */
   #stillQueuedOfflineIds(): string[] {
-    const outbox = this.#reads.outboxStates();
+    const outbox = this.store.outbox.entitySyncStates();
     return this.settings.effective().offlineIntentIds.filter((id) => outbox.get(`payment_intent:${id}`) === 'unfinished');
   }
 
   refund({ paymentId, amount, reason }: CommandPayload<'payments.refund'>): CommandResult<'payments.refund'> {
     // Card payments are shown by their intent id; the refund goes against the cloud's payment record.
-    const intent = this.#reads.intent(paymentId);
+    const intent = this.store.cashier.getPaymentIntent(paymentId);
     let targetId = paymentId;
     if (intent) {
-      const record = this.#reads.cardPaymentForIntent(intent.id);
+      const record = this.store.cashier.cardPaymentForIntent(intent.id);
       if (!record) {
         throw new CoreError('conflict', 'This card payment is still being confirmed by the cloud. Refund it once the sync indicator shows nothing waiting.');
       }

@@ -1,8 +1,10 @@
 // Store documents → bridge shapes. The bridge speaks ISO times and camelCase; the store keeps
 // epoch milliseconds and the /v1 field names.
 import type { Category, Location, MenuItem, Order, Payment, PaymentStatus, Refund, SyncState } from '../../bridge/contract';
-import type { CategoryDoc, LocationDoc, MenuItemDoc, ModifierDoc, OrderDoc } from '../../store/index';
-import type { IntentRow, OutboxState, PaymentRow, RefundRow } from './payment-reads';
+import type { CategoryDoc, LocationDoc, MenuItemDoc, ModifierDoc, OrderDoc, PaymentDoc, PaymentIntentDoc, RefundDoc } from '../../store/index';
+
+/** An entity's outbox state (store.outbox.entitySyncStates): absent means in sync. */
+export type OutboxState = 'unfinished' | 'dead';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -36,9 +38,9 @@ export function locationView(doc: LocationDoc): Location {
 }
 
 export interface OrderContext {
-  intents: readonly IntentRow[];
-  payments: readonly PaymentRow[];
-  refunds: readonly RefundRow[];
+  intents: readonly PaymentIntentDoc[];
+  payments: readonly PaymentDoc[];
+  refunds: readonly RefundDoc[];
   outbox: ReadonlyMap<string, OutboxState>;
   /** Intents taken while the terminal was offline (store-and-forward). */
   offlineIntentIds: ReadonlySet<string>;
