@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../common/log';
 import type { BridgeEvent, BridgeRequest } from '../../bridge/protocol';
@@ -18,7 +18,6 @@ import { startSandbox, type Sandbox } from '../../sandbox/index';
 import { FileSecretStore } from '../../sync/secret-store';
 import { createAppProtocolHandler } from '../../main/electron/app-protocol';
 import { APP_ORIGIN } from '../../main/electron/app-origin';
-import { launchChromium } from '../e2e/harness';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -58,7 +57,7 @@ beforeAll(async () => {
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
   origin = `http://127.0.0.1:${address.port}`;
-  browser = await launchChromium();
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
 });
 
 afterAll(async () => {
