@@ -155,7 +155,12 @@ export function createApiHandler(deps: ApiServerDeps) {
       if (faults.roll(settings.rate_limit_rate)) {
         throw new ApiError('rate_limit_exceeded', 'too many requests (injected)', {}, { 'Retry-After': String(settings.retry_after_sec) });
       }
-      if (faults.roll(settings.error_rate)) throw new ApiError('internal_error', 'internal error (injected)');
+      if (faults.roll(settings.error_rate)) {
+        if (settings.error_status === 503) {
+          throw new ApiError('service_unavailable', 'temporarily unavailable (injected)', {}, { 'Retry-After': String(settings.retry_after_sec) });
+        }
+        throw new ApiError('internal_error', 'internal error (injected)');
+      }
 
       let raw: Buffer;
       try {

@@ -7,8 +7,10 @@ const rate = z.number().min(0).max(1);
 export const faultSettingsSchema = z.strictObject({
   /** Added before every API request is handled. */
   latency_ms: z.int().min(0).max(120_000),
-  /** Share of API requests answered 500 internal_error before they run. */
+  /** Share of API requests answered with a server error before they run. */
   error_rate: rate,
+  /** 500 internal_error, or 503 service_unavailable with Retry-After (retry_after_sec). */
+  error_status: z.union([z.literal(500), z.literal(503)]),
   /** Share of API requests answered 429 rate_limit_exceeded with Retry-After (a storm when 1). */
   rate_limit_rate: rate,
   retry_after_sec: z.int().min(0).max(3600),
@@ -27,6 +29,7 @@ export type FaultPatch = z.infer<typeof faultPatchSchema>;
 export const NO_FAULTS: FaultSettings = {
   latency_ms: 0,
   error_rate: 0,
+  error_status: 500,
   rate_limit_rate: 0,
   retry_after_sec: 1,
   reset_rate: 0,

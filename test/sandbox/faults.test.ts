@@ -57,6 +57,16 @@ describe('fault injection', () => {
     expect(token).toMatchObject({ status: 500, body: { error: 'server_error' } });
   });
 
+  it('answers 503 service_unavailable with Retry-After when told to', async () => {
+    await sb.faults.set({ error_rate: 1, error_status: 503, retry_after_sec: 3 });
+    const reply = await call(sb, 'GET', '/orders', { key });
+    expect(reply.status).toBe(503);
+    expect(reply.body.error.code).toBe('service_unavailable');
+    expect(reply.headers.get('retry-after')).toBe('3');
+    const token = await tokenRequest(sb, { grant_type: 'refresh_token' });
+    expect(token).toMatchObject({ status: 503, body: { error: 'server_error' } });
+  });
+
   it('fails about the configured share of requests', async () => {
     await sb.faults.set({ error_rate: 0.3 });
     let failures = 0;
