@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { PRESET_PERMISSIONS, permissionSchema, type ApiKeyKind, type ApiKeyMode, type Permission, type Scope } from '../api/enums';
 import type { Endpoint } from '../api/endpoints';
+import { sql } from 'kysely';
 import { ACCESS_TOKEN_PREFIX } from '../api/oauth';
 import type { Clock } from '../common/clock';
 import { newId } from '../common/ids';
@@ -113,7 +114,8 @@ export async function createApiKey(
 }
 
 export async function listApiKeys(db: Db): Promise<ApiKeyRecord[]> {
-  const rows = await db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute();
+  // Creation order, even for keys made in the same millisecond.
+  const rows = await db.selectFrom('api_keys').selectAll().orderBy(sql`rowid`).execute();
   return rows.map((r) => ({
     id: r.id,
     kind: r.kind as ApiKeyKind,

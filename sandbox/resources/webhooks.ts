@@ -1,5 +1,6 @@
 // Webhook endpoints (created through the dashboard), delivery records, and POST /webhooks/test.
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { eventTypeSchema, type EventType } from '../../api/enums';
 import { EVENT_RESOURCE_TYPE, type WebhookDelivery, type WebhookEndpoint } from '../../api/events';
 import type { MenuItem, Order, Payment } from '../../api/records';
@@ -59,7 +60,7 @@ export async function createWebhookEndpoint(db: Db, clock: Clock, input: { url: 
 }
 
 export async function listWebhookEndpoints(db: Db): Promise<WebhookEndpoint[]> {
-  const rows = await db.selectFrom('webhook_endpoints').selectAll().orderBy('created_at').orderBy('id').execute();
+  const rows = await db.selectFrom('webhook_endpoints').selectAll().orderBy(sql`rowid`).execute();
   return rows.map(endpointRecord);
 }
 
