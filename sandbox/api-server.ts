@@ -7,9 +7,9 @@ import type { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import type { Logger } from '../common/log';
 import { authenticate, authorize } from './auth';
-import type { OpContext } from './context';
+import { serialise, type OpContext } from './context';
 import { recordEvent } from './events';
-import type { FaultController } from './faults';
+import type { FaultController, FaultSettings } from './faults';
 import { ApiError, BodyTooLargeError, errorBody, parseOrThrow, queryObject, readRawBody, sendJson } from './http';
 import { checkKeyShape, fingerprint, type IdempotencyStore, type StoredReply } from './idempotency';
 import { OPERATIONS } from './operations';
@@ -80,7 +80,7 @@ export function createApiHandler(deps: ApiServerDeps) {
         },
       };
       const result = await OPERATIONS[endpoint.operationId as OperationId](ctx);
-      const stored = { status: result.status, body: JSON.stringify(result.body) };
+      const stored = { status: result.status, body: serialise(result.body) };
       if (idem) await deps.idempotency.save(tx, idem.key, idem.print, stored);
       return stored;
     });
@@ -89,7 +89,7 @@ export function createApiHandler(deps: ApiServerDeps) {
     return reply;
   }
 
-  async function handleV1(req: IncomingMessage, res: ServerResponse, url: URL, path: string, raw: Buffer, requestId: string): Promise<void> {
+  async function handleV1(req: IncomingMessage, res: ServerResponse, url: URL, path: string, raw: Buffer, requestId: string, settings: FaultSettings): Promise<void> {
     const method = req.method ?? 'GET';
     const route = matchRoute(method, path);
     if (route.kind === 'no_route') throw new ApiError('not_found', `no such endpoint: ${method} /v1${path}`);
@@ -133,7 +133,7 @@ export function createApiHandler(deps: ApiServerDeps) {
       reply = await runOperation(endpoint, id, query, body, url);
     }
 
-    if (endpoint.method !== 'GET' && faults.get().drop_response_methods.includes(endpoint.method as 'POST') && faults.roll(faults.get().drop_response_rate)) {
+    if (endpoint.method !== 'GET' && settings.drop_response_methods.includes(endpoint.method as 'POST') && faults.roll(settings.drop_response_rate)) {
       logger.debug({ requestId }, 'fault: committed, dropping the response');
       req.socket.destroy();
       return;
@@ -146,6 +146,7 @@ export function createApiHandler(deps: ApiServerDeps) {
     res.setHeader('Request-Id', requestId);
     const tokenEndpoint = (req.url ?? '').split('?')[0] === '/oauth/token';
     try {
+      // One snapshot per request: the faults in force when it arrived apply to all of it.
       const settings = faults.get();
       if (settings.latency_ms > 0) await new Promise((r) => setTimeout(r, settings.latency_ms));
       if (faults.roll(settings.reset_rate)) {
@@ -175,7 +176,7 @@ export function createApiHandler(deps: ApiServerDeps) {
       const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
       if (url.pathname === '/oauth/token') return await deps.oauthToken(req, res, raw);
       if (url.pathname === '/openapi.json' && req.method === 'GET') return sendJson(res, 200, deps.openapi());
-      if (url.pathname.startsWith('/v1/')) return await handleV1(req, res, url, url.pathname.slice(3), raw, requestId);
+      if (url.pathname.startsWith('/v1/')) return await handleV1(req, res, url, url.pathname.slice(3), raw, requestId, settings);
       throw new ApiError('not_found', `no such path: ${url.pathname} (the API lives under /v1)`);
     } catch (err) {
       if (res.headersSent || res.destroyed) return;

@@ -22,9 +22,18 @@ export interface OpContext {
   emit(type: EventType, data: EventData): Promise<void>;
 }
 
+/** A reply body already serialised (list pages splice stored JSON records without re-parsing them). */
+export class RawJson {
+  constructor(readonly json: string) {}
+}
+
 export interface OpResult {
   status: number;
   body: unknown;
+}
+
+export function serialise(body: unknown): string {
+  return body instanceof RawJson ? body.json : JSON.stringify(body);
 }
 
 export type OpHandler = (ctx: OpContext) => Promise<OpResult>;

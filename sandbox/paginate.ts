@@ -1,6 +1,7 @@
 // The spec's list envelope: data, meta.{total,page,per_page,total_pages}, links as absolute URLs.
 import type { ListEnvelope } from '../api/records';
 import { PER_PAGE_DEFAULT } from '../api/requests';
+import { RawJson } from './context';
 
 export interface PageRequest {
   page: number;
@@ -21,17 +22,16 @@ function pageUrl(requestUrl: URL, page: number, perPage: number): string {
   return url.href;
 }
 
-export function envelope<T>(data: T[], total: number, request: PageRequest, requestUrl: URL): ListEnvelope<T> {
+/** The envelope around records stored as JSON text, spliced in as they are. */
+export function envelopeOfDocs(docs: readonly string[], total: number, request: PageRequest, requestUrl: URL): RawJson {
   const totalPages = Math.ceil(total / request.perPage);
   const lastPage = Math.max(totalPages, 1);
-  return {
-    data,
-    meta: { total, page: request.page, per_page: request.perPage, total_pages: totalPages },
-    links: {
-      first: pageUrl(requestUrl, 1, request.perPage),
-      prev: request.page > 1 ? pageUrl(requestUrl, Math.min(request.page - 1, lastPage), request.perPage) : null,
-      next: request.page < totalPages ? pageUrl(requestUrl, request.page + 1, request.perPage) : null,
-      last: pageUrl(requestUrl, lastPage, request.perPage),
-    },
+  const meta: ListEnvelope<never>['meta'] = { total, page: request.page, per_page: request.perPage, total_pages: totalPages };
+  const links: ListEnvelope<never>['links'] = {
+    first: pageUrl(requestUrl, 1, request.perPage),
+    prev: request.page > 1 ? pageUrl(requestUrl, Math.min(request.page - 1, lastPage), request.perPage) : null,
+    next: request.page < totalPages ? pageUrl(requestUrl, request.page + 1, request.perPage) : null,
+    last: pageUrl(requestUrl, lastPage, request.perPage),
   };
+  return new RawJson(`{"data":[${docs.join(',')}],"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`);
 }

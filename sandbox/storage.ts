@@ -1,7 +1,7 @@
 // The sandbox's SQLite store (file or in-memory) through kysely. Resources are kept as their exact
 // JSON record in `doc`, next to the columns that lists filter and sort on.
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, SqliteDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
 
 export interface DocTable {
   id: string;
@@ -103,6 +103,28 @@ const MIGRATION = [
   `CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)`,
 ];
 
+const STATEMENT_CACHE_LIMIT = 500;
+
+/**
+ * Kysely prepares every query afresh; preparing costs more than running most of ours. Statements
+ * are reused by SQL text (kysely only calls all/run, never holds an iterator open).
+ */
+function withStatementCache(sqlite: Database.Database): SqliteDatabase {
+  const cache = new Map<string, Database.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let statement = cache.get(text);
+      if (!statement) {
+        if (cache.size >= STATEMENT_CACHE_LIMIT) cache.clear();
+        statement = sqlite.prepare(text);
+        cache.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 export interface OpenedStore {
   db: Db;
   /** The raw handle, for the seed's bulk inserts and for closing. */
@@ -121,7 +143,7 @@ export async function openStore(file?: string): Promise<OpenedStore> {
   sqlite.transaction(() => {
     for (const statement of MIGRATION) sqlite.exec(statement);
   })();
-  const db = new Kysely<SandboxSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<SandboxSchema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   await sql`select 1`.execute(db);
   return { db, sqlite };
 }

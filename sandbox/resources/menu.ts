@@ -1,11 +1,11 @@
 // GET/POST /menu/items, PATCH/DELETE /menu/items/{id}, GET /menu/categories, and the stock moves
 // orders make on menu items.
-import type { Category, MenuItem, Modifier } from '../../api/records';
+import type { MenuItem, Modifier } from '../../api/records';
 import type { CreateMenuItemRequest, ListMenuItemsQuery, PatchMenuItemRequest } from '../../api/requests';
 import { newId } from '../../common/ids';
 import { iso, type OpContext, type OpResult } from '../context';
 import { ApiError } from '../http';
-import { envelope, pageRequest } from '../paginate';
+import { envelopeOfDocs, pageRequest } from '../paginate';
 import type { Tx } from '../storage';
 import { findLocation } from './locations';
 
@@ -83,7 +83,7 @@ export async function listMenuItems(ctx: OpContext): Promise<OpResult> {
   }
   const { count } = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   const rows = await base.select('doc').orderBy('sort_key').orderBy('id').limit(page.perPage).offset(page.offset).execute();
-  return { status: 200, body: envelope(rows.map((r) => JSON.parse(r.doc) as MenuItem), Number(count), page, ctx.requestUrl) };
+  return { status: 200, body: envelopeOfDocs(rows.map((r) => r.doc), Number(count), page, ctx.requestUrl) };
 }
 
 export async function createMenuItem(ctx: OpContext): Promise<OpResult> {
@@ -152,5 +152,5 @@ export async function listMenuCategories(ctx: OpContext): Promise<OpResult> {
   const page = pageRequest(ctx.query as ListMenuItemsQuery);
   const { count } = await ctx.tx.selectFrom('categories').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   const rows = await ctx.tx.selectFrom('categories').select('doc').orderBy('position').orderBy('id').limit(page.perPage).offset(page.offset).execute();
-  return { status: 200, body: envelope(rows.map((r) => JSON.parse(r.doc) as Category), Number(count), page, ctx.requestUrl) };
+  return { status: 200, body: envelopeOfDocs(rows.map((r) => r.doc), Number(count), page, ctx.requestUrl) };
 }

@@ -4,7 +4,7 @@ import type { CreateOrderRequest, ListOrdersQuery, PatchOrderRequest } from '../
 import { newId } from '../../common/ids';
 import { iso, type OpContext, type OpResult } from '../context';
 import { ApiError } from '../http';
-import { envelope, pageRequest } from '../paginate';
+import { envelopeOfDocs, pageRequest } from '../paginate';
 import type { Tx } from '../storage';
 import { findLocation } from './locations';
 import { consumeStock, findMenuItem } from './menu';
@@ -78,7 +78,7 @@ export async function listOrders(ctx: OpContext): Promise<OpResult> {
   if (query.created_before !== undefined) base = base.where('created_at', '<', query.created_before);
   const { count } = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   const rows = await base.select('doc').orderBy('created_at').orderBy('id').limit(page.perPage).offset(page.offset).execute();
-  return { status: 200, body: envelope(rows.map((r) => JSON.parse(r.doc) as Order), Number(count), page, ctx.requestUrl) };
+  return { status: 200, body: envelopeOfDocs(rows.map((r) => r.doc), Number(count), page, ctx.requestUrl) };
 }
 
 export async function getOrder(ctx: OpContext): Promise<OpResult> {
