@@ -228,28 +228,33 @@ export class OutboxPusher {
   }
 
   /**
-   * An earlier attempt whose reply was lost may have done the change: then the retry is refused
-   * as invalid_state (fulfil twice, capture twice). Check the record before calling it a rejection.
+   * A 409 on an order means its state on the server is not what we thought. Read it: if an
+   * earlier attempt whose reply was lost already made this change (fulfil twice), the operation
+   * is done; otherwise the rejection stands and the terminal learns the server's version.
    */
   async #alreadyApplied(op: OutboxOperation, error: ApiError, ambiguousBefore: boolean): Promise<boolean> {
-    if (!ambiguousBefore || error.status !== 409) return false;
-    if (op.kind === 'order.fulfil' || op.kind === 'order.cancel') {
-      const target = op.kind === 'order.fulfil' ? 'fulfilled' : 'cancelled';
-      const serverId = this.#store.serverIdFor('order', op.entityId);
-      if (serverId === undefined) return false;
-      try {
-        const { data } = await this.#api.call({ method: 'GET', path: `/orders/${encodeURIComponent(serverId)}`, schema: clientOrderSchema });
-        if (data.status !== target) return false;
-        await this.#complete(op, orderRecord(data));
-        return true;
-      } catch {
-        return false;
-      }
-    }
+    if (error.status !== 409) return false;
     if (op.kind === 'payment_intent.capture') {
-      await this.#complete(op, null);
+      if (!ambiguousBefore) return false;
+      await this.#complete(op, null); // captured by the attempt whose reply was lost
       return true;
     }
+    if (!op.kind.startsWith('order.')) return false;
+    const serverId = this.#store.serverIdFor('order', op.entityId);
+    if (serverId === undefined) return false;
+    let current: ServerRecord;
+    try {
+      const { data } = await this.#api.call({ method: 'GET', path: `/orders/${encodeURIComponent(serverId)}`, schema: clientOrderSchema });
+      current = orderRecord(data);
+    } catch {
+      return false; // the next pull brings the server's version
+    }
+    const target = op.kind === 'order.fulfil' ? 'fulfilled' : op.kind === 'order.cancel' ? 'cancelled' : null;
+    if (ambiguousBefore && target !== null && current.status === target) {
+      await this.#complete(op, current);
+      return true;
+    }
+    this.#store.server.applyServerRecord('order', current);
     return false;
   }
 
