@@ -67,6 +67,19 @@ describe('Idempotency-Key honoured', () => {
     expect(later.body.id).not.toBe(first.body.id);
   });
 
+  it('concurrent requests with one key make one order; the others replay it or are told the key is in use', async () => {
+    const before = await sb.countOrders();
+    const replies = await Promise.all(Array.from({ length: 6 }, () => post('/orders', orderBody, 'k-race')));
+    expect(await sb.countOrders()).toBe(before + 1);
+    const created = replies.filter((r) => r.status === 201);
+    expect(new Set(created.map((r) => r.text)).size).toBe(1);
+    for (const reply of replies.filter((r) => r.status !== 201)) {
+      expect(reply.status).toBe(409);
+      expect(reply.body.error.code).toBe('idempotency_key_in_use');
+      expect(reply.headers.get('retry-after')).toBe('1');
+    }
+  });
+
   it('a key still running is idempotency_key_in_use', async () => {
     const { db } = await openStore();
     const store = new IdempotencyStore(db, clock);

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,23 +32,34 @@ describe('storage in a file', () => {
   });
 });
 
+function startCli(args: string[]): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', ...args], { cwd: join(__dirname, '..', '..') });
+}
+
+function readyUrl(child: ChildProcessWithoutNullStreams): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /sandbox ready: (http:\/\/\S+\/v1)/.exec(out);
+      if (match) resolve(match[1] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`the CLI exited with ${code}: ${out}`)));
+  });
+}
+
+async function stop(child: ChildProcessWithoutNullStreams): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
 describe('npm run sandbox (the CLI)', () => {
   it('prints the base URL when ready and writes the credentials file', async () => {
     const credentialsFile = join(dir, 'credentials.json');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--db', join(dir, 'cli.sqlite'), '--seed', 'demo', '--credentials-out', credentialsFile], {
-      cwd: join(__dirname, '..', '..'),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = startCli(['--db', join(dir, 'cli.sqlite'), '--seed', 'demo', '--credentials-out', credentialsFile]);
     try {
-      const baseUrl = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /sandbox ready: (http:\/\/\S+\/v1)/.exec(out);
-          if (match) resolve(match[1] as string);
-        });
-        child.once('exit', (code) => reject(new Error(`the CLI exited with ${code}: ${out}`)));
-      });
+      const baseUrl = await readyUrl(child);
       const written = JSON.parse(readFileSync(credentialsFile, 'utf8'));
       expect(written.base_url).toBe(baseUrl);
       expect(Object.keys(written.api_keys).sort()).toEqual(['custom', 'full', 'fullLive', 'menuOnly', 'ordersOnly', 'readOnly']);
@@ -58,9 +69,21 @@ describe('npm run sandbox (the CLI)', () => {
       const response = await fetch(`${baseUrl}/locations`, { headers: { Authorization: `Bearer ${written.api_keys.readOnly}` } });
       expect(response.status).toBe(200);
     } finally {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      await stop(child);
+    }
+    // Restarted on the same file: the same keys, client and locations, nothing seeded twice.
+    const again = startCli(['--db', join(dir, 'cli.sqlite'), '--seed', 'demo', '--credentials-out', credentialsFile + '.2']);
+    try {
+      const baseUrl = await readyUrl(again);
+      const first = JSON.parse(readFileSync(credentialsFile, 'utf8'));
+      const second = JSON.parse(readFileSync(`${credentialsFile}.2`, 'utf8'));
+      expect(second.api_keys).toEqual(first.api_keys);
+      expect(second.oauth_client).toEqual(first.oauth_client);
+      expect(second.location_ids).toEqual(first.location_ids);
+      const locations = (await (await fetch(`${baseUrl}/locations`, { headers: { Authorization: `Bearer ${second.api_keys.full}` } })).json()) as { meta: { total: number } };
+      expect(locations.meta.total).toBe(3);
+    } finally {
+      await stop(again);
     }
   });
 

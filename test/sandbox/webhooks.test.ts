@@ -99,6 +99,12 @@ describe('delivery and signatures', () => {
     const got = events(receiver);
     expect(got).toHaveLength(1);
     expect(got[0]?.data.attributes).toMatchObject({ id: tracked.id, stock: tracked.low_stock_threshold });
+
+    await call(sb, 'PATCH', `/menu/items/${tracked.id}`, { key, body: { stock: 100 } });
+    await call(sb, 'PATCH', `/menu/items/${tracked.id}`, { key, body: { stock: 2 } });
+    await call(sb, 'PATCH', `/menu/items/${tracked.id}`, { key, body: { stock: 1 } });
+    await sb.webhooksIdle();
+    expect(events(receiver).map((e) => (e.data.attributes as { stock: number }).stock)).toEqual([tracked.low_stock_threshold, 2]);
   });
 
   it('POST /webhooks/test queues a signed test event to the given endpoint', async () => {

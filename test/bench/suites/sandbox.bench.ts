@@ -95,8 +95,8 @@ const suite: BenchSuite = {
             baselineName: `raw node:http, fixed ${Buffer.byteLength(pageReply)} B JSON`,
             baseline: rawPageResult.requests.average,
             better: 'higher',
-            target: '≥ 200 req/s, no failures',
-            ok: sandboxPage.requests.average >= 200 && failures(sandboxPage) === 0,
+            target: '≥ 500 req/s, no failures',
+            ok: sandboxPage.requests.average >= 500 && failures(sandboxPage) === 0,
           }),
         ];
       } finally {
