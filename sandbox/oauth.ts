@@ -180,6 +180,8 @@ export class OAuthService {
       return redirectWith(res, redirectUri, { error: 'invalid_request', error_description: 'public clients must use PKCE (code_challenge)', state });
     }
     const requestToken = randomBytes(18).toString('base64url');
+    // Pages opened and never answered would otherwise pile up.
+    for (const [token, stale] of this.#pending) if (stale.expiresAt <= this.clock.now()) this.#pending.delete(token);
     this.#pending.set(requestToken, {
       clientId: app.client_id,
       redirectUri,

@@ -127,6 +127,17 @@ describe('authorization code flow', () => {
     const replay = await submitConsent(sb, page.requestToken as string, 'approve');
     expect(replay.status).toBe(400);
   });
+
+  it('a consent page left open for more than 10 minutes can no longer be approved', async () => {
+    listener = await startCallbackListener();
+    const url = buildAuthorizeUrl({ authUrl: sb.authUrl, clientId: sb.credentials.oauthClient.clientId, redirectUri: listener.redirectUri, scopes: ['read_menu'], state: 's' });
+    const page = await openConsentPage(url);
+    clock.advance(600_000);
+    const late = await submitConsent(sb, page.requestToken as string, 'approve');
+    expect(late.status).toBe(400);
+    expect(await late.text()).toContain('expired');
+    expect(listener.received).toHaveLength(0);
+  });
 });
 
 describe('authorize request validation', () => {
