@@ -25,9 +25,15 @@ export const ReceivedEvent = z.looseObject({
 });
 export type ReceivedEvent = z.infer<typeof ReceivedEvent>;
 
-/** Where verified events go: record + apply in one transaction; 'duplicate' when the id was seen. */
+export type SinkOutcome = 'applied' | 'duplicate' | { error: unknown };
+
+/**
+ * Where verified events go. Deliveries that arrive together are handed over together so they
+ * share one commit (one fsync); each is recorded and applied on its own savepoint, so one bad
+ * event fails alone. 'duplicate' when the id was seen before.
+ */
 export interface WebhookEventSink {
-  accept(event: ReceivedEvent, rawBody: string): 'applied' | 'duplicate';
+  acceptMany(deliveries: readonly { event: ReceivedEvent; rawBody: string }[]): SinkOutcome[];
 }
 
 export interface WebhookReceiverOptions {
@@ -74,6 +80,29 @@ export async function startWebhookReceiverServer(options: WebhookReceiverOptions
     res.end(JSON.stringify(body));
   };
 
+  // Verified deliveries wait here for the next commit; each is answered only after it.
+  let queue: { event: ReceivedEvent; rawBody: string; res: ServerResponse }[] = [];
+  const flush = () => {
+    const batch = queue;
+    queue = [];
+    let outcomes: SinkOutcome[];
+    try {
+      outcomes = options.sink.acceptMany(batch);
+    } catch (error) {
+      outcomes = batch.map(() => ({ error }));
+    }
+    batch.forEach(({ event, res }, i) => {
+      const outcome = outcomes[i] ?? { error: new Error('no outcome') };
+      if (typeof outcome === 'object') {
+        // Not recorded: a 5xx makes the service deliver it again later.
+        logger.error({ err: outcome.error, eventId: event.id }, 'webhook event could not be recorded');
+        answer(res, 500, { error: { code: 'internal_error', message: 'event not recorded; please retry' } });
+      } else {
+        answer(res, 200, { received: true, duplicate: outcome === 'duplicate' });
+      }
+    });
+  };
+
   const handle = (req: IncomingMessage, res: ServerResponse, rawBody: Buffer) => {
     const check = verifySignature({
       header: req.headers[SIGNATURE_HEADER.toLowerCase()],
@@ -99,16 +128,8 @@ export async function startWebhookReceiverServer(options: WebhookReceiverOptions
       answer(res, 400, { error: { code: 'invalid_event', message: parsed.error.issues[0]?.message ?? 'not an event' } });
       return;
     }
-    let outcome: 'applied' | 'duplicate';
-    try {
-      outcome = options.sink.accept(parsed.data, rawBody.toString('utf8'));
-    } catch (error) {
-      // Not recorded: a 5xx makes the service deliver it again later.
-      logger.error({ err: error, eventId: parsed.data.id }, 'webhook event could not be recorded');
-      answer(res, 500, { error: { code: 'internal_error', message: 'event not recorded; please retry' } });
-      return;
-    }
-    answer(res, 200, { received: true, duplicate: outcome === 'duplicate' });
+    queue.push({ event: parsed.data, rawBody: rawBody.toString('utf8'), res });
+    if (queue.length === 1) setImmediate(flush);
   };
 
   const server: Server = createServer((req, res) => {

@@ -15,7 +15,7 @@ import { ApiClient } from './api-client';
 import { ApiError } from './api-error';
 import type { CredentialsProvider } from './credentials';
 import { withTillOnlyDefaults, cardPaymentRecord, claimOwnOrders, menuItemRecord, modifierRecords, orderRecord, paymentIntentRecord } from './server-records';
-import { startWebhookReceiverServer, type ReceivedEvent, type WebhookEventSink, type WebhookReceiver } from './webhook-receiver';
+import { startWebhookReceiverServer, type ReceivedEvent, type SinkOutcome, type WebhookEventSink, type WebhookReceiver } from './webhook-receiver';
 
 const MenuItemAttributes = clientMenuItemSchema.extend({ deleted: z.boolean().optional(), low_stock_threshold: z.int().nullish() });
 
@@ -43,13 +43,20 @@ export class WebhookApplier implements WebhookEventSink {
     this.#logger = options.logger ?? silentLogger;
   }
 
-  accept(event: ReceivedEvent, rawBody: string): 'applied' | 'duplicate' {
-    const outcome = this.#store.server.recordWebhookEvent(
-      { eventId: event.id, type: event.type, payload: JSON.parse(rawBody) as unknown, receivedAt: this.#clock.now() },
-      () => this.#apply(event),
+  acceptMany(deliveries: readonly { event: ReceivedEvent; rawBody: string }[]): SinkOutcome[] {
+    const receivedAt = this.#clock.now();
+    const outcomes = this.#store.transaction(() =>
+      deliveries.map(({ event, rawBody }): SinkOutcome => {
+        try {
+          // Its own savepoint: if applying fails, this event leaves no trace and the others stay.
+          return this.#store.server.recordWebhookEvent({ eventId: event.id, type: event.type, payload: JSON.parse(rawBody) as unknown, receivedAt }, () => this.#apply(event));
+        } catch (error) {
+          return { error };
+        }
+      }),
     );
     if (this.#toFetch.size > 0) this.#fetchDoubtful();
-    return outcome;
+    return outcomes;
   }
 
   /** Resolves once the orders queued for a fetch have been fetched (tests, shutdown). */
