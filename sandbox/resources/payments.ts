@@ -58,6 +58,8 @@ export async function createPaymentIntent(ctx: OpContext): Promise<OpResult> {
 export async function capturePaymentIntent(ctx: OpContext): Promise<OpResult> {
   const payment = await paymentOr404(ctx.tx, ctx.id);
   if (payment.status !== 'authorized') throw new ApiError('invalid_state', `payment ${payment.id} is ${payment.status}: only an authorized payment can be captured`);
+  const order = (await findOrder(ctx.tx, payment.order_id)) as Order;
+  if (order.status === 'cancelled') throw new ApiError('invalid_state', `order ${order.id} is cancelled: its authorizations can no longer be captured`);
   const body = (ctx.body ?? {}) as CaptureRequest;
   const amount = body.amount_to_capture ?? payment.amount;
   if (amount > payment.amount) {

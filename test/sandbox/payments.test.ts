@@ -70,6 +70,9 @@ describe('payment intents', () => {
     const p = (await intent(order.id, 100)).body;
     expect((await call(sb, 'POST', `/payments/${p.id}/refunds`, { key })).status).toBe(409);
     await call(sb, 'PATCH', `/orders/${order.id}`, { key, body: { status: 'cancelled' } });
+    const captureAfterCancel = await call(sb, 'POST', `/payments/intents/${p.id}/capture`, { key });
+    expect(captureAfterCancel.status).toBe(409);
+    expect(captureAfterCancel.body.error.message).toContain('cancelled');
     const afterCancel = await intent(order.id, 100);
     expect(afterCancel.status).toBe(409);
     expect(afterCancel.body.error.code).toBe('invalid_state');
