@@ -237,9 +237,3 @@ export const ENDPOINTS = [
 ] as const satisfies readonly Endpoint[];
 
 export type OperationId = (typeof ENDPOINTS)[number]['operationId'];
-
-export function endpointById(operationId: OperationId): Endpoint {
-  const found = ENDPOINTS.find((e) => e.operationId === operationId);
-  if (!found) throw new Error(`unknown operation ${operationId}`);
-  return found;
-}

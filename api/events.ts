@@ -1,6 +1,6 @@
 // Webhook event payloads and the dashboard's webhook records (endpoints, deliveries).
 import { z } from 'zod';
-import { eventTypeSchema, webhookDeliveryStatusSchema } from './enums';
+import { eventTypeSchema, webhookDeliveryStatusSchema, type ResourceType } from './enums';
 import { menuItemSchema, orderSchema, paymentSchema, prefixedId, timestampSchema } from './records';
 
 /** Menu events carry the item as it now is, and whether this change deleted it. */
@@ -33,7 +33,7 @@ export const EVENT_RESOURCE_TYPE = {
   'payment.refunded': 'payment',
   'menu.item_updated': 'menu_item',
   'inventory.low_stock': 'menu_item',
-} as const satisfies Record<z.infer<typeof eventTypeSchema>, 'order' | 'payment' | 'menu_item'>;
+} as const satisfies Record<z.infer<typeof eventTypeSchema>, ResourceType>;
 
 export const webhookEndpointSchema = z.strictObject({
   id: prefixedId('we_'),

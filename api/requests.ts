@@ -127,6 +127,9 @@ export type WebhookTestRequest = z.infer<typeof webhookTestRequestSchema>;
 
 // ---- Query parameters (every value arrives as one string; repeated parameters are rejected) ----
 
+export const PER_PAGE_DEFAULT = 20;
+export const PER_PAGE_MAX = 100;
+
 const positiveIntParam = (max: number) =>
   z
     .string()
@@ -136,7 +139,7 @@ const positiveIntParam = (max: number) =>
 
 export const pageQuerySchema = z.strictObject({
   page: positiveIntParam(1_000_000).optional(),
-  per_page: positiveIntParam(100).optional(),
+  per_page: positiveIntParam(PER_PAGE_MAX).optional(),
 });
 
 const datetimeParam = z.iso.datetime({ offset: true }).transform((s) => Date.parse(s));
@@ -153,9 +156,6 @@ export const listMenuItemsQuerySchema = pageQuerySchema.extend({
   location_id: idString.optional(),
 });
 export type ListMenuItemsQuery = z.infer<typeof listMenuItemsQuerySchema>;
-
-export const PER_PAGE_DEFAULT = 20;
-export const PER_PAGE_MAX = 100;
 
 // ---- OAuth token endpoint: POST {api_host}/oauth/token, JSON body ----
 

@@ -1,11 +1,11 @@
 // What every /v1 operation handler receives and returns.
-import type { EventType } from '../api/enums';
+import type { EventType, ResourceType } from '../api/enums';
 import type { Clock } from '../common/clock';
 import type { Tx } from './storage';
 
 export interface EventData {
   id: string;
-  type: 'order' | 'payment' | 'menu_item';
+  type: ResourceType;
   attributes: unknown;
 }
 
