@@ -2,6 +2,7 @@
 // the programmatic API.
 import type { Clock } from '../common/clock';
 import type { FaultController } from './faults';
+import { ApiError } from './http';
 import type { IdempotencyStore } from './idempotency';
 import type { RateLimiter, RateLimitSettings } from './rate-limit';
 import { locationIds, seedDemo, type SeededCredentials } from './seed';
@@ -69,7 +70,7 @@ export class SandboxCore {
 
   /** Moves the clock and runs whatever became due (webhook retries) right away. */
   advanceClock(ms: number): void {
-    if (!isAdvanceable(this.clock)) throw new Error('this sandbox was given a clock that cannot be advanced');
+    if (!isAdvanceable(this.clock)) throw new ApiError('invalid_state', 'this sandbox was given a clock that cannot be advanced');
     this.clock.advance(ms);
     this.dispatcher.kick();
   }

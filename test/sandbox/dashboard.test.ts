@@ -94,4 +94,15 @@ describe('the HTML dashboard', () => {
     expect((await dashboard(sb, 'POST', '/oauth/apps', { name: 'x', redirect_uris: [] })).status).toBe(400);
     expect((await fetch(`${sb.authUrl}/elsewhere`)).status).toBe(404);
   });
+
+  it('refuses to advance a clock that cannot move', async () => {
+    const fixed = await withSandbox({ seed: 'none', clock: { now: () => Date.now() } });
+    try {
+      const reply = await dashboard(fixed, 'POST', '/clock/advance', { ms: 1000 });
+      expect(reply.status).toBe(409);
+      expect(reply.body.error.message).toContain('cannot be advanced');
+    } finally {
+      await fixed.close();
+    }
+  });
 });
