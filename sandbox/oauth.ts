@@ -206,6 +206,8 @@ export class OAuthService {
 </form>
 <p class="muted">You will be sent back to ${escapeHtml(new URL(redirectUri).origin)}.</p>`,
       ),
+      // Browsers apply form-action to the redirect that follows the POST: allow the app's origin.
+      { 'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${new URL(redirectUri).origin}; frame-ancestors 'none'` },
     );
   }
 

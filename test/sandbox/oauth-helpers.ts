@@ -7,7 +7,7 @@ import type { Loose } from './helpers';
 
 export interface CallbackListener {
   redirectUri: string;
-  /** Query parameters of every request the listener received, in order. */
+  /** Query parameters of every request to the callback path, in order. */
   received: URLSearchParams[];
   close(): Promise<void>;
 }
@@ -15,7 +15,14 @@ export interface CallbackListener {
 export async function startCallbackListener(path = '/callback'): Promise<CallbackListener> {
   const received: URLSearchParams[] = [];
   const server: Server = createServer((req, res) => {
-    received.push(new URL(req.url ?? '/', 'http://127.0.0.1').searchParams);
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    // Browsers also ask for /favicon.ico: only the callback path counts.
+    if (url.pathname !== path) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    received.push(url.searchParams);
     res.writeHead(200, { 'Content-Type': 'text/plain' });
     res.end('You can close this window.');
   });
