@@ -55,14 +55,20 @@ async function emitMenuItem(ctx: OpContext, item: MenuItem, deleted: boolean): P
   await ctx.emit('menu.item_updated', { id: item.id, type: 'menu_item', attributes: { ...item, deleted } });
 }
 
-/** Moves stock by -consumed per item id (negative consumed restores). Emits low-stock events. */
-export async function consumeStock(ctx: OpContext, consumed: ReadonlyMap<string, number>): Promise<void> {
+/**
+ * Moves stock by -consumed per item id (negative consumed restores). Emits low-stock events.
+ * `known` holds items this transaction already read, so untracked ones cost no query.
+ */
+export async function consumeStock(ctx: OpContext, consumed: ReadonlyMap<string, number>, known: ReadonlyMap<string, MenuItem>): Promise<void> {
   const now = iso(ctx.clock.now());
   for (const [id, quantity] of consumed) {
     if (quantity === 0) continue;
-    const row = await ctx.tx.selectFrom('menu_items').select('doc').where('id', '=', id).executeTakeFirst();
-    if (!row) continue;
-    const item = JSON.parse(row.doc) as MenuItem;
+    let item = known.get(id);
+    if (!item) {
+      const row = await ctx.tx.selectFrom('menu_items').select('doc').where('id', '=', id).executeTakeFirst();
+      if (!row) continue;
+      item = JSON.parse(row.doc) as MenuItem;
+    }
     if (item.stock === null) continue;
     const before = item.stock;
     const updated: MenuItem = { ...item, stock: before - quantity, updated_at: now };

@@ -1,5 +1,5 @@
 // GET/POST /orders, GET/PATCH /orders/{id}.
-import type { Order, Payment } from '../../api/records';
+import type { MenuItem, Order, Payment } from '../../api/records';
 import type { CreateOrderRequest, ListOrdersQuery, PatchOrderRequest } from '../../api/requests';
 import { newId } from '../../common/ids';
 import { iso, type OpContext, type OpResult } from '../context';
@@ -31,12 +31,14 @@ export async function paymentsOf(tx: Tx, orderId: string): Promise<Payment[]> {
 }
 
 /** Turns requested lines into priced lines, checking every reference against the menu. */
-async function priceLines(tx: Tx, locationId: string, lines: readonly LineInput[], nowMs: number): Promise<Order['items']> {
+async function priceLines(tx: Tx, locationId: string, lines: readonly LineInput[], nowMs: number): Promise<{ items: Order['items']; menu: Map<string, MenuItem> }> {
   const priced: Order['items'] = [];
+  const menu = new Map<string, MenuItem>();
   for (const [index, line] of lines.entries()) {
     const param = `items.${index}.menu_item_id`;
-    const item = await findMenuItem(tx, line.menu_item_id);
+    const item = menu.get(line.menu_item_id) ?? (await findMenuItem(tx, line.menu_item_id));
     if (!item) throw new ApiError('invalid_request', `${param}: no menu item ${line.menu_item_id}`, { param });
+    menu.set(item.id, item);
     if (!item.available) throw new ApiError('invalid_request', `${param}: ${item.name} is not available`, { param });
     if (item.location_id !== null && item.location_id !== locationId) {
       throw new ApiError('invalid_request', `${param}: ${item.name} is not sold at ${locationId}`, { param });
@@ -52,7 +54,7 @@ async function priceLines(tx: Tx, locationId: string, lines: readonly LineInput[
     const price = item.price + modifiers.reduce((sum, m) => sum + m.price, 0);
     priced.push({ id: newId('li_', nowMs), menu_item_id: item.id, name: item.name, quantity: line.quantity, price, modifiers });
   }
-  return priced;
+  return { items: priced, menu };
 }
 
 function totalOf(lines: Order['items']): number {
@@ -93,7 +95,7 @@ export async function createOrder(ctx: OpContext): Promise<OpResult> {
   if (!location) throw new ApiError('invalid_request', `location_id: no location ${body.location_id}`, { param: 'location_id' });
   if (location.status !== 'active') throw new ApiError('invalid_state', `location ${location.id} is inactive and takes no orders`, { param: 'location_id' });
   const now = ctx.clock.now();
-  const items = await priceLines(ctx.tx, location.id, body.items, now);
+  const { items, menu } = await priceLines(ctx.tx, location.id, body.items, now);
   const order: Order = {
     id: newId('ord_', now),
     object: 'order',
@@ -112,7 +114,7 @@ export async function createOrder(ctx: OpContext): Promise<OpResult> {
   };
   await ctx.tx.insertInto('orders').values({ id: order.id, location_id: order.location_id, status: order.status, created_at: now, doc: JSON.stringify(order) }).execute();
   await ctx.emit('order.created', { id: order.id, type: 'order', attributes: order });
-  await consumeStock(ctx, quantities(items, 1));
+  await consumeStock(ctx, quantities(items, 1), menu);
   return { status: 201, body: order };
 }
 
@@ -124,8 +126,11 @@ export async function updateOrder(ctx: OpContext): Promise<OpResult> {
   const now = ctx.clock.now();
   let updated: Order = { ...order, updated_at: iso(now) };
   let consumed: Map<string, number> | undefined;
+  let menu = new Map<string, MenuItem>();
   if (patch.items !== undefined) {
-    const items = await priceLines(ctx.tx, order.location_id, patch.items, now);
+    const priced = await priceLines(ctx.tx, order.location_id, patch.items, now);
+    const items = priced.items;
+    menu = priced.menu;
     const total = totalOf(items);
     const held = heldAmount(await paymentsOf(ctx.tx, order.id));
     if (total < held) throw new ApiError('invalid_state', `the new total ${total} is below the ${held} its payments already hold`, { param: 'items' });
@@ -144,6 +149,6 @@ export async function updateOrder(ctx: OpContext): Promise<OpResult> {
     await ctx.emit('order.updated', { id: updated.id, type: 'order', attributes: fieldsOnly });
   }
   if (patch.status) await ctx.emit(patch.status === 'fulfilled' ? 'order.fulfilled' : 'order.cancelled', { id: updated.id, type: 'order', attributes: updated });
-  if (consumed) await consumeStock(ctx, consumed);
+  if (consumed) await consumeStock(ctx, consumed, menu);
   return { status: 200, body: updated };
 }
