@@ -1,0 +1,322 @@
+// The sync engine's throughput, each figure next to its raw limit measured in the same run:
+// draining queued orders vs the sandbox's raw POST rate (autocannon), a full pull vs plain undici
+// GETs of the same pages, webhook ingest vs stripe-node's constructEvent plus a raw insert, and
+// the terminal's memory with 100,000 orders in its database. The sandbox runs in its own process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
+import Stripe from 'stripe';
+import { Agent, request } from 'undici';
+import { signatureHeader } from '../../../api/signature';
+import { systemClock } from '../../../common/clock';
+import { newId } from '../../../common/ids';
+import { silentLogger } from '../../../common/log';
+import { openStore, type Store } from '../../../store/index';
+import { ApiClient, type ApiCall, type ApiResult } from '../../../sync/api-client';
+import { ApiKeyCredentials } from '../../../sync/credentials';
+import { DEFAULT_TUNING } from '../../../sync/engine';
+import { Puller } from '../../../sync/pull';
+import { OutboxPusher } from '../../../sync/push';
+import { startWebhookReceiver } from '../../../sync/webhooks';
+import { row, type BenchRow, type BenchSuite } from '../harness';
+
+interface AutocannonResult {
+  requests: { average: number };
+  non2xx: number;
+  errors: number;
+}
+type Autocannon = (options: { url: string; method?: string; headers?: Record<string, string>; body?: string; connections: number; duration: number }) => Promise<AutocannonResult>;
+// autocannon ships no types; this is the slice of its API used here.
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const fixture = (name: string) => fileURLToPath(new URL(`../../sync/fixtures/${name}`, import.meta.url));
+const CONCURRENCY = 16;
+const DRAIN_ORDERS = 10_000;
+const PULL_ORDERS = 50_000;
+const WEBHOOK_EVENTS = 10_000;
+const MEMORY_ORDERS = 100_000;
+
+interface SandboxInfo {
+  baseUrl: string;
+  apiKey: string;
+  locationId: string;
+  orders: number;
+}
+
+async function childSandbox(extraOrders: number): Promise<{ info: SandboxInfo; close: () => Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fixture('bench-sandbox.ts'), String(extraOrders)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`bench sandbox exited with ${code}`)));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    info: JSON.parse(line) as SandboxInfo,
+    close: async () => {
+      child.stdin!.end();
+      await exited;
+    },
+  };
+}
+
+function tempStore(): Store {
+  return openStore(join(mkdtempSync(join(tmpdir(), 'bench-sync-')), 'terminal.db'));
+}
+
+type MenuItem = { id: string; name: string; price: number; available: boolean; stock: number | null; modifiers: { id: string; name: string; price: number }[] };
+
+async function menuOf(info: SandboxInfo): Promise<MenuItem[]> {
+  const res = await request(`${info.baseUrl}/menu/items?location_id=${info.locationId}&per_page=100`, { headers: { authorization: `Bearer ${info.apiKey}` } });
+  const body = (await res.body.json()) as { data: MenuItem[] };
+  return body.data.filter((i) => i.available && i.stock === null).slice(0, 3);
+}
+
+async function drainBench(): Promise<BenchRow> {
+  const sandbox = await childSandbox(0);
+  const store = tempStore();
+  const api = new ApiClient({ baseUrl: sandbox.info.baseUrl, credentials: new ApiKeyCredentials(async () => sandbox.info.apiKey), connections: CONCURRENCY });
+  try {
+    const items = await menuOf(sandbox.info);
+    const lines = items.map((item, n) => ({
+      menu_item_id: item.id,
+      name: item.name,
+      quantity: n + 1,
+      unit_price: item.price + (item.modifiers[0]?.price ?? 0),
+      modifiers: item.modifiers.slice(0, 1).map((m) => ({ modifier_id: m.id, name: m.name, price: m.price })),
+    }));
+    const body = JSON.stringify({
+      location_id: sandbox.info.locationId,
+      items: lines.map((l) => ({ menu_item_id: l.menu_item_id, quantity: l.quantity, modifiers: l.modifiers.map((m) => m.modifier_id) })),
+      customer: { name: 'Bench' },
+    });
+    const raw = await autocannon({
+      url: `${sandbox.info.baseUrl}/orders`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.info.apiKey}`, 'content-type': 'application/json' },
+      body,
+      connections: CONCURRENCY,
+      duration: 4,
+    });
+    store.transaction(() => {
+      for (let n = 0; n < DRAIN_ORDERS; n++) {
+        store.cashier.createOrder({ locationId: sandbox.info.locationId, currency: 'usd', lines, customer: { name: 'Bench', phone: '' } }, { actor: 'bench' });
+      }
+    });
+    const pusher = new OutboxPusher({ api, store, clock: systemClock, logger: silentLogger, tuning: { ...DEFAULT_TUNING.push, concurrency: CONCURRENCY } });
+    const started = performance.now();
+    while (store.outbox.unfinishedCount() > 0) {
+      const result = await pusher.drain();
+      if (result.halt) throw new Error(`drain halted: ${result.halt.error.message}`);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const rate = DRAIN_ORDERS / seconds;
+    return row({
+      name: `drain ${DRAIN_ORDERS.toLocaleString('en-US')} queued orders (3 lines), ${CONCURRENCY} in flight, durable claims + group commits`,
+      value: rate,
+      unit: 'orders/s',
+      baselineName: `autocannon POST /v1/orders, ${CONCURRENCY} connections${raw.non2xx + raw.errors > 0 ? ` (${raw.non2xx + raw.errors} failed)` : ''}`,
+      baseline: raw.requests.average,
+      better: 'higher',
+      target: '≥ 0.7× raw POST rate',
+      ok: rate / raw.requests.average >= 0.7 && store.outbox.listDeadLetters().length === 0,
+    });
+  } finally {
+    await api.close();
+    store.close();
+    await sandbox.close();
+  }
+}
+
+/** Records every order-list request the puller makes, so the raw run fetches the same pages. */
+class RecordingClient extends ApiClient {
+  readonly urls: string[] = [];
+  override async call<T>(call: ApiCall<T>): Promise<ApiResult<T>> {
+    if (call.method === 'GET' && call.path === '/orders') {
+      const url = new URL(this.baseUrl + call.path);
+      for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+      this.urls.push(url.toString());
+    }
+    return super.call(call);
+  }
+}
+
+async function pullBench(): Promise<BenchRow> {
+  const sandbox = await childSandbox(PULL_ORDERS);
+  const credentials = new ApiKeyCredentials(async () => sandbox.info.apiKey);
+  const tuning = DEFAULT_TUNING.pull;
+  try {
+    // Warm-up pull (and the list of pages it reads).
+    const recorder = new RecordingClient({ baseUrl: sandbox.info.baseUrl, credentials });
+    const warmStore = tempStore();
+    await new Puller({ api: recorder, store: warmStore, clock: systemClock, logger: silentLogger, tuning }).fullPull(new Puller({ api: recorder, store: warmStore, clock: systemClock, logger: silentLogger, tuning }).orderScope(null));
+    warmStore.close();
+    await recorder.close();
+
+    // Raw: the same pages with plain undici GETs, one after the other, parsed, nothing stored.
+    const agent = new Agent({ connections: 1 });
+    let rawRecords = 0;
+    const rawStarted = performance.now();
+    for (const url of recorder.urls) {
+      const res = await request(url, { dispatcher: agent, headers: { authorization: `Bearer ${sandbox.info.apiKey}` } });
+      rawRecords += ((await res.body.json()) as { data: unknown[] }).data.length;
+    }
+    const rawRate = rawRecords / ((performance.now() - rawStarted) / 1000);
+    await agent.close();
+
+    const api = new ApiClient({ baseUrl: sandbox.info.baseUrl, credentials });
+    const store = tempStore();
+    const puller = new Puller({ api, store, clock: systemClock, logger: silentLogger, tuning });
+    const started = performance.now();
+    const result = await puller.fullPull(puller.orderScope(null));
+    const rate = result.records / ((performance.now() - started) / 1000);
+    const stored = (store.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE layer = 'base'`).get() as { n: number }).n;
+    store.close();
+    await api.close();
+    return row({
+      name: `full pull of ${sandbox.info.orders.toLocaleString('en-US')} orders, per_page=100, keyset pages, each page + cursor one commit`,
+      value: rate,
+      unit: 'records/s',
+      baselineName: `undici GETs of the same ${recorder.urls.length} pages, parsed, not stored`,
+      baseline: rawRate,
+      better: 'higher',
+      target: '≥ 0.8× raw page fetch',
+      ok: rate / rawRate >= 0.8 && stored === sandbox.info.orders,
+    });
+  } finally {
+    await sandbox.close();
+  }
+}
+
+async function webhookBench(): Promise<BenchRow> {
+  const secret = 'whsec_bench_secret';
+  const store = tempStore();
+  const receiver = await startWebhookReceiver({ store, secrets: [secret] });
+  const nowIso = new Date().toISOString();
+  const bodies = Array.from({ length: WEBHOOK_EVENTS }, (_, n) => {
+    const id = newId('ord_');
+    return JSON.stringify({
+      id: newId('evt_'),
+      type: 'order.created',
+      created_at: nowIso,
+      test: false,
+      data: {
+        id,
+        type: 'order',
+        attributes: {
+          id, object: 'order', location_id: 'loc_bench', status: 'open', currency: 'usd', customer: null, total: 1200 + n, amount_paid: 0, metadata: {},
+          items: [{ id: newId('li_'), menu_item_id: 'mi_bench', name: 'Soup', quantity: 2, price: 600, modifiers: [] }],
+          created_at: nowIso, updated_at: nowIso, fulfilled_at: null, cancelled_at: null,
+        },
+      },
+    });
+  });
+  try {
+    // Raw: stripe-node's verification and one plain insert per event, in process, no HTTP.
+    const stripe = new Stripe('sk_test_bench');
+    const raw = new BetterSqlite3(join(mkdtempSync(join(tmpdir(), 'bench-raw-')), 'raw.db'));
+    raw.pragma('journal_mode = WAL');
+    raw.pragma('synchronous = FULL');
+    raw.exec('CREATE TABLE inbox (event_id TEXT PRIMARY KEY, payload TEXT NOT NULL)');
+    const insert = raw.prepare('INSERT INTO inbox (event_id, payload) VALUES (?, ?)');
+    const t = Math.floor(Date.now() / 1000);
+    const headers = bodies.map((body) => signatureHeader(secret, body, t));
+    const rawStarted = performance.now();
+    bodies.forEach((body, i) => {
+      const event = stripe.webhooks.constructEvent(body, headers[i]!, secret);
+      insert.run(event.id, body);
+    });
+    const rawRate = WEBHOOK_EVENTS / ((performance.now() - rawStarted) / 1000);
+    raw.close();
+
+    const agent = new Agent({ connections: 32 });
+    let next = 0;
+    let failures = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (next < bodies.length) {
+          const i = next++;
+          const res = await request(receiver.url, { method: 'POST', dispatcher: agent, body: bodies[i], headers: { 'content-type': 'application/json', 'service-signature': headers[i]! } });
+          await res.body.text();
+          if (res.statusCode !== 200) failures++;
+        }
+      }),
+    );
+    const rate = WEBHOOK_EVENTS / ((performance.now() - started) / 1000);
+    await agent.close();
+    return row({
+      name: `webhook ingest over HTTP: verify + durable inbox + apply, 32 connections${failures ? ` (${failures} failed)` : ''}`,
+      value: rate,
+      unit: 'events/s',
+      baselineName: 'stripe-node constructEvent + one raw SQLite insert each, in process',
+      baseline: rawRate,
+      better: 'higher',
+      target: '≥ 5,000 events/s',
+      ok: rate >= 5_000 && failures === 0,
+    });
+  } finally {
+    await receiver.close();
+    store.close();
+  }
+}
+
+async function memoryBench(): Promise<BenchRow> {
+  const sandbox = await childSandbox(0);
+  const file = join(mkdtempSync(join(tmpdir(), 'bench-memory-')), 'terminal.db');
+  const store = openStore(file);
+  const now = Date.now();
+  for (let offset = 0; offset < MEMORY_ORDERS; offset += 1_000) {
+    store.transaction(() => {
+      for (let i = offset; i < offset + 1_000; i++) {
+        store.server.applyServerRecord('order', {
+          id: newId('ord_', now - MEMORY_ORDERS + i),
+          location_id: sandbox.info.locationId,
+          status: 'fulfilled',
+          currency: 'usd',
+          customer: null,
+          notes: '',
+          lines: [{ menu_item_id: 'mi_bench', name: 'Soup', quantity: 2, unit_price: 600, modifiers: [] }],
+          total: 1200,
+          created_at: now - MEMORY_ORDERS + i,
+          updated_at: now - MEMORY_ORDERS + i,
+        });
+      }
+    });
+  }
+  store.close();
+  try {
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fixture('memory-terminal.ts'), file, sandbox.info.baseUrl, sandbox.info.apiKey, sandbox.info.locationId], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`memory terminal exited with ${code}`)));
+    });
+    const report = JSON.parse(line) as { rss: number; orders: number; lastPullAt: number | null; lastError: string | null };
+    const mb = report.rss / 1024 / 1024;
+    return row({
+      name: `terminal RSS with ${MEMORY_ORDERS.toLocaleString('en-US')} orders in its database, after first sync${report.lastPullAt === null ? ' (pull did not finish)' : ''}`,
+      value: mb,
+      unit: 'MB',
+      baselineName: 'budget',
+      baseline: 150,
+      better: 'lower',
+      target: '< 150 MB',
+      ok: mb < 150 && report.orders === 50 && report.lastPullAt !== null,
+    });
+  } finally {
+    await sandbox.close();
+  }
+}
+
+const suite: BenchSuite = {
+  name: 'sync',
+  async run(): Promise<BenchRow[]> {
+    return [await drainBench(), await pullBench(), await webhookBench(), await memoryBench()];
+  },
+};
+
+export default suite;
