@@ -70,6 +70,10 @@ export const PaymentStatus = z.enum([
 ]);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
+/** Why money goes back: the values the cloud accepts (docs/spec-gaps.md, refunds). */
+export const RefundReason = z.enum(['requested_by_customer', 'duplicate', 'fraudulent', 'order_cancelled', 'other']);
+export type RefundReason = z.infer<typeof RefundReason>;
+
 export const Refund = z.object({
   id: Id,
   paymentId: Id,
@@ -266,7 +270,7 @@ export const commands = {
     z.strictObject({
       paymentId: Id,
       amount: PositiveAmount,
-      reason: z.string().trim().min(1, 'say why the money goes back').max(200),
+      reason: RefundReason,
     }),
     z.object({ refund: Refund, order: Order }),
   ),

@@ -1,11 +1,18 @@
 import { useState, type FormEvent } from 'react';
-import type { Order } from '../../bridge/contract';
+import type { Order, RefundReason } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { money, parseAmount, toAmountText } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
 import { Dialog, ErrorNote } from './Dialog';
 
-const REASONS = ['Customer changed their mind', 'Wrong item', 'Quality problem', 'Charged twice', 'Other'];
+/** The reasons the cloud records, in the cashier's words. */
+export const REFUND_REASONS: Record<RefundReason, string> = {
+  requested_by_customer: 'Customer asked for it (wrong item, quality, changed mind)',
+  order_cancelled: 'Order cancelled',
+  duplicate: 'Charged twice',
+  fraudulent: 'Suspected fraud',
+  other: 'Other',
+};
 
 export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onRefunded: (order: Order) => void; onClose: () => void }) {
   const client = useBridge();
@@ -15,8 +22,7 @@ export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onR
   const payment = refundable.find((p) => p.id === paymentId);
   const remaining = payment ? payment.amount - payment.refundedAmount : 0;
   const [amountText, setAmountText] = useState(toAmountText(remaining, digits));
-  const [reason, setReason] = useState(REASONS[0] as string);
-  const [otherReason, setOtherReason] = useState('');
+  const [reason, setReason] = useState<RefundReason>('requested_by_customer');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -31,7 +37,7 @@ export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onR
     setBusy(true);
     setError(null);
     try {
-      const result = await client.call('payments.refund', { paymentId: payment.id, amount, reason: reason === 'Other' ? otherReason : reason });
+      const result = await client.call('payments.refund', { paymentId: payment.id, amount, reason });
       onRefunded(result.order);
     } catch (caught) {
       setError(describeError(caught));
@@ -72,18 +78,14 @@ export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onR
         </label>
         <label>
           Reason
-          <select value={reason} onChange={(event) => setReason(event.target.value)}>
-            {REASONS.map((r) => (
-              <option key={r}>{r}</option>
+          <select value={reason} onChange={(event) => setReason(event.target.value as RefundReason)}>
+            {Object.entries(REFUND_REASONS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
             ))}
           </select>
         </label>
-        {reason === 'Other' ? (
-          <label>
-            Say why
-            <input value={otherReason} onChange={(event) => setOtherReason(event.target.value)} />
-          </label>
-        ) : null}
         <ErrorNote message={error} />
         <div className="dialog-actions">
           <button type="button" className="secondary big" onClick={onClose}>

@@ -9,6 +9,7 @@ function headline(status: SyncStatusView, connected: boolean): { tone: 'ok' | 'w
   if (status.credentials === 'none') return { tone: 'warn', text: 'Not connected to an account' };
   if (status.credentials === 'rejected') return { tone: 'bad', text: 'Sign-in rejected' };
   if (!status.online) return { tone: 'bad', text: 'Offline' };
+  if (status.deadLetters.length > 0) return { tone: 'bad', text: 'Needs attention' };
   if (status.pending > 0) return { tone: 'warn', text: 'Syncing' };
   return { tone: 'ok', text: 'Online, all synced' };
 }
@@ -93,7 +94,12 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
       {status.deadLetters.length === 0 ? (
         <p className="muted">Nothing refused.</p>
       ) : (
-        <ul className="dead-letters">
+        <>
+          <p className="dialog-message">
+            The cloud refused these changes; they will not be sent again on their own. Retry once the problem is fixed (for example the item is back on the
+            menu), or discard to drop the change here too. A discarded order has to be entered again.
+          </p>
+          <ul className="dead-letters">
           {status.deadLetters.map((letter) => (
             <li key={letter.id} data-testid="dead-letter">
               <div>
@@ -112,7 +118,8 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
               </div>
             </li>
           ))}
-        </ul>
+          </ul>
+        </>
       )}
       <div className="dialog-actions">
         <button type="button" className="primary big" disabled={busy} onClick={() => run(() => client.call('sync.now', {}))}>

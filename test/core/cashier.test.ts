@@ -121,12 +121,12 @@ describe('payments and refunds', () => {
     expect(paid.change).toBe(800);
     expect(paid.order.paidAmount).toBe(1200);
     await expectRefusal(t.call('payments.take', { orderId: order.id, method: 'cash', amount: 1 }), 'conflict', /already paid/);
-    const partial = await t.call('payments.refund', { paymentId: paid.payment.id, amount: 500, reason: 'Wrong item' });
+    const partial = await t.call('payments.refund', { paymentId: paid.payment.id, amount: 500, reason: 'requested_by_customer' });
     expect(partial.order.refundedAmount).toBe(500);
-    await expectRefusal(t.call('payments.refund', { paymentId: paid.payment.id, amount: 800, reason: 'x' }), 'conflict', /Only \$7\.00/);
-    const rest = await t.call('payments.refund', { paymentId: paid.payment.id, amount: 700, reason: 'Quality problem' });
+    await expectRefusal(t.call('payments.refund', { paymentId: paid.payment.id, amount: 800, reason: 'duplicate' }), 'conflict', /Only \$7\.00/);
+    const rest = await t.call('payments.refund', { paymentId: paid.payment.id, amount: 700, reason: 'other' });
     expect(rest.order.refundedAmount).toBe(1200);
-    await expectRefusal(t.call('payments.refund', { paymentId: paid.payment.id, amount: 1, reason: 'x' }), 'conflict', /in full/);
+    await expectRefusal(t.call('payments.refund', { paymentId: paid.payment.id, amount: 1, reason: 'duplicate' }), 'conflict', /in full/);
   });
 
   it('queues offline card payments within the limits and asks for a manager above them', async () => {
@@ -140,7 +140,7 @@ describe('payments and refunds', () => {
     const small = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 2 }] }); // 9.00: 24 + 9 > 30
     await expectRefusal(t.call('payments.take', { orderId: small.id, method: 'card', amount: 900 }), 'needs_manager', /already waiting/);
     // Card refunds wait for the cloud's payment record.
-    await expectRefusal(t.call('payments.refund', { paymentId: approved.payment.id, amount: 100, reason: 'x' }), 'conflict', /being confirmed/);
+    await expectRefusal(t.call('payments.refund', { paymentId: approved.payment.id, amount: 100, reason: 'duplicate' }), 'conflict', /being confirmed/);
     const shift = await t.call('shift.summary', {});
     expect(shift).toMatchObject({ orders: 2, byMethod: { card: 2400, cash: 0 }, queuedOffline: 2400, net: 2400 });
   });

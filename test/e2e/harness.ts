@@ -60,7 +60,9 @@ export async function startTerminal(options: { config?: Partial<TerminalConfig>;
 }
 
 export async function openRegister(browser: Browser, terminal: Terminal): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1366, height: 850 } });
+  // A context of its own: axe needs one, and the OAuth consent tab opens in it.
+  const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
+  const page = await context.newPage();
   await page.goto(terminal.mode.host.launchUrl);
   await page.locator('.menu-grid .tile').first().waitFor();
   return page;
