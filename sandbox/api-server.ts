@@ -65,7 +65,7 @@ export function createApiHandler(deps: ApiServerDeps) {
   const { db, clock, logger, faults } = deps;
 
   async function runOperation(endpoint: Endpoint, id: string, query: unknown, body: unknown, requestUrl: URL, idem?: { key: string; print: string }): Promise<StoredReply> {
-    let emitted = false;
+    let deliveriesQueued = endpoint.operationId === 'sendTestWebhook';
     const reply = await db.transaction().execute(async (tx) => {
       const ctx: OpContext = {
         tx,
@@ -75,8 +75,8 @@ export function createApiHandler(deps: ApiServerDeps) {
         body,
         requestUrl,
         emit: async (type, data) => {
-          emitted = true;
-          await recordEvent(tx, clock, type, data);
+          const { deliveryIds } = await recordEvent(tx, clock, type, data);
+          if (deliveryIds.length > 0) deliveriesQueued = true;
         },
       };
       const result = await OPERATIONS[endpoint.operationId as OperationId](ctx);
@@ -84,8 +84,8 @@ export function createApiHandler(deps: ApiServerDeps) {
       if (idem) await deps.idempotency.save(tx, idem.key, idem.print, stored);
       return stored;
     });
-    // Test webhooks record their event directly; any committed write may have deliveries to send.
-    if (emitted || endpoint.operationId === 'sendTestWebhook') deps.dispatcher.kick();
+    // Test webhooks record their event (and its delivery) directly rather than through emit.
+    if (deliveriesQueued) deps.dispatcher.kick();
     return reply;
   }
 
