@@ -113,3 +113,70 @@ describe('fuzzing every endpoint', () => {
     expect(response.status).toBe(400);
   });
 });
+
+describe('fuzzing the OAuth endpoints and the dashboard controls', () => {
+  const token = fc.oneof(
+    anyJson.map((v) => JSON.stringify(v) ?? ''),
+    fc
+      .record({
+        grant_type: fc.oneof(fc.constantFrom('authorization_code', 'refresh_token'), weirdString),
+        client_id: fc.oneof(fc.constant('CLIENT'), weirdString),
+        client_secret: fc.oneof(fc.constant('SECRET'), weirdString),
+        code: weirdString,
+        refresh_token: weirdString,
+        redirect_uri: weirdString,
+        code_verifier: weirdString,
+      }, { requiredKeys: [] })
+      .map((b) => JSON.stringify(b).replace('"CLIENT"', JSON.stringify(sb.credentials.oauthClient.clientId)).replace('"SECRET"', JSON.stringify(sb.credentials.oauthClient.clientSecret))),
+  );
+
+  it('POST /oauth/token answers an RFC 6749 error for anything malformed, never a 500', async () => {
+    await fc.assert(
+      fc.asyncProperty(token, async (body) => {
+        const response = await fetch(`${sb.apiHost}/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+        const reply = (await response.json()) as Loose;
+        expect([400, 401]).toContain(response.status);
+        expect(typeof reply.error).toBe('string');
+      }),
+      { numRuns: 150, seed: 7 },
+    );
+  });
+
+  it('GET /oauth/authorize shows a page, redirects or refuses, never a 500', async () => {
+    const params = fc.dictionary(fc.constantFrom('client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'), weirdString, { maxKeys: 7 });
+    await fc.assert(
+      fc.asyncProperty(params, fc.boolean(), async (query, realClient) => {
+        if (realClient) Object.assign(query, { client_id: sb.credentials.oauthClient.clientId, redirect_uri: 'http://127.0.0.1:9/callback' });
+        const response = await fetch(`${sb.authUrl}/oauth/authorize?${new URLSearchParams(query)}`, { redirect: 'manual' });
+        expect([200, 303, 400]).toContain(response.status);
+        await response.arrayBuffer();
+      }),
+      { numRuns: 150, seed: 8 },
+    );
+  });
+
+  it('the dashboard controls refuse malformed input without a 500', async () => {
+    const controls = fc.constantFrom(
+      ['POST', '/keys'],
+      ['POST', '/keys/key_nope/regenerate'],
+      ['POST', '/oauth/apps'],
+      ['POST', '/webhook-endpoints'],
+      ['POST', '/deliveries/whd_nope/retry'],
+      ['POST', '/seed'],
+      ['POST', '/clock/advance'],
+      ['PATCH', '/faults'],
+      ['PATCH', '/settings'],
+    );
+    await fc.assert(
+      fc.asyncProperty(controls, fc.oneof(anyJson.map((v) => JSON.stringify(v) ?? ''), fc.string({ maxLength: 20 })), async ([method, path], body) => {
+        const response = await fetch(`${sb.dashboardApiUrl}${path}`, { method, headers: { 'Content-Type': 'application/json' }, body });
+        expect(response.status, `${method} ${path} ${body}`).toBeLessThan(500);
+        await response.arrayBuffer();
+        // A random but valid patch may switch faults or settings on: put them back for the next run.
+        await sb.faults.reset();
+        sb.updateSettings({ idempotency: 'honour', rate_limit: { limit: 100_000, window_sec: 60 } });
+      }),
+      { numRuns: 150, seed: 9 },
+    );
+  });
+});
