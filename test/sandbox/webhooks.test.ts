@@ -155,9 +155,9 @@ describe('retry schedule on the injected clock', () => {
       expect(receiver.arrivals).toHaveLength(attempts - 1);
       const started = Date.now();
       sb.advanceClock(1000);
-      await waitFor(() => receiver.arrivals.length === attempts, 2000, `attempt ${attempts}`);
+      await waitFor(() => receiver.arrivals.length === attempts, 5000, `attempt ${attempts}`);
       // Promptly: the clock move wakes the dispatcher, not the (10 s) poll.
-      expect(Date.now() - started).toBeLessThan(1000);
+      expect(Date.now() - started).toBeLessThan(3000);
       await sb.webhooksIdle();
     }
     expect(await delivery()).toMatchObject({ status: 'failed', attempts: 4, next_attempt_at: null });
@@ -224,12 +224,12 @@ describe('ordering', () => {
 
   it('does not hold other resources behind a slow one', async () => {
     const { sb, receiver } = await setup();
-    receiver.behaviour = (_a, i) => ({ status: 200, delayMs: i === 0 ? 400 : 0 });
+    receiver.behaviour = (_a, i) => ({ status: 200, delayMs: i === 0 ? 1500 : 0 });
     await sb.createWebhookEndpoint({ url: receiver.url, event_types: ['order.created'] });
     await createOrder(sb);
     await createOrder(sb);
     await waitFor(() => receiver.arrivals.length === 2, 3000);
-    expect(receiver.arrivals[1]!.receivedAt - receiver.arrivals[0]!.receivedAt).toBeLessThan(350);
+    expect(receiver.arrivals[1]!.receivedAt - receiver.arrivals[0]!.receivedAt).toBeLessThan(1400);
     await sb.webhooksIdle();
   });
 });
