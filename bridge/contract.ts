@@ -168,7 +168,14 @@ export const SettingsView = z.object({
     /** A masked hint such as "sk_test_…f3a9"; never the secret. */
     hint: z.string(),
   }),
-  webhook: z.object({ enabled: z.boolean(), host: z.string(), port: z.number().int() }),
+  webhook: z.object({
+    enabled: z.boolean(),
+    host: z.string(),
+    port: z.number().int(),
+    /** Where the cloud should post events while the receiver runs, else ''. */
+    url: z.string(),
+    secretSet: z.boolean(),
+  }),
   offlineLimits: OfflineLimits,
   managerPinSet: z.boolean(),
   kioskMode: z.boolean(),
@@ -286,6 +293,8 @@ export const commands = {
       authUrl: z.url({ protocol: /^https?$/ }).optional(),
       locationId: z.string().trim().min(1).max(80).optional(),
       webhook: z.strictObject({ enabled: z.boolean(), host: z.string().min(1).max(255), port: z.number().int().min(0).max(65535) }).optional(),
+      /** The whsec_ secret the dashboard showed when the endpoint was registered. */
+      webhookSigningSecret: z.string().trim().regex(/^whsec_[A-Za-z0-9_]+$/, 'a signing secret starts with whsec_').optional(),
       offlineLimits: OfflineLimits.optional(),
       /** A new manager PIN; the current one is required to change it once set. */
       newManagerPin: ManagerPin.optional(),

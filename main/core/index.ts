@@ -19,6 +19,7 @@ import { CoreError } from './errors';
 import { EventHub } from './events';
 import { TerminalSettings } from './settings';
 import { SyncLink, type CredentialKind, type SyncEngineLike } from './sync-link';
+import { WebhookLink } from './webhooks';
 
 export { CoreError } from './errors';
 export type { SyncEngineLike } from './sync-link';
@@ -70,6 +71,9 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
   }
   await refreshCredentials();
 
+  // Kept in memory for the receiver, which reads it on every delivery.
+  let webhookSecret = await secrets.get(config.webhook.signingSecretRef);
+
   const cashierRef: { current: Cashier | null } = { current: null };
   const sync = new SyncLink(store, clock, () => cashierRef.current?.currency() ?? 'usd', () => credentialKind);
   const cashier = new Cashier(store, settings, sync, events, clock);
@@ -95,6 +99,17 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
     await sync.attach(deps.createEngine ? deps.createEngine(options) : createSyncEngine(options));
   }
 
+  const webhooks = new WebhookLink(
+    store,
+    () => webhookSecret,
+    (types) => {
+      if (types.some((type) => type.startsWith('menu.') || type.startsWith('inventory.'))) cashier.menuChanged();
+      if (types.some((type) => type.startsWith('order.') || type.startsWith('payment.'))) events.emit('orders.changed', { ids: [] });
+    },
+    clock,
+    logger,
+  );
+
   // Status to every renderer: on each change, and every few seconds for the "oldest pending" age.
   let lastPullAt: number | null = null;
   sync.onChange(() => {
@@ -117,7 +132,7 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
       authUrl: s.authUrl,
       locationId: s.locationId || (cashier.location()?.id ?? ''),
       credentials: { kind: credentialKind === 'rejected' ? 'none' : credentialKind, hint: credentialHint },
-      webhook: s.webhook,
+      webhook: { ...s.webhook, url: webhooks.url, secretSet: webhookSecret !== null },
       offlineLimits: s.offlineLimits,
       managerPinSet: s.managerPinHash !== '',
       kioskMode: config.kioskMode,
@@ -127,6 +142,7 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
   async function settingsChanged(): Promise<SettingsView> {
     await refreshCredentials();
     await restartSync();
+    await webhooks.apply(settings.effective().webhook);
     cashier.menuChanged();
     const view = settingsView();
     events.emit('settings.changed', view);
@@ -164,6 +180,10 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
       if (guarded && current.managerPinHash !== '') {
         if (p.managerPin === undefined) throw new CoreError('needs_manager', 'Changing offline limits or the manager PIN needs the current manager PIN.');
         if (!verifyManagerPin(p.managerPin, current.managerPinHash)) throw new CoreError('needs_manager', 'That manager PIN is not right. Nothing was changed.');
+      }
+      if (p.webhookSigningSecret !== undefined) {
+        await secrets.setMany({ [config.webhook.signingSecretRef]: p.webhookSigningSecret });
+        webhookSecret = p.webhookSigningSecret;
       }
       settings.update(
         {
@@ -265,6 +285,7 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
   const inFlight = new Set<Promise<BridgeResponse>>();
 
   await restartSync();
+  await webhooks.apply(settings.effective().webhook);
 
   return {
     invoke(request: BridgeRequest): Promise<BridgeResponse> {
@@ -286,6 +307,7 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
       closing = true;
       clearInterval(ticker);
       await Promise.allSettled([...inFlight]);
+      await webhooks.stop();
       await sync.stop();
       store.close();
     },

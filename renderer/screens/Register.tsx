@@ -21,8 +21,10 @@ const MenuTile = memo(function MenuTile({ item, currency, onAdd }: { item: MenuI
       data-item-id={item.id}
     >
       <span className="tile-name">{item.name}</span>
-      <span className="tile-price">{money(item.price, currency)}</span>
-      {status ? <span className="tile-badge">{status}</span> : null}
+      <span className="tile-foot">
+        <span className="tile-price">{money(item.price, currency)}</span>
+        {status ? <span className="tile-badge">{status}</span> : null}
+      </span>
     </button>
   );
 });

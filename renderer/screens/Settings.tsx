@@ -18,7 +18,8 @@ function SettingsForm({ settings, currency }: { settings: SettingsView; currency
   const [apiHost, setApiHost] = useState(settings.apiHost);
   const [authUrl, setAuthUrl] = useState(settings.authUrl);
   const [locationId, setLocationId] = useState(settings.locationId);
-  const [webhook, setWebhook] = useState(settings.webhook);
+  const [webhook, setWebhook] = useState({ enabled: settings.webhook.enabled, host: settings.webhook.host, port: settings.webhook.port });
+  const [webhookSecret, setWebhookSecret] = useState('');
   const [perTransaction, setPerTransaction] = useState(toAmountText(settings.offlineLimits.perTransaction, digits));
   const [total, setTotal] = useState(toAmountText(settings.offlineLimits.total, digits));
   const [newPin, setNewPin] = useState('');
@@ -58,6 +59,7 @@ function SettingsForm({ settings, currency }: { settings: SettingsView; currency
           authUrl,
           ...(locationId ? { locationId } : {}),
           webhook,
+          ...(webhookSecret ? { webhookSigningSecret: webhookSecret } : {}),
           offlineLimits: { perTransaction: per, total: all },
           ...(newPin ? { newManagerPin: newPin } : {}),
           ...(currentPin ? { managerPin: currentPin } : {}),
@@ -120,6 +122,16 @@ function SettingsForm({ settings, currency }: { settings: SettingsView; currency
           Port (0 picks a free one)
           <input inputMode="numeric" value={String(webhook.port)} onChange={(event) => setWebhook({ ...webhook, port: Number(event.target.value) || 0 })} />
         </label>
+        <label>
+          Signing secret {settings.webhook.secretSet ? '(set; paste a new one to replace it)' : '(from the dashboard, starts with whsec_)'}
+          <input type="password" autoComplete="off" value={webhookSecret} onChange={(event) => setWebhookSecret(event.target.value)} />
+        </label>
+        {settings.webhook.url ? (
+          <p className="muted" data-testid="webhook-url">
+            Receiving at {settings.webhook.url}
+            {settings.webhook.secretSet ? '' : ' — events are refused until the signing secret is set.'}
+          </p>
+        ) : null}
         <h2>Offline card payments</h2>
         <label>
           Largest single payment without a manager

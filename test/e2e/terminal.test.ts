@@ -186,6 +186,24 @@ describe('cashier flows in the browser', () => {
     await expectAccessible();
   });
 
+  it('receives signed webhooks: a low-stock event marks the tile at once', async () => {
+    await screen('Settings');
+    await page.getByLabel('Receive webhook events').check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    const receiving = await page.getByTestId('webhook-url').textContent({ timeout: 10_000 });
+    const url = /Receiving at (\S+)/.exec(receiving ?? '')?.[1] as string;
+    const endpoint = await terminal.sandbox.createWebhookEndpoint({ url, event_types: ['inventory.low_stock', 'menu.item_updated'] });
+    await page.getByLabel(/Signing secret/).fill(endpoint.secret);
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => page.getByTestId('webhook-url').textContent()).not.toMatch(/refused until/);
+    const item = menu.items.filter((i) => i.available)[5] as MenuItem;
+    expect((await api(`/menu/items/${item.id}`, { method: 'PATCH', body: { stock: 2, low_stock_threshold: 5 } })).ok).toBe(true);
+    await screen('Register');
+    const tile = page.locator(`.tile[data-item-id="${item.id}"]`);
+    await expect.poll(() => tile.textContent(), { timeout: 15_000 }).toMatch(/Low stock/);
+    await shot('register-low-stock');
+  });
+
   it('connects with OAuth through the sandbox consent page', async () => {
     await screen('Settings');
     await shot('settings');
