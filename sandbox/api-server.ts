@@ -144,7 +144,11 @@ export function createApiHandler(deps: ApiServerDeps) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = newId('req_', clock.now());
     res.setHeader('Request-Id', requestId);
-    const tokenEndpoint = (req.url ?? '').split('?')[0] === '/oauth/token';
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    const tokenEndpoint = path === '/oauth/token';
+    const startedAt = Date.now();
+    // Path only: query strings and bodies stay out of the log.
+    res.once('finish', () => logger.debug({ requestId, method: req.method, path, status: res.statusCode, ms: Date.now() - startedAt }, 'api request'));
     try {
       // One snapshot per request: the faults in force when it arrived apply to all of it.
       const settings = faults.get();
