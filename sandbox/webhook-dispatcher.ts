@@ -24,6 +24,7 @@ export class WebhookDispatcher {
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #abort = new AbortController();
   #poll: NodeJS.Timeout | undefined;
+  #scanDone: Promise<void> = Promise.resolve();
   #scanning = false;
   #rescan = false;
   #closed = false;
@@ -49,7 +50,7 @@ export class WebhookDispatcher {
       return;
     }
     this.#scanning = true;
-    void this.#scan()
+    this.#scanDone = this.#scan()
       .catch((err: unknown) => this.logger.error({ err }, 'webhook scan failed'))
       .finally(() => {
         this.#scanning = false;
@@ -78,6 +79,8 @@ export class WebhookDispatcher {
     this.#closed = true;
     clearInterval(this.#poll);
     this.#abort.abort();
+    // The database closes after this: let a running scan and every attempt finish first.
+    await this.#scanDone;
     await Promise.allSettled(this.#inFlight.values());
   }
 
