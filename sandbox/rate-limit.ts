@@ -9,7 +9,7 @@ export const rateLimitSettingsSchema = z.strictObject({
 export type RateLimitSettings = z.infer<typeof rateLimitSettingsSchema>;
 
 /** Generous: other components' load tests must not be throttled by default. */
-export const DEFAULT_RATE_LIMIT: RateLimitSettings = { limit: 100_000, window_sec: 60 };
+export const DEFAULT_RATE_LIMIT: RateLimitSettings = { limit: 1_000_000, window_sec: 60 };
 
 export interface RateLimitVerdict {
   allowed: boolean;

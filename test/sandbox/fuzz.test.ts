@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS, type Endpoint } from '../../api/endpoints';
 import type { Sandbox } from '../../sandbox/index';
+import { DEFAULT_RATE_LIMIT } from '../../sandbox/rate-limit';
 import { call, createOrder, sellableItem, withSandbox, type Loose } from './helpers';
 
 let sb: Sandbox;
@@ -174,7 +175,7 @@ describe('fuzzing the OAuth endpoints and the dashboard controls', () => {
         await response.arrayBuffer();
         // A random but valid patch may switch faults or settings on: put them back for the next run.
         await sb.faults.reset();
-        sb.updateSettings({ idempotency: 'honour', rate_limit: { limit: 100_000, window_sec: 60 } });
+        sb.updateSettings({ idempotency: 'honour', rate_limit: DEFAULT_RATE_LIMIT });
       }),
       { numRuns: 150, seed: 9 },
     );
