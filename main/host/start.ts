@@ -31,6 +31,15 @@ function runElectron(binary: string): void {
   child.on('exit', (code) => (process.exitCode = code ?? 1));
 }
 
+/** Best effort: a kiosk or a desktop with a browser opens the register; a headless box just prints it. */
+function openSystemBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : process.platform === 'darwin' ? ['open', [url]] : ['xdg-open', [url]];
+  const opener = spawn(command, args as string[], { stdio: 'ignore', detached: true });
+  opener.on('error', (error) => logger.warn({ err: error }, 'could not open the system browser; open the printed link by hand'));
+  opener.unref();
+}
+
 async function runBrowserMode(): Promise<void> {
   let loaded;
   try {
@@ -49,6 +58,8 @@ async function runBrowserMode(): Promise<void> {
       (mode.sandbox ? `  Sandbox dashboard: ${mode.sandbox.dashboardUrl}\n` : '') +
       `  Data: ${loaded.config.dataDir}\n  Press Ctrl+C to quit.\n\n`,
   );
+
+  if (loaded.config.browserMode.openBrowser) openSystemBrowser(mode.host.launchUrl);
 
   let warned = false;
   const quit = () => {

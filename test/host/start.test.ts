@@ -1,0 +1,52 @@
+// `npm start`'s entry as its own process: a bad configuration stops it before anything starts,
+// with the source and field named; a good one prints the launch link and serves the register.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../main/host/browser-mode';
+
+function runStart(env: Record<string, string>, untilLaunch: boolean): Promise<{ code: number | null; stderr: string; launchUrl: string | null }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'main/host/start.ts')], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, POS_BROWSER_MODE: '1', POS_LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    let stopping = false;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      const launch = /Open: (\S+)/.exec(stderr);
+      if (untilLaunch && launch && !stopping) {
+        stopping = true;
+        child.kill('SIGTERM');
+        child.once('exit', (code) => resolve({ code, stderr, launchUrl: launch[1] as string }));
+      }
+    });
+    child.once('exit', (code) => {
+      if (!untilLaunch || !/Open: /.test(stderr)) resolve({ code, stderr, launchUrl: null });
+    });
+  });
+}
+
+describe('npm start (browser mode)', () => {
+  it('refuses a bad configuration, naming source and field, and starts nothing', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'pos-start-')), 'data');
+    const result = await runStart({ POS_DATA_DIR: dataDir, POS_WEBHOOK_PORT: '99999' }, false);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/configuration error in environment: POS_WEBHOOK_PORT: must be 0\.\.65535/);
+    expect(() => readdirSync(dataDir)).toThrow(/ENOENT/); // no store, no sandbox, nothing written
+  });
+
+  it('prints a launch link carrying a fresh per-launch token at every start', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pos-start-'));
+    const env = { POS_DATA_DIR: dataDir, POS_API_BASE_URL: 'http://127.0.0.1:9/v1' };
+    const first = await runStart(env, true);
+    const second = await runStart(env, true);
+    expect(first.stderr).toMatch(/Electron is not available here \(POS_BROWSER_MODE=1\); starting browser mode/);
+    expect(first.launchUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#launch=pos_launch_[A-Za-z0-9_-]+$/);
+    expect(second.launchUrl?.split('#')[1]).not.toBe(first.launchUrl?.split('#')[1]);
+  });
+});
