@@ -134,5 +134,15 @@ const paymentLookups: Migration = {
   },
 };
 
+const outboxDrainOrder: Migration = {
+  version: 4,
+  name: 'index for the sync engine to walk pending operations in outbox order',
+  up(db) {
+    // readyOperations asks for pending operations by seq with a small LIMIT; without this index
+    // SQLite sorted every pending row on each call (4.6 ms with 10,000 queued, called per claim).
+    db.exec(`CREATE INDEX outbox_by_state_seq ON outbox (state, seq);`);
+  },
+};
+
 /** The app's migrations, oldest first. */
-export const STORE_MIGRATIONS: readonly Migration[] = [domainAndOutbox, auditLog, paymentLookups];
+export const STORE_MIGRATIONS: readonly Migration[] = [domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder];

@@ -79,8 +79,10 @@ export class Outbox {
       'op_id', 'entity_kind', 'entity_id', 'kind', 'payload', 'patch', 'resource_key',
       'state', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'updated_at',
     ]);
+    // Walks pending operations in seq order and stops at the limit (migration 4's index); the
+    // planner would otherwise pick (state, next_attempt_at) and sort every pending row per call.
     this.#readySql = `
-      SELECT o.* FROM outbox AS o
+      SELECT o.* FROM outbox AS o INDEXED BY outbox_by_state_seq
       WHERE o.state = 'pending' AND o.next_attempt_at <= ?
         AND NOT EXISTS (
           SELECT 1 FROM outbox_dependencies AS d JOIN outbox AS dep ON dep.op_id = d.depends_on_op_id

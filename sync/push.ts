@@ -15,6 +15,11 @@ import { findCreatedMenuItem, findCreatedOrder, type LookupWindow } from './look
 import { buildRequest, createsRecord, UnresolvedReferenceError, type OperationRequest } from './operations';
 import { orderRecord, menuItemRecord } from './server-records';
 
+/** How long a reply waits for others to share its commit. */
+const COMPLETION_GROUP_WAIT_MS = 10;
+/** Operations claimed per claim, as a multiple of the concurrency. */
+const CLAIM_AHEAD = 2;
+
 /** last_error prefix of an attempt whose outcome is unknown: the next attempt looks before sending. */
 const AMBIGUOUS_PREFIX = 'ambiguous: ';
 
@@ -66,7 +71,7 @@ export class OutboxPusher {
   /** Operations found in flight at start-up: their last attempt's fate is unknown. */
   readonly #recovering = new Set<string>();
   #completions: Completion[] = [];
-  #flushScheduled: Promise<void> | null = null;
+  #flushTimer: NodeJS.Timeout | null = null;
 
   constructor(deps: { api: ApiClient; store: Store; clock: Clock; logger: Logger; tuning: PushTuning; random?: () => number }) {
     this.#api = deps.api;
@@ -104,20 +109,32 @@ export class OutboxPusher {
       start(this.#store.outbox.getOperation(opId));
     }
 
+    // Claimed but not yet sent: every claim is a commit (an fsync that blocks the thread), so
+    // operations are claimed ahead in bulk and started as slots free up.
+    const backlog: OutboxOperation[] = [];
     while (!result.halt) {
-      const capacity = this.#tuning.concurrency - running.size;
-      const claimed = capacity > 0 ? this.#claim(capacity) : [];
-      for (const op of claimed) start(op);
+      if (backlog.length === 0 && running.size <= this.#tuning.concurrency / 2) {
+        backlog.push(...this.#claim(this.#tuning.concurrency * CLAIM_AHEAD - running.size));
+      }
+      while (backlog.length > 0 && running.size < this.#tuning.concurrency) start(backlog.shift()!);
       if (running.size === 0) {
-        await this.#flush();
+        this.#flush();
         // Completions committed just now may have made dependents ready.
         if (this.#store.outbox.readyOperations(this.#clock.now(), 1).length === 0) break;
         continue;
       }
       await Promise.race(running);
     }
+    if (backlog.length > 0) {
+      // Halted with operations claimed but never sent: back to the queue, not ambiguous.
+      const now = this.#clock.now();
+      const reason = `not sent: ${result.halt?.error.message ?? 'sync stopped'}`;
+      this.#store.transaction(() => {
+        for (const op of backlog) this.#store.outbox.scheduleRetry(op.opId, reason, now, now);
+      });
+    }
     await Promise.allSettled([...running]);
-    await this.#flush();
+    this.#flush();
     return result;
   }
 
@@ -141,7 +158,7 @@ export class OutboxPusher {
       throw error;
     }
     if (request.nothingToSend) {
-      await this.#complete(op, null);
+      this.#complete(op, null);
       return { kind: 'completed', reachedServer: false };
     }
 
@@ -151,7 +168,7 @@ export class OutboxPusher {
         const found = await this.#lookForEarlierAttempt(op, request);
         if (found) {
           this.#logger.info({ opId: op.opId, serverId: found.id }, 'an earlier attempt had created the record: not sending again');
-          await this.#complete(op, found);
+          this.#complete(op, found);
           return { kind: 'completed', reachedServer: true };
         }
       }
@@ -162,7 +179,7 @@ export class OutboxPusher {
         idempotencyKey: op.opId,
         schema: request.schema,
       });
-      await this.#complete(op, request.toRecord(reply.data), request.relatedRecords?.(reply.data) ?? []);
+      this.#complete(op, request.toRecord(reply.data), request.relatedRecords?.(reply.data) ?? []);
       return { kind: 'completed', reachedServer: true };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -215,7 +232,7 @@ export class OutboxPusher {
         return { kind: 'dead', reachedServer, permissionError: error.message };
       case 'not_found':
         if (op.kind === 'menu_item.delete') {
-          await this.#complete(op, null); // already gone: what we wanted
+          this.#complete(op, null); // already gone: what we wanted
           return { kind: 'completed', reachedServer };
         }
         this.#deadLetter(op, `the server no longer has what this change is for (${error.message})`);
@@ -236,7 +253,7 @@ export class OutboxPusher {
     if (error.status !== 409) return false;
     if (op.kind === 'payment_intent.capture') {
       if (!ambiguousBefore) return false;
-      await this.#complete(op, null); // captured by the attempt whose reply was lost
+      this.#complete(op, null); // captured by the attempt whose reply was lost
       return true;
     }
     if (!op.kind.startsWith('order.')) return false;
@@ -251,7 +268,7 @@ export class OutboxPusher {
     }
     const target = op.kind === 'order.fulfil' ? 'fulfilled' : op.kind === 'order.cancel' ? 'cancelled' : null;
     if (ambiguousBefore && target !== null && current.status === target) {
-      await this.#complete(op, current);
+      this.#complete(op, current);
       return true;
     }
     this.#store.server.applyServerRecord('order', current);
@@ -271,10 +288,18 @@ export class OutboxPusher {
   }
 
   /** Queues a completion; completions that arrive together are committed in one transaction. */
-  #complete(op: OutboxOperation, record: ServerRecord | null, related: Completion['related'] = []): Promise<void> {
+  /**
+   * Queues a completion. Replies are committed in groups (one fsync for many): when twice the
+   * concurrency are waiting, or a moment after the first. The request's slot is free at once;
+   * until the commit the operation stays in flight, which a crash would turn into a lookup.
+   */
+  #complete(op: OutboxOperation, record: ServerRecord | null, related: Completion['related'] = []): void {
     this.#completions.push({ op, record, related });
-    this.#flushScheduled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#flush());
-    return this.#flushScheduled;
+    if (this.#completions.length >= this.#tuning.concurrency * 2) {
+      this.#flush();
+      return;
+    }
+    this.#flushTimer ??= setTimeout(() => this.#flush(), COMPLETION_GROUP_WAIT_MS);
   }
 
   #commit({ op, record, related }: Completion, now: number): void {
@@ -282,8 +307,9 @@ export class OutboxPusher {
     for (const extra of related) this.#store.server.applyServerRecord(extra.kind, extra.record);
   }
 
-  async #flush(): Promise<void> {
-    this.#flushScheduled = null;
+  #flush(): void {
+    if (this.#flushTimer) clearTimeout(this.#flushTimer);
+    this.#flushTimer = null;
     const batch = this.#completions;
     if (batch.length === 0) return;
     this.#completions = [];
