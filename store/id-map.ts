@@ -12,16 +12,14 @@ export class IdMap {
     private readonly sql: SqlRunner,
   ) {}
 
+  // The two lookups run several times per record a pull or a completed push writes: fixed SQL
+  // text (a cached prepared statement) instead of building and compiling a kysely query per call.
   serverIdFor(kind: EntityKind, localId: string): string | undefined {
-    return this.sql.first(
-      this.kysely.selectFrom('id_map').select('server_id').where('entity_kind', '=', kind).where('local_id', '=', localId),
-    )?.server_id;
+    return this.sql.allSql<{ server_id: string }>('SELECT server_id FROM id_map WHERE entity_kind = ? AND local_id = ?', [kind, localId])[0]?.server_id;
   }
 
   localIdFor(kind: EntityKind, serverId: string): string | undefined {
-    return this.sql.first(
-      this.kysely.selectFrom('id_map').select('local_id').where('entity_kind', '=', kind).where('server_id', '=', serverId),
-    )?.local_id;
+    return this.sql.allSql<{ local_id: string }>('SELECT local_id FROM id_map WHERE entity_kind = ? AND server_id = ?', [kind, serverId])[0]?.local_id;
   }
 
   /** Records the pair; linking the same pair twice is harmless, a different pair is a conflict. */
@@ -37,7 +35,7 @@ export class IdMap {
     }
     // An entity first seen from the server and later claimed by a local create: the self-link goes.
     if (owner === serverId) this.unlink(kind, serverId);
-    this.sql.run(this.kysely.insertInto('id_map').values({ entity_kind: kind, local_id: localId, server_id: serverId }));
+    this.sql.runSql('INSERT INTO id_map (entity_kind, local_id, server_id) VALUES (?, ?, ?)', [kind, localId, serverId]);
   }
 
   unlink(kind: EntityKind, localId: string): void {

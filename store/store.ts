@@ -45,7 +45,7 @@ export class Store {
     this.#runInTransaction = opened.db.transaction((fn: () => unknown) => fn());
     const transaction = <T>(fn: () => T): T => this.transaction(fn);
     const layers = new EntityLayers(opened.sql);
-    const pending = new PendingChanges(opened.kysely, opened.sql, layers);
+    const pending = new PendingChanges(opened.sql, layers);
     this.ids = new IdMap(opened.kysely, opened.sql);
     this.server = new ServerState(opened.kysely, opened.sql, pending, this.ids, transaction);
     this.outbox = new Outbox(opened.kysely, opened.sql, pending, this.ids, this.server, transaction);
