@@ -212,11 +212,10 @@ export class ServerState {
    */
   recordWebhookEvent(event: WebhookEventRecord, apply: () => void): 'applied' | 'duplicate' {
     return this.transaction(() => {
-      const inserted = this.sql.run(
-        this.kysely
-          .insertInto('webhook_inbox')
-          .values({ event_id: event.eventId, type: event.type, payload: JSON.stringify(event.payload), received_at: event.receivedAt })
-          .onConflict((oc) => oc.column('event_id').doNothing()),
+      // Fixed SQL text: this runs for every delivery (thousands a second at peak).
+      const inserted = this.sql.runSql(
+        'INSERT INTO webhook_inbox (event_id, type, payload, received_at) VALUES (?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING',
+        [event.eventId, event.type, JSON.stringify(event.payload), event.receivedAt],
       );
       if (inserted.changes === 0) return 'duplicate';
       apply();

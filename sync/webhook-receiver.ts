@@ -33,7 +33,7 @@ export type SinkOutcome = 'applied' | 'duplicate' | { error: unknown };
  * event fails alone. 'duplicate' when the id was seen before.
  */
 export interface WebhookEventSink {
-  acceptMany(deliveries: readonly { event: ReceivedEvent; rawBody: string }[]): SinkOutcome[];
+  acceptMany(events: readonly ReceivedEvent[]): SinkOutcome[];
 }
 
 export interface WebhookReceiverOptions {
@@ -81,13 +81,13 @@ export async function startWebhookReceiverServer(options: WebhookReceiverOptions
   };
 
   // Verified deliveries wait here for the next commit; each is answered only after it.
-  let queue: { event: ReceivedEvent; rawBody: string; res: ServerResponse }[] = [];
+  let queue: { event: ReceivedEvent; res: ServerResponse }[] = [];
   const flush = () => {
     const batch = queue;
     queue = [];
     let outcomes: SinkOutcome[];
     try {
-      outcomes = options.sink.acceptMany(batch);
+      outcomes = options.sink.acceptMany(batch.map((item) => item.event));
     } catch (error) {
       outcomes = batch.map(() => ({ error }));
     }
@@ -128,7 +128,7 @@ export async function startWebhookReceiverServer(options: WebhookReceiverOptions
       answer(res, 400, { error: { code: 'invalid_event', message: parsed.error.issues[0]?.message ?? 'not an event' } });
       return;
     }
-    queue.push({ event: parsed.data, rawBody: rawBody.toString('utf8'), res });
+    queue.push({ event: parsed.data, res });
     if (queue.length === 1) setImmediate(flush);
   };
 

@@ -43,13 +43,14 @@ export class WebhookApplier implements WebhookEventSink {
     this.#logger = options.logger ?? silentLogger;
   }
 
-  acceptMany(deliveries: readonly { event: ReceivedEvent; rawBody: string }[]): SinkOutcome[] {
+  acceptMany(events: readonly ReceivedEvent[]): SinkOutcome[] {
     const receivedAt = this.#clock.now();
     const outcomes = this.#store.transaction(() =>
-      deliveries.map(({ event, rawBody }): SinkOutcome => {
+      events.map((event): SinkOutcome => {
         try {
           // Its own savepoint: if applying fails, this event leaves no trace and the others stay.
-          return this.#store.server.recordWebhookEvent({ eventId: event.id, type: event.type, payload: JSON.parse(rawBody) as unknown, receivedAt }, () => this.#apply(event));
+          // The parsed event is the body as sent (the receiver's schema keeps every field).
+          return this.#store.server.recordWebhookEvent({ eventId: event.id, type: event.type, payload: event, receivedAt }, () => this.#apply(event));
         } catch (error) {
           return { error };
         }
