@@ -294,7 +294,7 @@ export const commands = {
       locationId: z.string().trim().min(1).max(80).optional(),
       webhook: z.strictObject({ enabled: z.boolean(), host: z.string().min(1).max(255), port: z.number().int().min(0).max(65535) }).optional(),
       /** The whsec_ secret the dashboard showed when the endpoint was registered. */
-      webhookSigningSecret: z.string().trim().regex(/^whsec_[A-Za-z0-9_]+$/, 'a signing secret starts with whsec_').optional(),
+      webhookSigningSecret: z.string().trim().regex(/^whsec_[A-Za-z0-9_\-+/=]+$/, 'a signing secret starts with whsec_').optional(),
       offlineLimits: OfflineLimits.optional(),
       /** A new manager PIN; the current one is required to change it once set. */
       newManagerPin: ManagerPin.optional(),

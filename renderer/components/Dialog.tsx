@@ -6,7 +6,11 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
   const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
+    if (dialog && !dialog.open) {
+      dialog.showModal();
+      // showModal focuses the first control (the close button); the primary action should have it.
+      dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    }
     return () => dialog?.close();
   }, []);
   return (
@@ -58,7 +62,7 @@ export function ConfirmDialog({
     <Dialog title={title} onClose={onClose}>
       <p className="dialog-message">{message}</p>
       <div className="dialog-actions">
-        <button type="button" className="secondary big" onClick={onClose} autoFocus>
+        <button type="button" className="secondary big" onClick={onClose} data-autofocus>
           Keep working
         </button>
         <button type="button" className={danger ? 'danger big' : 'primary big'} onClick={onConfirm}>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { Order, PaymentMethod } from '../../bridge/contract';
+import type { Order, Payment, PaymentMethod } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { BridgeCallError } from '../lib/bridge-client';
 import { money, parseAmount, toAmountText } from '../lib/format';
@@ -13,7 +13,7 @@ function cashSuggestions(due: number, digits: number): number[] {
   return [...new Set([due, ...rounds])].filter((v) => v >= due).slice(0, 4);
 }
 
-export function PaymentDialog({ order, onPaid, onClose }: { order: Order; onPaid: (order: Order, change: number) => void; onClose: () => void }) {
+export function PaymentDialog({ order, onPaid, onClose }: { order: Order; onPaid: (order: Order, change: number, payment: Payment) => void; onClose: () => void }) {
   const client = useBridge();
   const digits = minorDigits(order.currency);
   const due = Math.max(0, order.total - order.paidAmount);
@@ -44,7 +44,7 @@ export function PaymentDialog({ order, onPaid, onClose }: { order: Order; onPaid
         ...(method === 'cash' && tendered !== null ? { tendered } : {}),
         ...(needsManager && pin !== '' ? { managerPin: pin } : {}),
       });
-      onPaid(result.order, result.change);
+      onPaid(result.order, result.change, result.payment);
     } catch (caught) {
       if (caught instanceof BridgeCallError && caught.code === 'needs_manager') setNeedsManager(true);
       setError(describeError(caught));
@@ -100,7 +100,7 @@ export function PaymentDialog({ order, onPaid, onClose }: { order: Order; onPaid
           <button type="button" className="secondary big" onClick={onClose}>
             Not now
           </button>
-          <button type="submit" className="primary big" disabled={busy} data-testid="confirm-payment">
+          <button type="submit" className="primary big" disabled={busy} data-testid="confirm-payment" data-autofocus>
             {busy ? 'Recording…' : `Charge ${money(due, order.currency)}`} <kbd>Enter</kbd>
           </button>
         </div>

@@ -7,7 +7,7 @@ import { Dialog, ErrorNote } from './Dialog';
 
 /** The reasons the cloud records, in the cashier's words. */
 export const REFUND_REASONS: Record<RefundReason, string> = {
-  requested_by_customer: 'Customer asked for it (wrong item, quality, changed mind)',
+  requested_by_customer: 'Customer asked for it',
   order_cancelled: 'Order cancelled',
   duplicate: 'Charged twice',
   fraudulent: 'Suspected fraud',
@@ -74,7 +74,7 @@ export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onR
         )}
         <label>
           Amount to give back (up to {money(remaining, order.currency)})
-          <input className="big-input" inputMode="decimal" value={amountText} onChange={(event) => setAmountText(event.target.value)} autoFocus />
+          <input className="big-input" inputMode="decimal" value={amountText} onChange={(event) => setAmountText(event.target.value)} data-autofocus />
         </label>
         <label>
           Reason

@@ -130,7 +130,7 @@ export function MenuManager({ menu }: { menu: MenuSnapshot }) {
           <form onSubmit={save}>
             <label>
               Name
-              <input value={draft.name} onChange={(event) => setDraft({ ...draft, name: event.target.value })} required autoFocus />
+              <input value={draft.name} onChange={(event) => setDraft({ ...draft, name: event.target.value })} required data-autofocus />
             </label>
             <label>
               Price

@@ -271,9 +271,10 @@ export function Register({
             setPayingOrder(null);
             setNotice('Order saved as open, not paid yet. Take payment from Orders.');
           }}
-          onPaid={(order, change) => {
+          onPaid={(order, change, payment) => {
             setPayingOrder(null);
-            setNotice(`Paid ${money(order.paidAmount, order.currency)}.${change > 0 ? ` Give ${money(change, order.currency)} change.` : ''}`);
+            const stored = payment.status === 'queued_offline' ? ' Card stored offline: it is sent when the connection returns.' : '';
+            setNotice(`Paid ${money(order.paidAmount, order.currency)}.${change > 0 ? ` Give ${money(change, order.currency)} change.` : ''}${stored}`);
             searchRef.current?.focus();
           }}
         />

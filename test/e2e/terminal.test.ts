@@ -105,6 +105,23 @@ describe('cashier flows in the browser', () => {
     expect(orders.value[0]).toMatchObject({ total: expected, customer: { name: 'Ada Lovelace' } });
   });
 
+  it('runs a whole sale from the keyboard: search, scan, charge, pay', async () => {
+    const [first, second] = menu.items.filter((i) => i.available && i.modifiers.length === 0) as [MenuItem, MenuItem];
+    await page.keyboard.press('F9');
+    await page.keyboard.press('/');
+    await page.keyboard.type(first.name.slice(0, 6));
+    await expect.poll(() => page.locator('.menu-grid .tile').first().getAttribute('data-item-id')).toBe(first.id);
+    await page.keyboard.press('Enter');
+    // A scanner types the code (the item id) and Enter.
+    await page.keyboard.type(second.id);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('ticket-lines').locator('.line-name').allTextContents()).toEqual([first.name, second.name]);
+    await page.keyboard.press('F8');
+    await page.locator('dialog[open]').waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.notice').textContent()).toMatch(/^Paid/);
+  });
+
   it('keeps selling through an outage and delivers every order once when it ends', async () => {
     const item = menu.items.find((i) => i.available && i.modifiers.length === 0) as MenuItem;
     const before = await terminal.sandbox.countOrders();
