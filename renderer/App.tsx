@@ -24,7 +24,7 @@ export function App() {
   const [ticket, setTicketState] = useState<Ticket>(emptyTicket);
   const { menu, error } = useMenu();
   const { data: location } = useQuery('location.get', {}, ['settings.changed']);
-  const sync = useSyncStatus();
+  const { status: sync } = useSyncStatus();
 
   useShortcuts(Object.fromEntries(SCREENS.map((s, i) => [`Alt+${i + 1}`, () => setScreen(s.id)])));
 

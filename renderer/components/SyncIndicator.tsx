@@ -16,7 +16,7 @@ function headline(status: SyncStatusView, connected: boolean): { tone: 'ok' | 'w
 
 /** Always visible: online/offline, what waits to sync and for how long, and refused changes. */
 export function SyncIndicator() {
-  const status = useSyncStatus();
+  const { status, refresh } = useSyncStatus();
   const connected = useEventStreamConnected();
   const [open, setOpen] = useState(false);
   if (!status) return <div className="sync-indicator" role="status">Checking sync…</div>;
@@ -26,7 +26,10 @@ export function SyncIndicator() {
       <button
         type="button"
         className={`sync-indicator sync-${tone}`}
-        onClick={() => setOpen(true)}
+        onClick={() => {
+          refresh();
+          setOpen(true);
+        }}
         aria-label={`Sync status: ${text}. ${status.pending} waiting. ${status.deadLetters.length} refused. Open sync details.`}
         data-testid="sync-indicator"
       >

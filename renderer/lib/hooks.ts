@@ -61,22 +61,23 @@ export function useMenu(): { menu: MenuSnapshot | null; error: string | null } {
   return { menu: data, error };
 }
 
-export function useSyncStatus(): SyncStatusView | null {
+/** The sync status, live from events; `refresh` asks again (opening the panel does). */
+export function useSyncStatus(): { status: SyncStatusView | null; refresh: () => void } {
   const client = useBridge();
   const [status, setStatus] = useState<SyncStatusView | null>(null);
+  const [asked, setAsked] = useState(0);
+  useEffect(() => client.on('sync.status', (next) => setStatus(next)), [client]);
   useEffect(() => {
     let live = true;
-    const off = client.on('sync.status', (next) => setStatus(next));
     client.call('sync.status', {}).then(
       (value) => live && setStatus(value),
       () => undefined,
     );
     return () => {
       live = false;
-      off();
     };
-  }, [client]);
-  return status;
+  }, [client, asked]);
+  return { status, refresh: () => setAsked((n) => n + 1) };
 }
 
 export function useEventStreamConnected(): boolean {

@@ -1,0 +1,51 @@
+// @vitest-environment happy-dom
+// The sync indicator and its panel, rendered by React against a real core (SQLite file) through
+// the same BridgeClient the page uses; the transport is the core's own invoke/subscribe.
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SyncIndicator } from '../../renderer/components/SyncIndicator';
+import { createBridgeClient } from '../../renderer/lib/bridge-client';
+import { BridgeContext } from '../../renderer/lib/hooks';
+import { ITEMS, reopenStore, startTestCore, type TestCore } from '../core/fixtures';
+
+let t: TestCore;
+afterEach(async () => {
+  cleanup();
+  await t?.core.shutdown();
+});
+
+function renderIndicator() {
+  const client = createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
+  render(
+    <BridgeContext.Provider value={client}>
+      <SyncIndicator />
+    </BridgeContext.Provider>,
+  );
+  return client;
+}
+
+describe('SyncIndicator', () => {
+  it('shows what waits, then a refused change the operator can discard', async () => {
+    t = await startTestCore();
+    const client = renderIndicator();
+    await waitFor(() => expect(screen.getByTestId('sync-pending').textContent).toBe('0 waiting'));
+    expect(screen.getByTestId('sync-indicator').textContent).toMatch(/Not connected to an account/);
+
+    await act(() => client.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 2 }], customer: { name: 'Grace', phone: '' } }));
+    await waitFor(() => expect(screen.getByTestId('sync-pending').textContent).toMatch(/^1 waiting · oldest \d+ s$/));
+
+    const store = reopenStore(t.dataDir);
+    const [op] = store.outbox.readyOperations(Date.now() + 1000, 10);
+    store.outbox.deadLetter(op!.opId, 'invalid_request: menu item unknown');
+    store.close();
+    // The engine would announce it; here the panel's fresh read on opening finds it.
+    fireEvent.click(screen.getByTestId('sync-indicator'));
+    await waitFor(() => expect(screen.getAllByTestId('dead-letter')).toHaveLength(1));
+    expect(screen.getByTestId('dead-letter').textContent).toMatch(/New order for Grace \(1 line\).*menu item unknown/);
+    expect(screen.getByTestId('sync-dead-count').textContent).toBe('1 refused');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(screen.queryAllByTestId('dead-letter')).toHaveLength(0));
+    expect(screen.queryByTestId('sync-dead-count')).toBeNull();
+  });
+});
