@@ -26,6 +26,8 @@ export interface SyncTimers {
   localWriteDelayMs: number;
   /** stop() waits at most this long for requests in flight. */
   stopTimeoutMs: number;
+  /** Confirmed operations are kept this long as history, then pruned after a pull. */
+  completedRetentionMs: number;
 }
 
 export interface SyncTuning {
@@ -70,6 +72,7 @@ export const DEFAULT_TIMERS: SyncTimers = {
   fullPullIntervalMs: 30 * 60_000,
   localWriteDelayMs: 25,
   stopTimeoutMs: 5_000,
+  completedRetentionMs: 24 * 60 * 60_000,
 };
 
 export const DEFAULT_TUNING: SyncTuning = {
@@ -375,6 +378,7 @@ class Engine implements SyncEngine {
     this.#lastPullAt = this.#clock.now();
     if (fullOrders) this.#lastFullPullAt = now;
     this.#refreshPermissionState();
+    this.#store.outbox.pruneCompleted(this.#clock.now() - this.#timers.completedRetentionMs);
     // The server is reachable: anything waiting to be pushed can go now.
     if (this.#store.outbox.unfinishedCount() > 0) this.#runPush();
   }

@@ -64,6 +64,21 @@ describe('push', () => {
   });
 });
 
+describe('outbox history', () => {
+  it('prunes confirmed operations once they are older than the retention', async () => {
+    const { sandbox, store } = await setup();
+    const menu = await menuFixture(sandbox);
+    const orders = Array.from({ length: 5 }, (_, n) => placeOrder(store, menu, n));
+    const engine = start(engineFor(sandbox, store, { timers: { completedRetentionMs: 0 } }));
+    await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the push');
+    const done = () => (store.db.prepare(`SELECT COUNT(*) AS n FROM outbox WHERE state = 'done'`).get() as { n: number }).n;
+    expect(done()).toBeGreaterThan(0);
+    engine.syncNow(); // a pull, after which history older than the retention goes
+    await waitFor(() => done() === 0, 20_000, 'the pruning');
+    for (const order of orders) expect(store.serverIdFor('order', order.id)).toBeDefined();
+  });
+});
+
 describe('push through faults', () => {
   it('outage: 500 orders taken while the server refuses connections all arrive once, in order, and the outbox empties', async () => {
     const { sandbox, store } = await setup();

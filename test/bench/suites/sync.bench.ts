@@ -35,7 +35,7 @@ type Autocannon = (options: { url: string; method?: string; headers?: Record<str
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const fixture = (name: string) => fileURLToPath(new URL(`../../sync/fixtures/${name}`, import.meta.url));
-const CONCURRENCY = 32;
+const CONCURRENCY = 16;
 const DRAIN_ORDERS = 10_000;
 const PULL_ORDERS = 50_000;
 const WEBHOOK_EVENTS = 10_000;
