@@ -317,8 +317,8 @@ export const commands = {
 
   /** What would be lost by quitting, signing out or resetting now. */
   'session.pending': command(Empty, z.object({ pending: z.number().int(), message: z.string() })),
-  /** Forgets the credentials. Refused while changes wait to sync unless `discardPending` says so. */
-  'session.signOut': command(z.strictObject({ discardPending: z.boolean().default(false) }), SettingsView),
+  /** Forgets the credentials. Refused while changes wait to sync unless `despitePending` confirms (they stay on the terminal, unsent). */
+  'session.signOut': command(z.strictObject({ despitePending: z.boolean().default(false) }), SettingsView),
 } as const;
 
 export type Commands = typeof commands;

@@ -265,9 +265,9 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
       const pending = store.outbox.unfinishedCount();
       return { pending, message: pendingMessage(pending) };
     },
-    'session.signOut': async ({ discardPending }) => {
+    'session.signOut': async ({ despitePending }) => {
       const pending = store.outbox.unfinishedCount();
-      if (pending > 0 && !discardPending) throw new CoreError('conflict', `${pendingMessage(pending)} Confirm to sign out anyway.`);
+      if (pending > 0 && !despitePending) throw new CoreError('conflict', `${pendingMessage(pending)} Confirm to sign out anyway.`);
       await secrets.setMany({
         [config.credentials.apiKeyRef]: null,
         [OAUTH_SECRET_NAMES.accessToken]: null,

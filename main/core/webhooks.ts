@@ -47,9 +47,9 @@ export class WebhookLink {
         return secret ? [secret] : [];
       },
       sink: {
-        acceptMany: (deliveries) => {
-          const outcomes = applier.acceptMany(deliveries);
-          this.onApplied(deliveries.filter((_, i) => outcomes[i] === 'applied').map((d) => d.event.type));
+        acceptMany: (events) => {
+          const outcomes = applier.acceptMany(events);
+          this.onApplied(events.filter((_, i) => outcomes[i] === 'applied').map((event) => event.type));
           return outcomes;
         },
       },

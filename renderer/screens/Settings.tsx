@@ -209,7 +209,7 @@ function SettingsForm({ settings, currency }: { settings: SettingsView; currency
           onClose={() => setSignOut(null)}
           onConfirm={() => {
             setSignOut(null);
-            void run(() => client.call('session.signOut', { discardPending: true }), 'Signed out.');
+            void run(() => client.call('session.signOut', { despitePending: true }), 'Signed out.');
           }}
         />
       ) : null}

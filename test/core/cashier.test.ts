@@ -212,7 +212,7 @@ describe('sync status, dead letters and sign-out', () => {
     expect(pending.pending).toBe(1);
     expect(pending.message).toMatch(/1 change has not reached the cloud/);
     await expectRefusal(t.call('session.signOut', {}), 'conflict', /Confirm to sign out/);
-    const after = await t.call('session.signOut', { discardPending: true });
+    const after = await t.call('session.signOut', { despitePending: true });
     expect(after.credentials.kind).toBe('none');
     expect(t.core.pendingOperations()).toBe(1); // kept on the terminal, not thrown away
   });

@@ -136,6 +136,15 @@ describe('cashier flows in the browser', () => {
     await expect.poll(() => page.getByTestId('sync-indicator').textContent(), { timeout: 15_000 }).toMatch(/Offline/);
     await expect.poll(pendingCount).toBeGreaterThanOrEqual(5);
     await shot('register-offline');
+    // Signing out now would strand those changes: the terminal asks first and says so.
+    await screen('Settings');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    const confirm = page.locator('dialog[open]');
+    await expect.poll(() => confirm.textContent()).toMatch(/\d+ changes have not reached the cloud yet/);
+    await shot('sign-out-confirm');
+    await expectAccessible();
+    await confirm.getByRole('button', { name: 'Keep working' }).click();
+    await screen('Register');
     await terminal.sandbox.faults.set({ outage: false });
     await expect.poll(pendingCount, { timeout: 30_000 }).toBe(0);
     await expect.poll(() => page.getByTestId('sync-indicator').textContent()).toMatch(/Online, all synced/);
@@ -170,9 +179,20 @@ describe('cashier flows in the browser', () => {
     await expect.poll(() => row.textContent()).toMatch(/Sold out/);
     await shot('menu-manager');
     await expectAccessible();
+    // A manager adds an item; it reaches the server too.
+    await page.getByRole('button', { name: 'New item' }).click();
+    const editor = page.locator('dialog[open]');
+    await editor.getByLabel('Name').fill('Seasonal lemonade');
+    await editor.getByLabel('Price').fill('4.25');
+    await shot('menu-item-editor');
+    await expectAccessible();
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await editor.waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator('tbody').textContent()).toMatch(/Seasonal lemonade/);
     await expect.poll(pendingCount, { timeout: 15_000 }).toBe(0);
-    const serverItems = (await (await api(`/menu/items?per_page=100`)).json()) as { data: { id: string; available: boolean }[] };
+    const serverItems = (await (await api(`/menu/items?per_page=100`)).json()) as { data: { id: string; name: string; price: number; available: boolean }[] };
     expect(serverItems.data.find((i) => i.id === item.id)?.available).toBe(false);
+    expect(serverItems.data.find((i) => i.name === 'Seasonal lemonade')?.price).toBe(425);
     await screen('Register');
     await expect.poll(() => page.locator(`.tile[data-item-id="${item.id}"]`).isDisabled()).toBe(true);
   });
@@ -229,7 +249,7 @@ describe('cashier flows in the browser', () => {
     await page.getByRole('button', { name: 'Connect with OAuth' }).click();
     const consentPage = await consent;
     await consentPage.getByRole('button', { name: 'Approve' }).click();
-    await expect.poll(() => page.getByTestId('oauth-status').textContent(), { timeout: 15_000 }).toMatch(/Connected with OAuth/);
+    await expect.poll(() => page.getByTestId('oauth-status').textContent(), { timeout: 10_000 }).toMatch(/Connected with OAuth/);
     await consentPage.close();
     await expect.poll(() => page.locator('.card[aria-label="Account"]').textContent()).toMatch(/Connected with OAuth \(at_live_…/);
     // Sync keeps working on the new credentials.
