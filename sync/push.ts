@@ -215,17 +215,17 @@ export class OutboxPusher {
     switch (error.kind) {
       case 'network':
       case 'timeout':
-        this.#retry(op, error, this.#clock.now());
+        this.#retry(op, error, this.#clock.now(), ambiguousBefore);
         return { kind: 'retry', reachedServer, halt: { kind: 'offline', error } };
       case 'rate_limited':
-        this.#retry(op, error, this.#clock.now() + (error.retryAfterMs ?? 0));
+        this.#retry(op, error, this.#clock.now() + (error.retryAfterMs ?? 0), ambiguousBefore);
         return { kind: 'retry', reachedServer, halt: { kind: 'rate_limited', error } };
       case 'server':
-        this.#retry(op, error, this.#clock.now() + nextRetryDelay(op.attempts, error.retryAfterMs, this.#tuning.backoff, this.#random));
+        this.#retry(op, error, this.#clock.now() + nextRetryDelay(op.attempts, error.retryAfterMs, this.#tuning.backoff, this.#random), ambiguousBefore);
         return { kind: 'retry', reachedServer };
       case 'authentication':
         // Not the operation's fault: it waits, unchanged, for working credentials.
-        this.#retry(op, error, this.#clock.now());
+        this.#retry(op, error, this.#clock.now(), ambiguousBefore);
         return { kind: 'retry', reachedServer, halt: { kind: 'credentials', error } };
       case 'permission':
         this.#deadLetter(op, `the credentials lack a permission for ${request.method} ${request.path}: ${error.message}`);
@@ -275,11 +275,14 @@ export class OutboxPusher {
     return false;
   }
 
-  #retry(op: OutboxOperation, error: ApiError, dueAt: number): void {
-    const message = (error.ambiguous ? AMBIGUOUS_PREFIX : '') + error.message;
-    // Once ambiguous, stay ambiguous until the lookup has settled it.
-    const sticky = !error.ambiguous && op.lastError?.startsWith(AMBIGUOUS_PREFIX) && createsRecord(op.kind);
-    this.#store.outbox.scheduleRetry(op.opId, sticky ? AMBIGUOUS_PREFIX + error.message : message, dueAt, this.#clock.now());
+  /**
+   * Back to the queue. Once an attempt was ambiguous (or the operation was found in flight after
+   * a restart) it stays so until a lookup has settled it: a failed lookup must not turn the next
+   * attempt into a blind resend.
+   */
+  #retry(op: OutboxOperation, error: ApiError, dueAt: number, ambiguousBefore: boolean): void {
+    const ambiguous = error.ambiguous || (ambiguousBefore && createsRecord(op.kind));
+    this.#store.outbox.scheduleRetry(op.opId, (ambiguous ? AMBIGUOUS_PREFIX : '') + error.message, dueAt, this.#clock.now());
   }
 
   #deadLetter(op: OutboxOperation, reason: string): void {

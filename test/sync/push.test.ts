@@ -1,9 +1,10 @@
 // Push against the sandbox over real HTTP with a real store file: every order arrives exactly
 // once, in order per resource, whatever the network and the server do.
 import { afterEach, describe, expect, it } from 'vitest';
-import { allServerOrders, engineFor, menuFixture, openStore, placeOrder, startSandbox, tempStoreFile, waitFor, type Sandbox, type Store } from './harness';
+import { allServerOrders, engineFor, menuFixture, openStore, placeOrder, sendJson, startSandbox, tempStoreFile, waitFor, type Sandbox, type Store } from './harness';
 import type { OrderDoc } from '../../store/index';
 import type { SyncEngine } from '../../sync/engine';
+import { buildRequest } from '../../sync/operations';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -76,6 +77,30 @@ describe('outbox history', () => {
     engine.syncNow(); // a pull, after which history older than the retention goes
     await waitFor(() => done() === 0, 20_000, 'the pruning');
     for (const order of orders) expect(store.serverIdFor('order', order.id)).toBeDefined();
+  });
+});
+
+describe('recovery after a crash', () => {
+  it('an order found in flight is looked for, and stays "look first" while the lookup cannot run', async () => {
+    const { sandbox, store } = await setup();
+    sandbox.updateSettings({ idempotency: 'ignore' });
+    const menu = await menuFixture(sandbox);
+    const order = placeOrder(store, menu, 3);
+    // The previous run sent the POST (it landed) and died before recording the reply.
+    const [op] = store.outbox.readyOperations(Date.now(), 10);
+    store.outbox.markInFlight(op!.opId, Date.now());
+    const request = buildRequest(store, store.outbox.getOperation(op!.opId));
+    const landed = await sendJson<{ id: string }>(sandbox, 'POST', '/orders', request.body);
+    // It restarts while the network is down: the lookups fail, the operation must stay ambiguous.
+    await sandbox.faults.set({ outage: true });
+    const engine = start(engineFor(sandbox, store));
+    await waitFor(() => store.outbox.getOperation(op!.opId).state === 'pending' && engine.status().backoff !== null, 10_000, 'a failed lookup');
+    expect(store.outbox.getOperation(op!.opId).lastError).toMatch(/^ambiguous: /);
+    await sandbox.faults.set({ outage: false });
+    engine.syncNow();
+    await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the recovery');
+    expect(store.serverIdFor('order', order.id)).toBe(landed.id);
+    await expectExactlyOnce(sandbox, store, [order.id]);
   });
 });
 
