@@ -155,7 +155,7 @@ export class OutboxPusher {
         this.#deadLetter(op, `cannot be sent: ${error.message}`);
         return { kind: 'dead', reachedServer: false };
       }
-      throw error;
+      return this.#localFailure(op, error, false);
     }
     if (request.nothingToSend) {
       this.#complete(op, null);
@@ -182,7 +182,7 @@ export class OutboxPusher {
       this.#complete(op, request.toRecord(reply.data), request.relatedRecords?.(reply.data) ?? []);
       return { kind: 'completed', reachedServer: true };
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof ApiError)) return this.#localFailure(op, error, ambiguousBefore || createsRecord(op.kind));
       return this.#fail(op, request, error, ambiguousBefore);
     } finally {
       this.#recovering.delete(op.opId);
@@ -208,6 +208,18 @@ export class OutboxPusher {
     // Payments and refunds have no list endpoint to look in: the same Idempotency-Key is all
     // there is (docs/sync.md, "limits").
     return null;
+  }
+
+  /**
+   * Something on this side failed (a secret store that cannot be read, a bug): the operation must
+   * not stay in flight. It goes back to the queue with backoff, ambiguous if a request may have
+   * left, so the next attempt looks before sending.
+   */
+  #localFailure(op: OutboxOperation, error: unknown, mayHaveSent: boolean): Outcome {
+    this.#logger.error({ err: error, opId: op.opId }, 'operation failed on this side');
+    const wrapped = new ApiError('server', `local failure: ${(error as Error).message}`, { ambiguous: mayHaveSent });
+    this.#retry(op, wrapped, this.#clock.now() + nextRetryDelay(op.attempts, null, this.#tuning.backoff, this.#random), mayHaveSent);
+    return { kind: 'retry', reachedServer: false };
   }
 
   async #fail(op: OutboxOperation, request: OperationRequest, error: ApiError, ambiguousBefore: boolean): Promise<Outcome> {

@@ -7,7 +7,7 @@ import { ApiKeyCredentials } from '../../sync/credentials';
 import type { SyncStatus } from '../../sync/status';
 import { startWebhookReceiver } from '../../sync/webhooks';
 import { request } from 'undici';
-import { engineFor, getJson, menuFixture, openStore, placeOrder, sendJson, startSandbox, tempStoreFile, waitFor, type Sandbox, type Store } from './harness';
+import { allServerOrders, engineFor, getJson, menuFixture, openStore, placeOrder, sendJson, startSandbox, tempStoreFile, waitFor, type Sandbox, type Store } from './harness';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -159,6 +159,26 @@ describe('credentials', () => {
     await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the push with the new key');
     for (const order of orders) expect(store.serverIdFor('order', order.id)).toBeDefined();
     expect(engine.status().credentials).toBe('ok');
+  });
+
+  it('a failure on this side (the secret store cannot be read) leaves nothing stuck in flight', async () => {
+    const { sandbox, store } = await setup();
+    const menu = await menuFixture(sandbox);
+    const orders = Array.from({ length: 3 }, (_, n) => placeOrder(store, menu, n));
+    let broken = true;
+    const engine = engineFor(sandbox, store, {
+      credentials: new ApiKeyCredentials(async () => {
+        if (broken) throw new Error('secret file damaged');
+        return sandbox.credentials.apiKeys.full;
+      }),
+    });
+    engine.start();
+    cleanups.push(() => engine.stop());
+    await waitFor(() => store.outbox.readyOperations(Number.MAX_SAFE_INTEGER, 10).some((op) => op.lastError?.includes('local failure: secret file damaged') ?? false), 10_000, 'the failure to be recorded');
+    broken = false;
+    await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the push once the secrets are readable');
+    for (const order of orders) expect(store.serverIdFor('order', order.id)).toBeDefined();
+    expect((await allServerOrders(sandbox)).filter((o) => orders.some((l) => l.id === o.metadata.pos_local_id))).toHaveLength(3);
   });
 
   it('with no credentials at all the status says missing', async () => {
