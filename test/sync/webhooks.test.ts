@@ -142,6 +142,33 @@ describe('webhook receiver with the sandbox delivering', () => {
   });
 });
 
+describe('webhook events in doubt', () => {
+  it('two versions of an order at the same instant make the receiver fetch the order', async () => {
+    const sandbox = await startSandbox({ seed: 'demo' });
+    cleanups.push(() => sandbox.close());
+    const store = openStore(tempStoreFile());
+    cleanups.push(() => store.close());
+    const secret = 'whsec_doubt';
+    const receiver = await receiverFor(store, sandbox, () => [secret]);
+    const menu = await menuFixture(sandbox);
+    const created = await sendJson<Order & { updated_at: string }>(sandbox, 'POST', '/orders', { location_id: menu.locationId, items: [{ menu_item_id: menu.items[0]!.id, quantity: 1 }] });
+    const deliver = async (id: string, attributes: unknown) => {
+      const body = JSON.stringify({ id, type: 'order.updated', created_at: new Date().toISOString(), test: false, data: { id: created.id, type: 'order', attributes } });
+      expect(await post(receiver.url, body, { 'service-signature': signatureHeader(secret, body, Math.floor(Date.now() / 1000)) })).toBe(200);
+    };
+    await deliver('evt_doubt1', created);
+    // Meanwhile the server fulfils it (that event has not arrived), and a second version of the
+    // first state shows up: same updated_at, different content. Which is right? Ask the server.
+    await sendJson(sandbox, 'PATCH', `/orders/${created.id}`, { status: 'fulfilled' });
+    await deliver('evt_doubt2', { ...created, status: 'cancelled' });
+    await receiver.applier.settled();
+    expect(store.cashier.getOrder(created.id)?.status).toBe('fulfilled');
+    // An older version arriving late changes nothing.
+    await deliver('evt_doubt3', { ...created, status: 'cancelled', updated_at: new Date(Date.parse(created.updated_at) - 1000).toISOString() });
+    expect(store.cashier.getOrder(created.id)?.status).toBe('fulfilled');
+  });
+});
+
 describe('webhook receiver refusals', () => {
   const secret = 'whsec_test_secret_for_refusals';
   const event = (id: string) =>
