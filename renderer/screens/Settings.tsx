@@ -7,11 +7,13 @@ import { describeError, useBridge, useQuery } from '../lib/hooks';
 
 export function Settings({ currency }: { currency: string }) {
   const { data: settings, error: loadError } = useQuery('settings.get', {}, ['settings.changed']);
+  // An OAuth approval may still be pending from before this screen was opened.
+  const { data: oauthStatus } = useQuery('credentials.oauthStatus', {}, ['oauth.finished']);
   if (!settings) return <ErrorNote message={loadError} />;
-  return <SettingsForm key={JSON.stringify(settings)} settings={settings} currency={currency} />;
+  return <SettingsForm key={JSON.stringify(settings)} settings={settings} currency={currency} oauthMessage={oauthStatus?.message ?? ''} />;
 }
 
-function SettingsForm({ settings, currency }: { settings: SettingsView; currency: string }) {
+function SettingsForm({ settings, currency, oauthMessage }: { settings: SettingsView; currency: string; oauthMessage: string }) {
   const client = useBridge();
   const digits = minorDigits(currency);
   const [apiBaseUrl, setApiBaseUrl] = useState(settings.apiBaseUrl);
@@ -27,7 +29,7 @@ function SettingsForm({ settings, currency }: { settings: SettingsView; currency
   const [apiKey, setApiKey] = useState('');
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [oauth, setOauth] = useState<string | null>(null);
+  const [oauth, setOauth] = useState<string | null>(oauthMessage || null);
   const [signOut, setSignOut] = useState<string | null>(null);
 
   useEffect(() => client.on('oauth.finished', (result) => setOauth(result.message)), [client]);

@@ -59,11 +59,17 @@ export async function startTerminal(options: { config?: Partial<TerminalConfig>;
   };
 }
 
-export async function openRegister(browser: Browser, terminal: Terminal): Promise<Page> {
+/** The register page, with every console error and uncaught exception it produces from its first load (CSP violations land here). */
+export async function openRegister(browser: Browser, terminal: Terminal): Promise<{ page: Page; errors: string[] }> {
   // A context of its own: axe needs one, and the OAuth consent tab opens in it.
   const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
   const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(terminal.mode.host.launchUrl);
   await page.locator('.menu-grid .tile').first().waitFor();
-  return page;
+  return { page, errors };
 }

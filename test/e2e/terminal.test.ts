@@ -12,6 +12,7 @@ let browser: Browser;
 let terminal: Terminal;
 let page: Page;
 let menu: MenuSnapshot;
+let consoleErrors: string[];
 
 async function shot(name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/${name}.png` });
@@ -65,7 +66,7 @@ beforeAll(async () => {
     },
     { timeout: 15_000, interval: 100 },
   );
-  page = await openRegister(browser, terminal);
+  ({ page, errors: consoleErrors } = await openRegister(browser, terminal));
 });
 
 afterAll(async () => {
@@ -239,6 +240,10 @@ describe('cashier flows in the browser', () => {
     const tile = page.locator(`.tile[data-item-id="${item.id}"]`);
     await expect.poll(() => tile.textContent(), { timeout: 15_000 }).toMatch(/Low stock/);
     await shot('register-low-stock');
+  });
+
+  it('ran every case without a console error or CSP violation', () => {
+    expect(consoleErrors).toEqual([]);
   });
 
   it('connects with OAuth through the sandbox consent page', async () => {
