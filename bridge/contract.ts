@@ -288,7 +288,10 @@ export const commands = {
   'settings.get': command(Empty, SettingsView),
   'settings.update': command(
     z.strictObject({
-      apiBaseUrl: z.url({ protocol: /^https?$/ }).optional(),
+      apiBaseUrl: z
+        .url({ protocol: /^https?$/ })
+        .refine((url) => /\/v1\/?$/.test(url), 'the API base URL ends with /v1')
+        .optional(),
       apiHost: z.url({ protocol: /^https?$/ }).optional(),
       authUrl: z.url({ protocol: /^https?$/ }).optional(),
       locationId: z.string().trim().min(1).max(80).optional(),

@@ -240,8 +240,10 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
           events.emit('oauth.finished', { ok: false, message: oauthState.message });
         },
       );
-      // The flow fails before announcing a URL only if its listener cannot start.
-      return { authorizeUrl: await Promise.race([authorizeUrl, flow.then(() => '')]) };
+      // The flow ends before announcing a URL only if its loopback listener cannot start.
+      const url = await Promise.race([authorizeUrl, flow.then(() => null, () => null)]);
+      if (url === null) throw new CoreError('unavailable', 'The OAuth connection could not start on this computer. Try again, or use an API key.');
+      return { authorizeUrl: url };
     },
     'credentials.oauthStatus': () => oauthState,
     'sync.status': () => sync.status(),

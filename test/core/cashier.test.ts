@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { hashManagerPin } from '../../main/config/manager-pin';
 import { ITEMS, MODIFIERS, reopenStore, startTestCore, type TestCore } from './fixtures';
 
@@ -230,5 +231,21 @@ describe('sync status, dead letters and sign-out', () => {
     t = await startTestCore();
     await t.core.shutdown();
     expect(await t.raw('menu.snapshot', {})).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+  });
+});
+
+describe('settings and credentials', () => {
+  it('refuses an API URL without /v1, a malformed key, and OAuth with no client configured', async () => {
+    t = await startTestCore();
+    expect(await t.raw('settings.update', { apiBaseUrl: 'https://api.example.com' })).toMatchObject({ ok: false, error: { code: 'invalid_command' } });
+    expect(await t.raw('credentials.setApiKey', { apiKey: 'pk_nope' })).toMatchObject({ ok: false, error: { code: 'invalid_command' } });
+    await expectRefusal(t.call('credentials.connectOAuth', {}), 'unavailable', /OAuth is not set up/);
+    const saved = await t.call('settings.update', { apiBaseUrl: 'https://api.example.com/v1', locationId: 'loc_test', webhook: { enabled: false, host: '127.0.0.1', port: 0 } });
+    expect(saved).toMatchObject({ apiBaseUrl: 'https://api.example.com/v1', webhook: { enabled: false, url: '', secretSet: false } });
+    // Saved in the store: a restart keeps it.
+    await t.core.shutdown();
+    const store = reopenStore(t.dataDir);
+    expect(JSON.stringify(store.cashier.getSetting('terminal.settings', z.unknown()))).toContain('https://api.example.com/v1');
+    store.close();
   });
 });
