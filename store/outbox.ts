@@ -26,6 +26,8 @@ export interface OutboxOperation {
   nextAttemptAt: number;
   lastError: string | null;
   createdAt: number;
+  /** Last change of state: for an operation in flight, when it was claimed (just before it was sent). */
+  updatedAt: number;
 }
 
 export interface DeadLetter {
@@ -165,6 +167,7 @@ export class Outbox {
       nextAttemptAt: row.next_attempt_at,
       lastError: row.last_error,
       createdAt: row.created_at,
+      updatedAt: row.updated_at,
     };
   }
 
@@ -191,7 +194,7 @@ export class Outbox {
       this.sql.run(
         this.kysely.updateTable('outbox').set({ state: 'in_flight', attempts: row.attempts + 1, updated_at: now }).where('op_id', '=', opId),
       );
-      return this.#toOperation({ ...row, state: 'in_flight', attempts: row.attempts + 1 });
+      return this.#toOperation({ ...row, state: 'in_flight', attempts: row.attempts + 1, updated_at: now });
     });
   }
 

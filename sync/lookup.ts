@@ -57,6 +57,8 @@ export async function findCreatedOrder(
   store: Store,
   op: OutboxOperation,
   body: Record<string, unknown>,
+  /** When the first attempt whose outcome is unknown was made: nothing of ours is older. */
+  sinceMs: number,
   nowMs: number,
   window: LookupWindow,
 ): Promise<ClientOrder | null> {
@@ -67,7 +69,7 @@ export async function findCreatedOrder(
       path: '/orders',
       query: {
         location_id: typeof body.location_id === 'string' ? body.location_id : undefined,
-        created_after: iso(op.createdAt - window.clockSkewMs),
+        created_after: iso(sinceMs - window.clockSkewMs),
         created_before: iso(nowMs + window.clockSkewMs),
         per_page: 100,
         page,
@@ -96,6 +98,7 @@ export async function findCreatedMenuItem(
   store: Store,
   op: OutboxOperation,
   body: Record<string, unknown>,
+  sinceMs: number,
   window: LookupWindow,
 ): Promise<ClientMenuItem | null> {
   const locationId = typeof body.location_id === 'string' ? body.location_id : undefined;
@@ -105,9 +108,9 @@ export async function findCreatedMenuItem(
       const owner = store.localIdFor('menu_item', item.id);
       if (owner !== undefined && owner !== op.entityId && owner !== item.id) continue;
       if (item.name === body.name && item.price === body.price && (item.category_id ?? null) === (body.category_id ?? null) && (item.location_id ?? null) === (locationId ?? null)) {
-        const created = item.created_at === undefined ? op.createdAt : Date.parse(item.created_at);
-        // An identical item that existed before this operation was made is not ours.
-        if (created >= op.createdAt - window.clockSkewMs) return item;
+        const created = item.created_at === undefined ? sinceMs : Date.parse(item.created_at);
+        // An identical item that existed before our first uncertain attempt is not ours.
+        if (created >= sinceMs - window.clockSkewMs) return item;
       }
     }
     const totalPages = data.meta?.total_pages;

@@ -20,8 +20,16 @@ const COMPLETION_GROUP_WAIT_MS = 10;
 /** Operations claimed per claim, as a multiple of the concurrency. */
 const CLAIM_AHEAD = 2;
 
-/** last_error prefix of an attempt whose outcome is unknown: the next attempt looks before sending. */
-const AMBIGUOUS_PREFIX = 'ambiguous: ';
+/**
+ * last_error of an operation whose earlier attempt has an unknown outcome: "ambiguous since <ms>: …".
+ * The next attempt looks before sending, in a window that starts at the first such attempt.
+ */
+const AMBIGUOUS = /^ambiguous since (\d+): /;
+
+function ambiguousSince(op: OutboxOperation): number | null {
+  const match = op.lastError === null ? null : AMBIGUOUS.exec(op.lastError);
+  return match ? Number(match[1]) : null;
+}
 
 export interface PushTuning {
   /** Requests in flight at once, across independent resources. */
@@ -155,23 +163,26 @@ export class OutboxPusher {
         this.#deadLetter(op, `cannot be sent: ${error.message}`);
         return { kind: 'dead', reachedServer: false };
       }
-      return this.#localFailure(op, error, false);
+      return this.#localFailure(op, error, ambiguousSince(op));
     }
     if (request.nothingToSend) {
       this.#complete(op, null);
       return { kind: 'completed', reachedServer: false };
     }
 
-    const ambiguousBefore = this.#recovering.has(op.opId) || (op.lastError?.startsWith(AMBIGUOUS_PREFIX) ?? false);
+    // Found in flight at start-up: sent at the earliest when it was claimed.
+    const since = this.#recovering.has(op.opId) ? Math.min(ambiguousSince(op) ?? op.updatedAt, op.updatedAt) : ambiguousSince(op);
+    let attemptAt = this.#clock.now();
     try {
-      if (ambiguousBefore && createsRecord(op.kind)) {
-        const found = await this.#lookForEarlierAttempt(op, request);
+      if (since !== null && createsRecord(op.kind)) {
+        const found = await this.#lookForEarlierAttempt(op, request, since);
         if (found) {
           this.#logger.info({ opId: op.opId, serverId: found.id }, 'an earlier attempt had created the record: not sending again');
           this.#complete(op, found);
           return { kind: 'completed', reachedServer: true };
         }
       }
+      attemptAt = this.#clock.now();
       const reply = await this.#api.call({
         method: request.method,
         path: request.path,
@@ -182,14 +193,14 @@ export class OutboxPusher {
       this.#complete(op, request.toRecord(reply.data), request.relatedRecords?.(reply.data) ?? []);
       return { kind: 'completed', reachedServer: true };
     } catch (error) {
-      if (!(error instanceof ApiError)) return this.#localFailure(op, error, ambiguousBefore || createsRecord(op.kind));
-      return this.#fail(op, request, error, ambiguousBefore);
+      if (!(error instanceof ApiError)) return this.#localFailure(op, error, since ?? (createsRecord(op.kind) ? attemptAt : null));
+      return this.#fail(op, request, error, since ?? (error.ambiguous ? attemptAt : null));
     } finally {
       this.#recovering.delete(op.opId);
     }
   }
 
-  async #lookForEarlierAttempt(op: OutboxOperation, request: OperationRequest): Promise<ServerRecord | null> {
+  async #lookForEarlierAttempt(op: OutboxOperation, request: OperationRequest, since: number): Promise<ServerRecord | null> {
     const body = request.body ?? {};
     const claimed = this.#store.serverIdFor('order', op.entityId);
     if (op.kind === 'order.create' && claimed !== undefined) {
@@ -198,11 +209,11 @@ export class OutboxPusher {
       return orderRecord(data);
     }
     if (op.kind === 'order.create') {
-      const order = await findCreatedOrder(this.#api, this.#store, op, body, this.#clock.now(), this.#tuning.lookup);
+      const order = await findCreatedOrder(this.#api, this.#store, op, body, since, this.#clock.now(), this.#tuning.lookup);
       return order && orderRecord(order);
     }
     if (op.kind === 'menu_item.create') {
-      const item = await findCreatedMenuItem(this.#api, this.#store, op, body, this.#tuning.lookup);
+      const item = await findCreatedMenuItem(this.#api, this.#store, op, body, since, this.#tuning.lookup);
       return item && menuItemRecord(item);
     }
     // Payments and refunds have no list endpoint to look in: the same Idempotency-Key is all
@@ -215,29 +226,30 @@ export class OutboxPusher {
    * not stay in flight. It goes back to the queue with backoff, ambiguous if a request may have
    * left, so the next attempt looks before sending.
    */
-  #localFailure(op: OutboxOperation, error: unknown, mayHaveSent: boolean): Outcome {
+  #localFailure(op: OutboxOperation, error: unknown, ambiguousFrom: number | null): Outcome {
     this.#logger.error({ err: error, opId: op.opId }, 'operation failed on this side');
-    const wrapped = new ApiError('server', `local failure: ${(error as Error).message}`, { ambiguous: mayHaveSent });
-    this.#retry(op, wrapped, this.#clock.now() + nextRetryDelay(op.attempts, null, this.#tuning.backoff, this.#random), mayHaveSent);
+    const wrapped = new ApiError('server', `local failure: ${(error as Error).message}`);
+    this.#retry(op, wrapped, this.#clock.now() + nextRetryDelay(op.attempts, null, this.#tuning.backoff, this.#random), ambiguousFrom);
     return { kind: 'retry', reachedServer: false };
   }
 
-  async #fail(op: OutboxOperation, request: OperationRequest, error: ApiError, ambiguousBefore: boolean): Promise<Outcome> {
+  /** `ambiguousFrom`: when the first attempt with an unknown outcome was made, or null if none was. */
+  async #fail(op: OutboxOperation, request: OperationRequest, error: ApiError, ambiguousFrom: number | null): Promise<Outcome> {
     const reachedServer = error.status !== null;
     switch (error.kind) {
       case 'network':
       case 'timeout':
-        this.#retry(op, error, this.#clock.now(), ambiguousBefore);
+        this.#retry(op, error, this.#clock.now(), ambiguousFrom);
         return { kind: 'retry', reachedServer, halt: { kind: 'offline', error } };
       case 'rate_limited':
-        this.#retry(op, error, this.#clock.now() + (error.retryAfterMs ?? 0), ambiguousBefore);
+        this.#retry(op, error, this.#clock.now() + (error.retryAfterMs ?? 0), ambiguousFrom);
         return { kind: 'retry', reachedServer, halt: { kind: 'rate_limited', error } };
       case 'server':
-        this.#retry(op, error, this.#clock.now() + nextRetryDelay(op.attempts, error.retryAfterMs, this.#tuning.backoff, this.#random), ambiguousBefore);
+        this.#retry(op, error, this.#clock.now() + nextRetryDelay(op.attempts, error.retryAfterMs, this.#tuning.backoff, this.#random), ambiguousFrom);
         return { kind: 'retry', reachedServer };
       case 'authentication':
         // Not the operation's fault: it waits, unchanged, for working credentials.
-        this.#retry(op, error, this.#clock.now(), ambiguousBefore);
+        this.#retry(op, error, this.#clock.now(), ambiguousFrom);
         return { kind: 'retry', reachedServer, halt: { kind: 'credentials', error } };
       case 'permission':
         this.#deadLetter(op, `the credentials lack a permission for ${request.method} ${request.path}: ${error.message}`);
@@ -250,7 +262,7 @@ export class OutboxPusher {
         this.#deadLetter(op, `the server no longer has what this change is for (${error.message})`);
         return { kind: 'dead', reachedServer };
       case 'invalid':
-        if (await this.#alreadyApplied(op, error, ambiguousBefore)) return { kind: 'completed', reachedServer };
+        if (await this.#alreadyApplied(op, error, ambiguousFrom !== null)) return { kind: 'completed', reachedServer };
         this.#deadLetter(op, `rejected by the server: ${error.message}`);
         return { kind: 'dead', reachedServer };
     }
@@ -289,12 +301,12 @@ export class OutboxPusher {
 
   /**
    * Back to the queue. Once an attempt was ambiguous (or the operation was found in flight after
-   * a restart) it stays so until a lookup has settled it: a failed lookup must not turn the next
-   * attempt into a blind resend.
+   * a restart) it stays so, with the time of that first attempt, until a lookup has settled it:
+   * a failed lookup must not turn the next attempt into a blind resend.
    */
-  #retry(op: OutboxOperation, error: ApiError, dueAt: number, ambiguousBefore: boolean): void {
-    const ambiguous = error.ambiguous || (ambiguousBefore && createsRecord(op.kind));
-    this.#store.outbox.scheduleRetry(op.opId, (ambiguous ? AMBIGUOUS_PREFIX : '') + error.message, dueAt, this.#clock.now());
+  #retry(op: OutboxOperation, error: ApiError, dueAt: number, ambiguousFrom: number | null): void {
+    const message = ambiguousFrom === null ? error.message : `ambiguous since ${ambiguousFrom}: ${error.message}`;
+    this.#store.outbox.scheduleRetry(op.opId, message, dueAt, this.#clock.now());
   }
 
   #deadLetter(op: OutboxOperation, reason: string): void {
