@@ -18,8 +18,6 @@ export interface SyncEngineLike {
   notifyLocalWrite(): void;
   retryDeadLetter(id: string): unknown;
   discardDeadLetter(id: string): unknown;
-  /** Resolves when the current push and pull have finished. */
-  idle(): Promise<void>;
 }
 
 export type CredentialKind = SyncStatusView['credentials'];
@@ -166,8 +164,8 @@ export class SyncLink {
 
   async syncNow(): Promise<void> {
     if (!this.#engine) throw new CoreError('unavailable', 'This terminal is not connected to an account yet. Add an API key or connect with OAuth in Settings.');
-    await this.#engine.syncNow();
-    await this.#engine.idle();
+    // Starts a round and answers at once: progress arrives as status events, nobody waits on the network.
+    this.#engine.syncNow();
   }
 
   async retryDeadLetter(id: string): Promise<void> {

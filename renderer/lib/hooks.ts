@@ -97,6 +97,10 @@ export function useShortcuts(map: Record<string, (event: KeyboardEvent) => void>
     if (!active) return;
     const onKey = (event: KeyboardEvent) => {
       if (document.querySelector('dialog[open]')) return;
+      // Printable keys belong to whatever field has focus ("-" in a phone number is not "one less").
+      const target = event.target as HTMLElement | null;
+      const typing = target !== null && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable);
+      if (typing && event.key.length === 1 && !event.altKey && !event.ctrlKey) return;
       const name = `${event.altKey ? 'Alt+' : ''}${event.ctrlKey ? 'Ctrl+' : ''}${event.key}`;
       const handler = latest.current[name];
       if (handler) {

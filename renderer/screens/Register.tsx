@@ -77,6 +77,11 @@ export function Register({
         setError(null);
       }
       setQuery('');
+    } else if ((event.key === '+' || event.key === '-') && query === '') {
+      // With nothing typed, + and - adjust the selected line; inside a search they are text.
+      event.preventDefault();
+      const key = ticket.selectedKey;
+      if (key) setTicket((t) => changeQuantity(t, key, event.key === '+' ? 1 : -1));
     } else if (event.key === 'Escape') {
       setQuery('');
     } else if (event.key === 'ArrowDown') {
@@ -108,9 +113,7 @@ export function Register({
   useShortcuts(
     {
       F2: () => searchRef.current?.focus(),
-      '/': (event) => {
-        if ((event.target as HTMLElement).tagName !== 'INPUT' && (event.target as HTMLElement).tagName !== 'TEXTAREA') searchRef.current?.focus();
-      },
+      '/': () => searchRef.current?.focus(),
       F7: () => void submit(false),
       F8: () => void submit(true),
       F9: () => setTicket(() => emptyTicket),

@@ -117,6 +117,13 @@ describe('cashier flows in the browser', () => {
     await page.keyboard.type(second.id);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('ticket-lines').locator('.line-name').allTextContents()).toEqual([first.name, second.name]);
+    // "-" and "+" change the selected line's quantity, but not while typing in a field.
+    await page.keyboard.press('+');
+    await page.getByRole('button', { name: 'Add customer & notes' }).click();
+    await page.getByLabel('Phone').click();
+    await page.keyboard.type('555-0199');
+    expect(await page.getByLabel('Phone').inputValue()).toBe('555-0199');
+    expect(await page.locator('.qty-value').allTextContents()).toEqual(['1', '2']);
     await page.keyboard.press('F8');
     await page.locator('dialog[open]').waitFor();
     await page.keyboard.press('Enter');
