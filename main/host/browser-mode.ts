@@ -3,10 +3,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../common/log';
-import { startSandbox, type Sandbox } from '../../sandbox/index';
+import type { Sandbox } from '../../sandbox/index';
 import { FileSecretStore, type SecretStore } from '../../sync/secret-store';
+import type { BridgeEvent, BridgeHost, BridgeRequest, BridgeResponse } from '../../bridge/protocol';
 import type { TerminalConfig } from '../config/schema';
-import { startCore, type Core, type CoreDeps } from '../core/index';
+import type { Core, CoreDeps } from '../core/index';
 import { startBrowserHost, type BrowserHost } from './http-bridge';
 import { ensureRendererBundle } from './renderer-bundle';
 
@@ -27,6 +28,37 @@ export interface BrowserModeOptions {
   /** Fixed token (tests); random per launch otherwise. */
   token?: string;
   coreDeps?: Omit<CoreDeps, 'secretStore' | 'logger'>;
+  /** Called as soon as the page can be opened, before the core is ready (it answers once it is). */
+  onListening?: (host: BrowserHost) => void;
+}
+
+/** A BridgeHost for a core still starting: calls wait for it, subscriptions attach when it is up. */
+function deferredHost(ready: Promise<Core>): BridgeHost {
+  return {
+    async invoke(request: BridgeRequest): Promise<BridgeResponse> {
+      let core: Core;
+      try {
+        core = await ready;
+      } catch {
+        return { ok: false, error: { code: 'unavailable', message: 'The terminal could not start. Look at the terminal window for the reason.' } };
+      }
+      return core.invoke(request);
+    },
+    subscribe(listener: (event: BridgeEvent) => void) {
+      let unsubscribe: (() => void) | null = null;
+      let cancelled = false;
+      ready.then(
+        (core) => {
+          if (!cancelled) unsubscribe = core.subscribe(listener);
+        },
+        () => undefined,
+      );
+      return () => {
+        cancelled = true;
+        unsubscribe?.();
+      };
+    },
+  };
 }
 
 /**
@@ -35,6 +67,8 @@ export interface BrowserModeOptions {
  * secret store: a newcomer gets a working terminal from one command.
  */
 async function embedSandbox(config: TerminalConfig, secrets: SecretStore, logger: Logger): Promise<{ config: TerminalConfig; sandbox: Sandbox }> {
+  // Loaded only when used: a configured terminal does not pay for the sandbox at start.
+  const { startSandbox } = await import('../../sandbox/index');
   const sandbox = await startSandbox({ seed: 'demo', dbFile: join(config.dataDir, 'sandbox.db'), logger: logger.child({ component: 'sandbox' }) });
   const withSandbox: TerminalConfig = {
     ...config,
@@ -56,31 +90,46 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   mkdirSync(options.config.dataDir, { recursive: true, mode: 0o700 });
   const secretStore = options.secretStore ?? new FileSecretStore(join(options.config.dataDir, 'secrets.json'));
   const bundle = ensureRendererBundle(PROJECT_ROOT, logger);
-  let config = options.config;
-  let sandbox: Sandbox | null = null;
-  if (config.api.baseUrl === '') ({ config, sandbox } = await embedSandbox(config, secretStore, logger));
-  let core: Core;
+  const embedded: { sandbox: Sandbox | null } = { sandbox: null };
+  // The core's module graph and store load while the browser loads the page: the two overlap
+  // instead of adding up, which is most of a cold start.
+  const coreReady = (async () => {
+    let config = options.config;
+    if (config.api.baseUrl === '') ({ config, sandbox: embedded.sandbox } = await embedSandbox(config, secretStore, logger));
+    const { startCore } = await import('../core/index');
+    return startCore(config, { ...options.coreDeps, secretStore, logger });
+  })();
+  let host: BrowserHost;
   try {
-    core = await startCore(config, { ...options.coreDeps, secretStore, logger });
+    host = await startBrowserHost({
+      host: deferredHost(coreReady),
+      rendererDir: await bundle,
+      port: options.config.browserMode.port,
+      logger,
+      ...(options.token ? { token: options.token } : {}),
+    });
   } catch (error) {
-    await sandbox?.close();
+    await coreReady.then((core) => core.shutdown(), () => undefined);
+    await embedded.sandbox?.close();
     throw error;
   }
-  const host = await startBrowserHost({
-    host: core,
-    rendererDir: await bundle,
-    port: config.browserMode.port,
-    logger,
-    ...(options.token ? { token: options.token } : {}),
-  });
+  options.onListening?.(host);
+  let core: Core;
+  try {
+    core = await coreReady;
+  } catch (error) {
+    await host.close();
+    await embedded.sandbox?.close();
+    throw error;
+  }
   return {
     core,
     host,
-    sandbox,
+    sandbox: embedded.sandbox,
     async close() {
       await host.close();
       await core.shutdown();
-      await sandbox?.close();
+      await embedded.sandbox?.close();
     },
   };
 }

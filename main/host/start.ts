@@ -52,14 +52,23 @@ async function runBrowserMode(): Promise<void> {
     }
     throw error;
   }
-  const mode = await startBrowserMode({ config: loaded.config, logger });
-  process.stderr.write(
-    `\nPOS terminal (browser mode) is running.\n  Open: ${mode.host.launchUrl}\n` +
-      (mode.sandbox ? `  Sandbox dashboard: ${mode.sandbox.dashboardUrl}\n` : '') +
-      `  Data: ${loaded.config.dataDir}\n  Press Ctrl+C to quit.\n\n`,
-  );
-
-  if (loaded.config.browserMode.openBrowser) openSystemBrowser(mode.host.launchUrl);
+  const config = loaded.config;
+  let mode;
+  try {
+    mode = await startBrowserMode({
+      config,
+      logger,
+      onListening(host) {
+        process.stderr.write(`\nPOS terminal (browser mode) is starting.\n  Open: ${host.launchUrl}\n  Data: ${config.dataDir}\n  Press Ctrl+C to quit.\n\n`);
+        if (config.browserMode.openBrowser) openSystemBrowser(host.launchUrl);
+      },
+    });
+  } catch (error) {
+    console.error(`The terminal could not start: ${(error as Error).message}`);
+    process.exitCode = 1;
+    return;
+  }
+  process.stderr.write(`POS terminal is ready.${mode.sandbox ? ` Sandbox dashboard: ${mode.sandbox.dashboardUrl}` : ''}\n`);
 
   let warned = false;
   const quit = () => {

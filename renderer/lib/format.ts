@@ -1,7 +1,21 @@
 import { formatMoney } from '../../bridge/money';
 
+/**
+ * formatMoney builds an Intl formatter per call; a grid re-rendering 96 tiles per keystroke cannot
+ * afford that, and menu prices repeat, so each (amount, currency) is formatted once.
+ */
+const formatted = new Map<string, string>();
+const FORMATTED_LIMIT = 10_000;
+
 export function money(amount: number, currency: string): string {
-  return formatMoney(amount, currency);
+  const key = `${currency}:${amount}`;
+  let text = formatted.get(key);
+  if (text === undefined) {
+    if (formatted.size >= FORMATTED_LIMIT) formatted.clear();
+    text = formatMoney(amount, currency);
+    formatted.set(key, text);
+  }
+  return text;
 }
 
 /** "3 min", "2 h 5 min": how long changes have been waiting. */
