@@ -16,6 +16,12 @@ export interface LookupWindow {
   clockSkewMs: number;
   /** Upper bound on pages read per lookup, so one lookup cannot page through a whole history. */
   maxPages: number;
+  /**
+   * A request we gave up on (timeout, connection lost while waiting) may still be running on the
+   * server. Looking before it has finished would find nothing and resend it: the lookup waits
+   * this long after such an attempt (at least the server's own processing limit).
+   */
+  settleMs: number;
 }
 
 type Line = { menu_item_id: string; quantity: number; modifiers: string[] };

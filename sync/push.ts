@@ -135,10 +135,11 @@ export class OutboxPusher {
     }
     if (backlog.length > 0) {
       // Halted with operations claimed but never sent: back to the queue, not ambiguous.
+      // An earlier attempt's uncertainty stays recorded: this one did not settle it.
       const now = this.#clock.now();
-      const reason = `not sent: ${result.halt?.error.message ?? 'sync stopped'}`;
+      const notSent = new ApiError('network', `not sent: ${result.halt?.error.message ?? 'sync stopped'}`);
       this.#store.transaction(() => {
-        for (const op of backlog) this.#store.outbox.scheduleRetry(op.opId, reason, now, now);
+        for (const op of backlog) this.#retry(op, notSent, now, ambiguousSince(op));
       });
     }
     await Promise.allSettled([...running]);
@@ -170,8 +171,16 @@ export class OutboxPusher {
       return { kind: 'completed', reachedServer: false };
     }
 
-    // Found in flight at start-up: sent at the earliest when it was claimed.
-    const since = this.#recovering.has(op.opId) ? Math.min(ambiguousSince(op) ?? op.updatedAt, op.updatedAt) : ambiguousSince(op);
+    // Found in flight at start-up: sent at the earliest when it was claimed, and perhaps still
+    // running on the server: give it time to finish before looking for what it made.
+    const recovering = this.#recovering.has(op.opId);
+    const since = recovering ? Math.min(ambiguousSince(op) ?? op.updatedAt, op.updatedAt) : ambiguousSince(op);
+    const settledAt = op.updatedAt + this.#tuning.lookup.settleMs;
+    if (recovering && createsRecord(op.kind) && this.#clock.now() < settledAt) {
+      this.#recovering.delete(op.opId);
+      this.#retry(op, new ApiError('timeout', 'found in flight after a restart; waiting for it to settle'), settledAt, since);
+      return { kind: 'retry', reachedServer: false };
+    }
     let attemptAt = this.#clock.now();
     try {
       if (since !== null && createsRecord(op.kind)) {
@@ -238,9 +247,12 @@ export class OutboxPusher {
     const reachedServer = error.status !== null;
     switch (error.kind) {
       case 'network':
-      case 'timeout':
-        this.#retry(op, error, this.#clock.now(), ambiguousFrom);
+      case 'timeout': {
+        // Given up on while perhaps still running on the server: look only once it has settled.
+        const due = error.ambiguous && createsRecord(op.kind) ? this.#clock.now() + this.#tuning.lookup.settleMs : this.#clock.now();
+        this.#retry(op, error, due, ambiguousFrom);
         return { kind: 'retry', reachedServer, halt: { kind: 'offline', error } };
+      }
       case 'rate_limited':
         this.#retry(op, error, this.#clock.now() + (error.retryAfterMs ?? 0), ambiguousFrom);
         return { kind: 'retry', reachedServer, halt: { kind: 'rate_limited', error } };

@@ -92,7 +92,8 @@ export function placeOrder(store: Store, menu: MenuFixture, n: number, lines = 1
 
 export const FAST_TIMERS = { pushIntervalMs: 50, pullIntervalMs: 60_000, localWriteDelayMs: 5, stopTimeoutMs: 2_000 } as const;
 export const FAST_TUNING = {
-  push: { concurrency: 8, backoff: { baseMs: 20, capMs: 200 } },
+  // Settle: a request given up on after 2 s is looked for 1.5 s later (the sandbox answers in ms).
+  push: { concurrency: 8, backoff: { baseMs: 20, capMs: 200 }, lookup: { clockSkewMs: 600_000, maxPages: 50, settleMs: 1_500 } },
   offlineBackoff: { baseMs: 20, capMs: 200 },
   requestTimeoutMs: 2_000,
 } as const;

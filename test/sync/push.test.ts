@@ -105,6 +105,31 @@ describe('recovery after a crash', () => {
   });
 });
 
+describe('uncertainty is never forgotten', () => {
+  it('operations claimed but not sent when a drain halts keep their "look first" mark', async () => {
+    const { sandbox, store } = await setup();
+    sandbox.updateSettings({ idempotency: 'ignore' });
+    const menu = await menuFixture(sandbox);
+    const orders = [placeOrder(store, menu, 1), placeOrder(store, menu, 2)];
+    // Earlier attempts of both landed on the server, but their replies were lost.
+    const since = Date.now();
+    for (const op of store.outbox.readyOperations(Date.now(), 10)) {
+      store.outbox.markInFlight(op.opId, since);
+      await sendJson(sandbox, 'POST', '/orders', buildRequest(store, store.outbox.getOperation(op.opId)).body);
+      store.outbox.scheduleRetry(op.opId, `ambiguous since ${since}: POST /v1/orders failed: UND_ERR_SOCKET`, since, since);
+    }
+    // One request at a time: the second operation waits, claimed, while the first one's lookup
+    // fails and halts the drain.
+    await sandbox.faults.set({ outage: true });
+    const engine = start(engineFor(sandbox, store, { tuning: { push: { concurrency: 1, backoff: { baseMs: 20, capMs: 200 }, lookup: { clockSkewMs: 600_000, maxPages: 50, settleMs: 1_500 } }, offlineBackoff: { baseMs: 200, capMs: 400 }, requestTimeoutMs: 2_000 } }));
+    await waitFor(() => engine.status().backoff !== null, 10_000, 'the halt');
+    for (const op of store.outbox.readyOperations(Number.MAX_SAFE_INTEGER, 10)) expect(op.lastError).toMatch(new RegExp(`^ambiguous since ${since}: `));
+    await sandbox.faults.set({ outage: false });
+    await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the lookups');
+    await expectExactlyOnce(sandbox, store, orders.map((o) => o.id));
+  });
+});
+
 describe('push through faults', () => {
   it('outage: 500 orders taken while the server refuses connections all arrive once, in order, and the outbox empties', async () => {
     const { sandbox, store } = await setup();
