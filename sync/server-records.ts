@@ -20,8 +20,6 @@ export const ORDER_METADATA = {
   operationId: 'pos_op_id',
   /** The terminal's local id of the order: lets an echo land on the right local entity. */
   localId: 'pos_local_id',
-  /** The cashier's free-text notes, which /v1 has no field for. */
-  notes: 'pos_notes',
 } as const;
 
 export function metadataString(order: ClientOrder, key: string): string | undefined {
@@ -37,7 +35,6 @@ export function orderRecord(order: ClientOrder): ServerRecord {
     status: order.status,
     currency: order.currency,
     customer: customer === undefined ? undefined : customer === null || (customer.name == null && customer.phone == null) ? null : { name: customer.name ?? '', phone: customer.phone ?? '' },
-    notes: metadataString(order, ORDER_METADATA.notes),
     lines: order.items?.map((line) => ({
       menu_item_id: line.menu_item_id ?? '',
       name: line.name ?? '',
