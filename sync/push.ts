@@ -134,8 +134,8 @@ export class OutboxPusher {
       await Promise.race(running);
     }
     if (backlog.length > 0) {
-      // Halted with operations claimed but never sent: back to the queue, not ambiguous.
-      // An earlier attempt's uncertainty stays recorded: this one did not settle it.
+      // Halted with operations claimed but never sent: back to the queue. Not sending creates no
+      // uncertainty, but an earlier attempt's stays recorded: this one did not settle it.
       const now = this.#clock.now();
       const notSent = new ApiError('network', `not sent: ${result.halt?.error.message ?? 'sync stopped'}`);
       this.#store.transaction(() => {
@@ -156,6 +156,8 @@ export class OutboxPusher {
   }
 
   async #process(op: OutboxOperation): Promise<Outcome> {
+    // Taken off the recovery list at once, whatever happens next: it must never run twice.
+    const recovering = this.#recovering.delete(op.opId);
     let request: OperationRequest;
     try {
       request = buildRequest(this.#store, op);
@@ -164,7 +166,7 @@ export class OutboxPusher {
         this.#deadLetter(op, `cannot be sent: ${error.message}`);
         return { kind: 'dead', reachedServer: false };
       }
-      return this.#localFailure(op, error, ambiguousSince(op));
+      return this.#localFailure(op, error, recovering ? Math.min(ambiguousSince(op) ?? op.updatedAt, op.updatedAt) : ambiguousSince(op));
     }
     if (request.nothingToSend) {
       this.#complete(op, null);
@@ -173,11 +175,9 @@ export class OutboxPusher {
 
     // Found in flight at start-up: sent at the earliest when it was claimed, and perhaps still
     // running on the server: give it time to finish before looking for what it made.
-    const recovering = this.#recovering.has(op.opId);
     const since = recovering ? Math.min(ambiguousSince(op) ?? op.updatedAt, op.updatedAt) : ambiguousSince(op);
     const settledAt = op.updatedAt + this.#tuning.lookup.settleMs;
     if (recovering && createsRecord(op.kind) && this.#clock.now() < settledAt) {
-      this.#recovering.delete(op.opId);
       this.#retry(op, new ApiError('timeout', 'found in flight after a restart; waiting for it to settle'), settledAt, since);
       return { kind: 'retry', reachedServer: false };
     }
@@ -204,8 +204,6 @@ export class OutboxPusher {
     } catch (error) {
       if (!(error instanceof ApiError)) return this.#localFailure(op, error, since ?? (createsRecord(op.kind) ? attemptAt : null));
       return this.#fail(op, request, error, since ?? (error.ambiguous ? attemptAt : null));
-    } finally {
-      this.#recovering.delete(op.opId);
     }
   }
 
