@@ -8,7 +8,7 @@ import { describeError, useBridge, useQuery } from '../lib/hooks';
 export function Settings({ currency }: { currency: string }) {
   const { data: settings, error: loadError } = useQuery('settings.get', {}, ['settings.changed']);
   // An OAuth approval may still be pending from before this screen was opened.
-  const { data: oauthStatus } = useQuery('credentials.oauthStatus', {}, ['oauth.finished']);
+  const { data: oauthStatus } = useQuery('credentials.oauthStatus', {}, ['oauth.finished', 'settings.changed']);
   if (!settings) return <ErrorNote message={loadError} />;
   return <SettingsForm key={JSON.stringify(settings)} settings={settings} currency={currency} oauthMessage={oauthStatus?.message ?? ''} />;
 }
@@ -29,7 +29,10 @@ function SettingsForm({ settings, currency, oauthMessage }: { settings: Settings
   const [apiKey, setApiKey] = useState('');
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [oauth, setOauth] = useState<string | null>(oauthMessage || null);
+  // This form's own news (a click, an event it saw) wins; otherwise the core's last word, which
+  // survives the form being rebuilt when the settings change under it.
+  const [oauthNews, setOauth] = useState<string | null>(null);
+  const oauth = oauthNews ?? (oauthMessage || null);
   const [signOut, setSignOut] = useState<string | null>(null);
 
   useEffect(() => client.on('oauth.finished', (result) => setOauth(result.message)), [client]);

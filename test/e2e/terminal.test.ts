@@ -272,10 +272,10 @@ describe('cashier flows in the browser', () => {
     await screen('Settings');
     await shot('settings');
     await expectAccessible();
-    const consent = page.context().waitForEvent('page');
-    await page.getByRole('button', { name: 'Connect with OAuth' }).click();
+    const consent = page.context().waitForEvent('page', { timeout: 10_000 });
+    await page.getByRole('button', { name: 'Connect with OAuth' }).click({ timeout: 10_000 });
     const consentPage = await consent;
-    await consentPage.getByRole('button', { name: 'Approve' }).click();
+    await consentPage.getByRole('button', { name: 'Approve' }).click({ timeout: 10_000 });
     await expect.poll(() => page.getByTestId('oauth-status').textContent(), { timeout: 10_000 }).toMatch(/Connected with OAuth/);
     await consentPage.close();
     await expect.poll(() => page.locator('.card[aria-label="Account"]').textContent()).toMatch(/Connected with OAuth \(at_live_…/);
