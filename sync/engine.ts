@@ -117,6 +117,8 @@ class Engine implements SyncEngine {
   #lastFullPullAt: number | null = null;
   #lastError: string | null = null;
   #pushPermissionProblems: string[] = [];
+  /** A pull failed because the server was unreachable. */
+  #pullMissed = false;
   #lastEmitted = '';
 
   constructor(options: SyncEngineOptions) {
@@ -218,9 +220,24 @@ class Engine implements SyncEngine {
     if (this.#stopped || !this.#started || this.#writeTimer) return;
     this.#writeTimer = setTimeout(() => {
       this.#writeTimer = null;
-      // A new write is a reason to probe the network again, but never earlier than a Retry-After.
-      if (this.#backoff?.reason.startsWith('rate limited') && this.#backoff.untilMs > this.#clock.now()) return;
+      const now = this.#clock.now();
       if (this.#credentials === 'rejected' || this.#credentials === 'missing') return;
+      const backoff = this.#backoff && this.#backoff.untilMs > now ? this.#backoff : null;
+      // Never earlier than a Retry-After.
+      if (backoff?.reason.startsWith('rate limited')) return;
+      if (backoff) {
+        // Offline: a new write is a reason to probe again soon, but a burst of writes during an
+        // outage makes one probe per offline base interval, not one per write.
+        const probeAt = Math.min(backoff.untilMs, now + this.#tuning.offlineBackoff.baseMs);
+        if (probeAt < backoff.untilMs) {
+          this.#backoff = { ...backoff, untilMs: probeAt };
+          if (!this.#pushing) {
+            if (this.#pushTimer) clearTimeout(this.#pushTimer);
+            this.#schedulePush();
+          }
+        }
+        return;
+      }
       this.#runPush();
     }, this.#timers.localWriteDelayMs);
   }
@@ -271,8 +288,8 @@ class Engine implements SyncEngine {
   #schedulePush(): void {
     if (this.#stopped) return;
     const now = this.#clock.now();
-    const untilBackoff = this.#backoff ? Math.max(0, this.#backoff.untilMs - now) : 0;
-    const delay = this.#backoff ? untilBackoff : this.#timers.pushIntervalMs;
+    // An expired pause no longer shapes the schedule (and must not turn it into a busy loop).
+    const delay = this.#backoff && this.#backoff.untilMs > now ? this.#backoff.untilMs - now : this.#timers.pushIntervalMs;
     this.#pushTimer = setTimeout(() => {
       this.#pushTimer = null;
       this.#runPush();
@@ -302,6 +319,11 @@ class Engine implements SyncEngine {
     this.#transportFailures = 0;
     if (this.#backoff?.reason.startsWith('offline')) this.#backoff = null;
     if (wasOffline) this.#lastError = null;
+    if (this.#pullMissed) {
+      // Reconnected: the pull that failed while offline runs now, not at its next interval.
+      this.#pullMissed = false;
+      setImmediate(() => this.#runPull());
+    }
   }
 
   #refreshPermissionState(): void {
@@ -357,6 +379,7 @@ class Engine implements SyncEngine {
     this.#pulling = this.#pullOnce()
       .catch((error: unknown) => {
         if (error instanceof ApiError && error.status !== null) this.#markOnline();
+        if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout')) this.#pullMissed = true;
         this.#handleFailure(error);
         if (!(error instanceof ApiError)) this.#logger.error({ err: error }, 'pull failed unexpectedly');
       })

@@ -1,7 +1,7 @@
 // Push against the sandbox over real HTTP with a real store file: every order arrives exactly
 // once, in order per resource, whatever the network and the server do.
 import { afterEach, describe, expect, it } from 'vitest';
-import { allServerOrders, engineFor, menuFixture, openStore, placeOrder, sendJson, startSandbox, tempStoreFile, waitFor, type Sandbox, type Store } from './harness';
+import { FAST_TUNING, allServerOrders, engineFor, menuFixture, openStore, placeOrder, sendJson, startSandbox, tempStoreFile, waitFor, type Sandbox, type Store } from './harness';
 import type { OrderDoc } from '../../store/index';
 import type { SyncEngine } from '../../sync/engine';
 import type { SyncStatus } from '../../sync/status';
@@ -102,6 +102,65 @@ describe('recovery after a crash', () => {
     await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the recovery');
     expect(store.serverIdFor('order', order.id)).toBe(landed.id);
     await expectExactlyOnce(sandbox, store, [order.id]);
+  });
+});
+
+describe('pacing', () => {
+  it('after an outage ends with nothing to push, the engine idles instead of spinning', async () => {
+    const { sandbox, store } = await setup();
+    await sandbox.faults.set({ outage: true });
+    const engine = start(engineFor(sandbox, store, { timers: { pushIntervalMs: 200 } }));
+    await waitFor(() => !engine.status().online && engine.status().lastError !== null, 10_000, 'the outage to be noticed');
+    await sandbox.faults.set({ outage: false });
+    // Count how often the push looks at the queue once the pause has run out.
+    let looks = 0;
+    const ready = store.outbox.readyOperations.bind(store.outbox);
+    store.outbox.readyOperations = (now, limit) => {
+      looks++;
+      return ready(now, limit);
+    };
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(looks).toBeLessThan(30); // every pushIntervalMs, not in a loop
+  });
+
+  it('a pull missed while offline runs as soon as the server answers again', async () => {
+    const { sandbox, store } = await setup();
+    const menu = await menuFixture(sandbox);
+    await sandbox.faults.set({ outage: true });
+    const engine = start(engineFor(sandbox, store));
+    await waitFor(() => !engine.status().online && engine.status().lastError !== null, 10_000, 'the failed pull');
+    expect(engine.status().lastPullAt).toBeNull();
+    await sandbox.faults.set({ outage: false });
+    // A cashier write reconnects (the pull interval is a minute): the missed pull follows at once.
+    placeOrder(store, menu, 1);
+    engine.notifyLocalWrite();
+    await waitFor(() => engine.status().lastPullAt !== null, 10_000, 'the pull after reconnecting');
+    expect(engine.status().online).toBe(true);
+  });
+
+  it('a burst of cashier writes during an outage probes the network a bounded number of times', async () => {
+    const { sandbox, store } = await setup();
+    const menu = await menuFixture(sandbox);
+    await sandbox.faults.set({ outage: true });
+    const engine = start(engineFor(sandbox, store, { tuning: { ...FAST_TUNING, offlineBackoff: { baseMs: 300, capMs: 2_000 } } }));
+    placeOrder(store, menu, 0);
+    engine.notifyLocalWrite();
+    await waitFor(() => engine.status().backoff !== null, 10_000, 'the outage to be noticed');
+    let claims = 0;
+    const markInFlight = store.outbox.markInFlight.bind(store.outbox);
+    store.outbox.markInFlight = (opId, now) => {
+      claims++;
+      return markInFlight(opId, now);
+    };
+    for (let n = 1; n <= 200; n++) {
+      placeOrder(store, menu, n);
+      engine.notifyLocalWrite();
+      if (n % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // At most a couple of probes (each claims one batch), not one per write.
+    expect(claims).toBeLessThanOrEqual(3 * 16);
+    expect(engine.status()).toMatchObject({ online: false, pending: 201 });
   });
 });
 
