@@ -283,6 +283,8 @@ export const commands = {
   ),
 
   'location.get': command(Empty, Location),
+  /** Every location the account has (from the last sync), for choosing this terminal's. */
+  'location.list': command(Empty, z.array(Location)),
   'shift.summary': command(z.strictObject({ since: IsoTime.optional() }).default({}), ShiftSummary),
 
   'settings.get': command(Empty, SettingsView),

@@ -337,6 +337,10 @@ export class Cashier {
 
   // ---- location and shift ----
 
+  locations(): Location[] {
+    return this.store.cashier.listLocations().map(locationView);
+  }
+
   locationDetails(): Location {
     return this.location() ?? { id: this.settings.effective().locationId, name: 'Location not synced yet', address: '', phone: '', timezone: '', currency: FALLBACK_CURRENCY };
   }

@@ -172,6 +172,7 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
     'payments.take': (p) => cashier.takePayment(p),
     'payments.refund': (p) => cashier.refund(p),
     'location.get': () => cashier.locationDetails(),
+    'location.list': () => cashier.locations(),
     'shift.summary': (p) => cashier.shiftSummary(p),
     'settings.get': () => settingsView(),
     'settings.update': async (p) => {

@@ -15,6 +15,7 @@ export function Settings({ currency }: { currency: string }) {
 
 function SettingsForm({ settings, currency, oauthMessage }: { settings: SettingsView; currency: string; oauthMessage: string }) {
   const client = useBridge();
+  const { data: locations } = useQuery('location.list', {});
   const digits = minorDigits(currency);
   const [apiBaseUrl, setApiBaseUrl] = useState(settings.apiBaseUrl);
   const [apiHost, setApiHost] = useState(settings.apiHost);
@@ -111,8 +112,19 @@ function SettingsForm({ settings, currency, oauthMessage }: { settings: Settings
           <input type="url" value={authUrl} onChange={(event) => setAuthUrl(event.target.value)} />
         </label>
         <label>
-          Location id
-          <input value={locationId} onChange={(event) => setLocationId(event.target.value)} />
+          Location
+          {locations && locations.length > 0 ? (
+            <select value={locationId} onChange={(event) => setLocationId(event.target.value)}>
+              {locations.some((l) => l.id === locationId) ? null : <option value={locationId}>{locationId || 'Choose a location'}</option>}
+              {locations.map((location) => (
+                <option key={location.id} value={location.id}>
+                  {location.name}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <input value={locationId} onChange={(event) => setLocationId(event.target.value)} placeholder="loc_… (the list appears after the first sync)" />
+          )}
         </label>
         <h2>Webhook receiver</h2>
         <label className="checkbox">

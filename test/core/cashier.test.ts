@@ -240,6 +240,8 @@ describe('settings and credentials', () => {
     expect(await t.raw('settings.update', { apiBaseUrl: 'https://api.example.com' })).toMatchObject({ ok: false, error: { code: 'invalid_command' } });
     expect(await t.raw('credentials.setApiKey', { apiKey: 'pk_nope' })).toMatchObject({ ok: false, error: { code: 'invalid_command' } });
     await expectRefusal(t.call('credentials.connectOAuth', {}), 'unavailable', /OAuth is not set up/);
+    expect((await t.call('location.list', {})).map((l) => l.name)).toEqual(['Test Kitchen']);
+    expect(await t.call('location.get', {})).toMatchObject({ id: 'loc_test', currency: 'usd', address: '1 Main St' });
     const saved = await t.call('settings.update', { apiBaseUrl: 'https://api.example.com/v1', locationId: 'loc_test', webhook: { enabled: false, host: '127.0.0.1', port: 0 } });
     expect(saved).toMatchObject({ apiBaseUrl: 'https://api.example.com/v1', webhook: { enabled: false, url: '', secretSet: false } });
     // Saved in the store: a restart keeps it.
