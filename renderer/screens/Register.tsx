@@ -8,7 +8,7 @@ import { describeError, useBridge, useShortcuts } from '../lib/hooks';
 import { addItem, changeQuantity, emptyTicket, lineTotal, ticketTotal, toLineInputs, toggleModifier, type Ticket } from '../lib/ticket';
 
 /** A touch grid stays readable and every keystroke stays fast: the rest is one tap away. */
-const GRID_PAGE = 96;
+const GRID_PAGE = 60;
 
 const MenuTile = memo(function MenuTile({ item, currency, onAdd }: { item: MenuItem; currency: string; onAdd: (item: MenuItem) => void }) {
   const status = !item.available ? 'Sold out' : item.lowStock ? 'Low stock' : null;
