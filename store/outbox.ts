@@ -153,7 +153,9 @@ export class Outbox {
   }
 
   #toOperation(row: OutboxRow): OutboxOperation {
-    const deps = this.sql.all(this.kysely.selectFrom('outbox_dependencies').select('depends_on_op_id').where('op_id', '=', row.op_id));
+    // The per-operation reads and writes of a drain use fixed SQL text (cached statements): they
+    // run several times for every order pushed.
+    const deps = this.sql.allSql<{ depends_on_op_id: string }>('SELECT depends_on_op_id FROM outbox_dependencies WHERE op_id = ?', [row.op_id]);
     return {
       opId: row.op_id,
       entityKind: row.entity_kind as EntityKind,
@@ -172,7 +174,7 @@ export class Outbox {
   }
 
   #row(opId: string): OutboxRow {
-    const row = this.sql.first(this.kysely.selectFrom('outbox').selectAll().where('op_id', '=', opId)) as OutboxRow | undefined;
+    const row = this.sql.allSql<OutboxRow>('SELECT * FROM outbox WHERE op_id = ?', [opId])[0];
     if (!row) throw new StoreError('not_found', `no outbox operation ${opId}`);
     return row;
   }
@@ -191,9 +193,7 @@ export class Outbox {
     return this.transaction(() => {
       const row = this.#row(opId);
       if (row.state !== 'pending') throw new StoreError('conflict', `operation ${opId} is ${row.state}, not pending`);
-      this.sql.run(
-        this.kysely.updateTable('outbox').set({ state: 'in_flight', attempts: row.attempts + 1, updated_at: now }).where('op_id', '=', opId),
-      );
+      this.sql.runSql("UPDATE outbox SET state = 'in_flight', attempts = ?, updated_at = ? WHERE op_id = ?", [row.attempts + 1, now, opId]);
       return this.#toOperation({ ...row, state: 'in_flight', attempts: row.attempts + 1, updated_at: now });
     });
   }
@@ -220,7 +220,7 @@ export class Outbox {
         if (this.ids.localIdFor(kind, serverId) === serverId) this.pending.layers.remove(kind, serverId, 'base');
         this.ids.link(kind, row.entity_id, serverId);
       }
-      this.sql.run(this.kysely.updateTable('outbox').set({ state: 'done', last_error: null, updated_at: now }).where('op_id', '=', opId));
+      this.sql.runSql("UPDATE outbox SET state = 'done', last_error = NULL, updated_at = ? WHERE op_id = ?", [now, opId]);
       if (row.kind.endsWith('.delete')) {
         this.pending.layers.remove(kind, row.entity_id, 'base');
         this.pending.rebuild(kind, row.entity_id);
