@@ -1,7 +1,7 @@
 // `npm start`'s entry as its own process: a bad configuration stops it before anything starts,
 // with the source and field named; a good one prints the launch link and serves the register.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,6 +38,16 @@ describe('npm start (browser mode)', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/configuration error in environment: POS_WEBHOOK_PORT: must be 0\.\.65535/);
     expect(() => readdirSync(dataDir)).toThrow(/ENOENT/); // no store, no sandbox, nothing written
+  });
+
+  it('stops with the reason when the store cannot be opened (a corrupt file is never touched)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pos-start-'));
+    const garbage = 'this is not a SQLite database '.repeat(40);
+    writeFileSync(join(dataDir, 'terminal.db'), garbage);
+    const result = await runStart({ POS_DATA_DIR: dataDir, POS_API_BASE_URL: 'http://127.0.0.1:9/v1' }, false);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/The terminal could not start: .*terminal\.db/);
+    expect(readFileSync(join(dataDir, 'terminal.db'), 'utf8')).toBe(garbage);
   });
 
   it('prints a launch link carrying a fresh per-launch token at every start', async () => {
