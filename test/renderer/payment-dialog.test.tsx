@@ -1,0 +1,63 @@
+// @vitest-environment happy-dom
+// The payment dialog against a real core with no connection: above the offline card limit it asks
+// for the manager PIN, refuses a wrong one, and with the right one stores the card payment offline.
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Order, Payment } from '../../bridge/contract';
+import { hashManagerPin } from '../../main/config/manager-pin';
+import { PaymentDialog } from '../../renderer/components/PaymentDialog';
+import { createBridgeClient } from '../../renderer/lib/bridge-client';
+import { BridgeContext } from '../../renderer/lib/hooks';
+import { ITEMS, startTestCore, type TestCore } from '../core/fixtures';
+
+let t: TestCore;
+afterEach(async () => {
+  cleanup();
+  await t?.core.shutdown();
+});
+
+describe('PaymentDialog', () => {
+  it('asks for the manager PIN above the offline limit and then stores the card payment', async () => {
+    t = await startTestCore({ offlinePayments: { perTransaction: 1000, total: 5000, managerPinHash: hashManagerPin('8642') } });
+    const client = createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
+    const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 1 }] });
+    const paid: { order: Order; payment: Payment }[] = [];
+    render(
+      <BridgeContext.Provider value={client}>
+        <PaymentDialog order={order} onClose={() => undefined} onPaid={(o, _change, payment) => paid.push({ order: o, payment })} />
+      </BridgeContext.Provider>,
+    );
+    fireEvent.click(screen.getByTestId('confirm-payment'));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/offline.*above the \$10\.00 limit.*manager must approve/));
+    const pin = screen.getByLabelText('Manager PIN');
+    fireEvent.change(pin, { target: { value: '1111' } });
+    fireEvent.click(screen.getByTestId('confirm-payment'));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/not right/));
+    fireEvent.change(pin, { target: { value: '8642' } });
+    fireEvent.click(screen.getByTestId('confirm-payment'));
+    await waitFor(() => expect(paid).toHaveLength(1));
+    expect(paid[0]?.payment).toMatchObject({ method: 'card', amount: 1200, status: 'queued_offline' });
+    expect(paid[0]?.order.paidAmount).toBe(1200);
+  });
+
+  it('takes cash, shows the change, and refuses less than is due', async () => {
+    t = await startTestCore();
+    const client = createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
+    const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
+    const changes: number[] = [];
+    render(
+      <BridgeContext.Provider value={client}>
+        <PaymentDialog order={order} onClose={() => undefined} onPaid={(_o, change) => changes.push(change)} />
+      </BridgeContext.Provider>,
+    );
+    fireEvent.click(screen.getByLabelText('Cash'));
+    const tendered = screen.getByLabelText('Cash handed over');
+    fireEvent.change(tendered, { target: { value: '4.00' } });
+    fireEvent.click(screen.getByTestId('confirm-payment'));
+    expect(screen.getByRole('alert').textContent).toBe('Cash handed over must be at least $4.50.');
+    fireEvent.change(tendered, { target: { value: '10' } });
+    expect(screen.getByText('$5.50')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('confirm-payment'));
+    await waitFor(() => expect(changes).toEqual([550]));
+  });
+});
