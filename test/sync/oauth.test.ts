@@ -12,7 +12,7 @@ import { ApiClient } from '../../sync/api-client';
 import { ApiError } from '../../sync/api-error';
 import { OAUTH_SECRET_NAMES, OAuthCredentials, OAuthFlowError, buildAuthorizeUrl, runDesktopOAuthFlow } from '../../sync/oauth';
 import { FileSecretStore } from '../../sync/secret-store';
-import { startSandbox, type Sandbox } from './harness';
+import { engineFor, menuFixture, openStore, placeOrder, startSandbox, tempStoreFile, waitFor, type Sandbox } from './harness';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -95,6 +95,31 @@ describe('OAuth desktop flow', () => {
     const after = await Promise.all(Array.from({ length: 8 }, () => laggingApi.call({ method: 'GET', path: '/locations', schema: Locations })));
     expect(after.every((r) => r.status === 200)).toBe(true);
     expect(lagging.refreshCount).toBe(1);
+  });
+
+  it('the engine keeps pushing across token expiry with OAuth credentials, one refresh, nothing dead-lettered', async () => {
+    const { sandbox, clock, secrets } = await setup();
+    const { clientId, clientSecret } = sandbox.credentials.oauthClient;
+    await runDesktopOAuthFlow({ authUrl: sandbox.authUrl, apiHost: sandbox.apiHost, clientId, clientSecret, scopes: ['read_orders', 'write_orders', 'read_menu', 'read_locations'], openUrl: browser('approve'), secrets, clock });
+    const credentials = new OAuthCredentials({ authUrl: sandbox.authUrl, apiHost: sandbox.apiHost, clientId, clientSecret, secrets, clock });
+    const store = openStore(tempStoreFile());
+    cleanups.push(() => store.close());
+    const menu = await menuFixture(sandbox);
+    const engine = engineFor(sandbox, store, { credentials, clock });
+    engine.start();
+    cleanups.push(() => engine.stop());
+    const first = Array.from({ length: 20 }, (_, n) => placeOrder(store, menu, n));
+    engine.notifyLocalWrite();
+    await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the first push');
+    // An hour passes (the till's clock and the server's): the next writes need a fresh token.
+    clock.advance(3_600_000);
+    const second = Array.from({ length: 20 }, (_, n) => placeOrder(store, menu, 100 + n));
+    engine.notifyLocalWrite();
+    await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the push after expiry');
+    expect(credentials.refreshCount).toBe(1);
+    expect(store.outbox.listDeadLetters()).toEqual([]);
+    for (const order of [...first, ...second]) expect(store.serverIdFor('order', order.id)).toBeDefined();
+    expect(engine.status().credentials).toBe('ok');
   });
 
   it('reports a denied consent, and a revoked refresh token as "sign in again"', async () => {
