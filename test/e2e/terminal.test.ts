@@ -171,6 +171,17 @@ describe('cashier flows in the browser', () => {
     await shot('sign-out-confirm');
     await expectAccessible();
     await confirm.getByRole('button', { name: 'Keep working' }).click();
+    // Closing a tab of the terminal with changes waiting asks first, too.
+    const second = await page.context().newPage();
+    await second.goto(terminal.mode.host.launchUrl);
+    await second.locator('.menu-grid .tile').first().waitFor();
+    await expect.poll(async () => Number(/(\d+) waiting/.exec((await second.getByTestId('sync-pending').textContent()) ?? '')?.[1])).toBeGreaterThan(0);
+    await second.locator('#menu-search').click(); // browsers only ask after the page has been used
+    const asked = second.waitForEvent('dialog');
+    await second.close({ runBeforeUnload: true });
+    const question = await asked;
+    expect(question.type()).toBe('beforeunload');
+    await question.accept();
     await screen('Register');
     await terminal.sandbox.faults.set({ outage: false });
     await expect.poll(pendingCount, { timeout: 30_000 }).toBe(0);
