@@ -55,6 +55,27 @@ describe('pull', () => {
     expect(engine.status()).toMatchObject({ online: true, credentials: 'ok', lastError: null });
   });
 
+  it('between full pulls, brings new orders and re-checks open ones (there is no updated_after)', async () => {
+    const { sandbox, store } = await setup();
+    const menu = await menuFixture(sandbox);
+    const api = new ApiClient({ baseUrl: sandbox.baseUrl, credentials: new ApiKeyCredentials(async () => sandbox.credentials.apiKeys.full) });
+    cleanups.push(() => api.close());
+    const pull = new Puller({ api, store, clock: systemClock, logger: silentLogger, tuning: DEFAULT_TUNING.pull });
+    const open: { id: string }[] = [];
+    for (let n = 0; n < 3; n++) open.push(await sendJson<{ id: string }>(sandbox, 'POST', '/orders', { location_id: menu.locationId, items: [{ menu_item_id: menu.items[0]!.id, quantity: 1 }] }));
+    await pull.reconcile({ locationId: menu.locationId, fullOrders: true });
+    expect(open.map((o) => store.cashier.getOrder(o.id)?.status)).toEqual(['open', 'open', 'open']);
+    // On the server: one open order is fulfilled, one cancelled, and a new order arrives.
+    await sendJson(sandbox, 'PATCH', `/orders/${open[0]!.id}`, { status: 'fulfilled' });
+    await sendJson(sandbox, 'PATCH', `/orders/${open[1]!.id}`, { status: 'cancelled' });
+    const fresh = await sendJson<{ id: string }>(sandbox, 'POST', '/orders', { location_id: menu.locationId, items: [{ menu_item_id: menu.items[0]!.id, quantity: 2 }] });
+    await pull.reconcile({ locationId: menu.locationId, fullOrders: false });
+    expect(store.cashier.getOrder(open[0]!.id)?.status).toBe('fulfilled');
+    expect(store.cashier.getOrder(open[1]!.id)?.status).toBe('cancelled');
+    expect(store.cashier.getOrder(open[2]!.id)?.status).toBe('open');
+    expect(store.cashier.getOrder(fresh.id)?.lines[0]?.quantity).toBe(2);
+  });
+
   it('ends with exactly the server\'s orders when records are inserted and deleted during the pull (keyset pages)', async () => {
     const { sandbox, store } = await setup();
     const menu = await menuFixture(sandbox);
