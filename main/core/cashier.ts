@@ -13,6 +13,21 @@ import type { SyncLink } from './sync-link';
 import { categoryView, locationView, menuItemView, orderView, type OrderContext } from './views';
 
 const ACTOR = 'cashier';
+
+/**
+ * Midnight of the current day in `timeZone` (the location's), or in this computer's zone when the
+ * location names none: a till in another zone than its server still closes its day at home.
+ */
+export function startOfDay(nowMs: number, timeZone: string): number {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-US', { timeZone: timeZone || undefined, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(nowMs);
+  } catch {
+    return new Date(nowMs).setHours(0, 0, 0, 0);
+  }
+  const field = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return nowMs - ((field('hour') * 60 + field('minute')) * 60 + field('second')) * 1000 - (nowMs % 1000);
+}
 const FALLBACK_CURRENCY = 'usd';
 
 interface MenuCache {
@@ -345,9 +360,9 @@ export class Cashier {
     return this.location() ?? { id: this.settings.effective().locationId, name: 'Location not synced yet', address: '', phone: '', timezone: '', currency: FALLBACK_CURRENCY };
   }
 
-  /** What this terminal took since `since` (default: local midnight). */
+  /** What this terminal took since `since` (default: midnight where the location is). */
   shiftSummary({ since }: CommandPayload<'shift.summary'>): ShiftSummary {
-    const start = since ? Date.parse(since) : new Date(new Date(this.clock.now()).setHours(0, 0, 0, 0)).getTime();
+    const start = since ? Date.parse(since) : startOfDay(this.clock.now(), this.location()?.timezone ?? '');
     const docs = this.store.cashier.listOrders({ createdFrom: start, limit: 500 });
     const ctx = this.#orderContext(docs.map((d) => d.id));
     const orders = docs.map((doc) => orderView(doc, ctx));

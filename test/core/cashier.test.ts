@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { hashManagerPin } from '../../main/config/manager-pin';
+import { startOfDay } from '../../main/core/cashier';
 import { ITEMS, MODIFIERS, reopenStore, startTestCore, type TestCore } from './fixtures';
 
 let t: TestCore;
@@ -249,5 +250,15 @@ describe('settings and credentials', () => {
     const store = reopenStore(t.dataDir);
     expect(JSON.stringify(store.cashier.getSetting('terminal.settings', z.unknown()))).toContain('https://api.example.com/v1');
     store.close();
+  });
+});
+
+describe('shift day', () => {
+  it('starts at midnight where the location is', () => {
+    const now = Date.parse('2026-03-10T15:45:30.250Z');
+    expect(new Date(startOfDay(now, 'UTC')).toISOString()).toBe('2026-03-10T00:00:00.000Z');
+    expect(new Date(startOfDay(now, 'America/Los_Angeles')).toISOString()).toBe('2026-03-10T07:00:00.000Z'); // PDT, UTC-7
+    expect(new Date(startOfDay(now, 'Asia/Tokyo')).toISOString()).toBe('2026-03-10T15:00:00.000Z'); // already the 11th there
+    expect(startOfDay(now, 'Not/AZone')).toBe(new Date(now).setHours(0, 0, 0, 0));
   });
 });
