@@ -80,8 +80,14 @@ export class ApiClient {
     }
   }
 
+  /** Closes the connections once the requests in flight have finished. */
   async close(): Promise<void> {
     await this.#agent.close();
+  }
+
+  /** Aborts the requests in flight and closes the connections now. */
+  async destroy(): Promise<void> {
+    await this.#agent.destroy();
   }
 
   /** The dispatcher, shared with other callers (the OAuth token exchange) to reuse connections. */

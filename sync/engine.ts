@@ -159,11 +159,15 @@ class Engine implements SyncEngine {
     if (this.#stopped) return;
     this.#stopped = true;
     for (const timer of [this.#pushTimer, this.#pullTimer, this.#writeTimer]) if (timer) clearTimeout(timer);
-    const settled = Promise.allSettled([this.#pushing, this.#pulling].filter(Boolean));
+    const settled = Promise.allSettled([this.#pushing, this.#pulling].filter(Boolean)).then(() => true);
     let timeout: NodeJS.Timeout | undefined;
-    await Promise.race([settled, new Promise<void>((resolve) => (timeout = setTimeout(resolve, this.#timers.stopTimeoutMs)))]);
+    const inTime = await Promise.race([settled, new Promise<false>((resolve) => (timeout = setTimeout(() => resolve(false), this.#timers.stopTimeoutMs)))]);
     clearTimeout(timeout);
-    await this.#api.close().catch(() => undefined);
+    // Requests still hanging are cut off: their operations stay in flight and the next start
+    // looks for what they may have done before sending them again.
+    await (inTime ? this.#api.close() : this.#api.destroy()).catch(() => undefined);
+    // Cut-off requests fail at once; let the push record that before the caller closes the store.
+    if (!inTime) await settled;
     this.#logger.info('sync engine stopped');
   }
 

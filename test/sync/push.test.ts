@@ -164,6 +164,33 @@ describe('pacing', () => {
   });
 });
 
+describe('stopping', () => {
+  it('stop() waits a bounded time for a hung request; the next start looks before resending', async () => {
+    const { sandbox, store } = await setup();
+    sandbox.updateSettings({ idempotency: 'ignore' });
+    const menu = await menuFixture(sandbox);
+    const order = placeOrder(store, menu, 1);
+    await sandbox.faults.set({ latency_ms: 3_000 });
+    const engine = engineFor(sandbox, store, { timers: { stopTimeoutMs: 200 }, tuning: { ...FAST_TUNING, requestTimeoutMs: 10_000 } });
+    engine.start();
+    await waitFor(() => store.outbox.inFlightOperations().length === 1, 5_000, 'the request to leave');
+    const stopping = Date.now();
+    await engine.stop();
+    expect(Date.now() - stopping).toBeLessThan(1_500);
+    // Cut off: back in the queue, marked so the next attempt looks first.
+    const [op] = store.outbox.readyOperations(Number.MAX_SAFE_INTEGER, 10);
+    expect(op?.lastError).toMatch(/^ambiguous since \d+: /);
+    // Whatever the cut-off request did on the server has finished after its 3 s of latency; the
+    // next run looks before sending, so the order ends there once either way.
+    await sandbox.faults.reset();
+    await new Promise((resolve) => setTimeout(resolve, 3_200));
+    const next = start(engineFor(sandbox, store, { tuning: { ...FAST_TUNING, push: { ...FAST_TUNING.push, lookup: { ...FAST_TUNING.push.lookup, settleMs: 100 } } } }));
+    await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the recovery');
+    expect(next.status().pending).toBe(0);
+    await expectExactlyOnce(sandbox, store, [order.id]);
+  });
+});
+
 describe('uncertainty is never forgotten', () => {
   it('operations claimed but not sent when a drain halts keep their "look first" mark', async () => {
     const { sandbox, store } = await setup();
