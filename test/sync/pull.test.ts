@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../common/log';
 import { systemClock } from '../../common/clock';
 import { ApiClient, type ApiCall, type ApiResult } from '../../sync/api-client';
+import { ApiError } from '../../sync/api-error';
 import { ApiKeyCredentials } from '../../sync/credentials';
 import { DEFAULT_TUNING } from '../../sync/engine';
 import { Puller } from '../../sync/pull';
@@ -76,6 +77,29 @@ describe('pull', () => {
     expect(store.cashier.getOrder(fresh.id)?.lines[0]?.quantity).toBe(2);
   });
 
+  it('a full pull cut off half way resumes from its saved cursor, then confirms with a whole pass', async () => {
+    const { sandbox, store } = await setup();
+    const credentials = new ApiKeyCredentials(async () => sandbox.credentials.apiKeys.full);
+    const failing = new FailingAfterClient(sandbox.baseUrl, credentials, 3);
+    cleanups.push(() => failing.close());
+    const tuning = { ...DEFAULT_TUNING.pull, perPage: 20 };
+    const cut = new Puller({ api: failing, store, clock: systemClock, logger: silentLogger, tuning });
+    await expect(cut.fullPull(cut.orderScope(null))).rejects.toThrow(/connection lost/);
+    const saved = store.server.getCursor('order:all')?.cursor;
+    expect(saved).toMatch(/"after":\d+/);
+    const resumeFrom = (JSON.parse(saved!) as { after: number }).after;
+
+    const recorder = new FailingAfterClient(sandbox.baseUrl, credentials, Number.POSITIVE_INFINITY);
+    cleanups.push(() => recorder.close());
+    const resumed = new Puller({ api: recorder, store, clock: systemClock, logger: silentLogger, tuning });
+    const result = await resumed.fullPull(resumed.orderScope(null));
+    expect(recorder.queries[0]?.created_after).toBe(new Date(resumeFrom).toISOString());
+    expect(recorder.queries.filter((q) => q.created_after === undefined && q.per_page !== 1).length).toBe(1); // one whole pass after
+    expect(result.drifted).toBe(false);
+    expect(store.server.getCursor('order:all')?.cursor).toBeNull();
+    expect(baseIds(store, 'orders')).toEqual((await allServerOrders(sandbox)).map((o) => o.id).sort());
+  });
+
   it('ends with exactly the server\'s orders when records are inserted and deleted during the pull (keyset pages)', async () => {
     const { sandbox, store } = await setup();
     const menu = await menuFixture(sandbox);
@@ -117,6 +141,26 @@ describe('pull', () => {
     expect(local).toEqual(server);
   });
 });
+
+/** An API client whose connection dies after `pages` order-list requests; it records every query. */
+class FailingAfterClient extends ApiClient {
+  readonly queries: Record<string, string | number | undefined>[] = [];
+  constructor(
+    baseUrl: string,
+    credentials: ApiKeyCredentials,
+    private readonly pages: number,
+  ) {
+    super({ baseUrl, credentials });
+  }
+
+  override async call<T>(call: ApiCall<T>): Promise<ApiResult<T>> {
+    if (call.path === '/orders') {
+      if (this.queries.length >= this.pages) throw new ApiError('network', 'connection lost');
+      this.queries.push(call.query ?? {});
+    }
+    return super.call(call);
+  }
+}
 
 /**
  * An API client that changes the server while a pull is under way: after each of the first
