@@ -339,6 +339,21 @@ export function isCommandName(name: string): name is CommandName {
 }
 
 /** Events pushed from main to every open renderer. */
+export const UpdatePhase = z.enum(['idle', 'checking', 'downloading', 'waiting', 'installing', 'error']);
+export type UpdatePhase = z.infer<typeof UpdatePhase>;
+
+/** Payload of the `update.status` event (Electron shell): what the app updater is doing, and why it waits. */
+export const UpdateStatus = z.object({
+  phase: UpdatePhase,
+  /** The version being downloaded, waiting or installing. */
+  version: z.string().nullable(),
+  /** Download progress, 0–100, while downloading. */
+  percent: z.number().min(0).max(100).nullable(),
+  /** One sentence for the status bar. */
+  message: z.string(),
+});
+export type UpdateStatus = z.infer<typeof UpdateStatus>;
+
 export const events = {
   'sync.status': SyncStatusView,
   /** The menu changed (local edit, pull or webhook): refetch the snapshot. */
@@ -347,6 +362,7 @@ export const events = {
   'orders.changed': z.object({ ids: z.array(Id) }),
   'settings.changed': SettingsView,
   'oauth.finished': z.object({ ok: z.boolean(), message: z.string() }),
+  'update.status': UpdateStatus,
 } as const;
 
 export type Events = typeof events;

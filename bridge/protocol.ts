@@ -2,10 +2,6 @@
 // IPC, browser mode over loopback HTTP + SSE; both validate with these schemas before dispatching.
 import { z } from 'zod';
 
-/** IPC channel names (Electron) — the only two the preload exposes. */
-export const BRIDGE_INVOKE_CHANNEL = 'bridge:invoke';
-export const BRIDGE_EVENT_CHANNEL = 'bridge:event';
-
 export const BridgeRequest = z.strictObject({
   command: z.string().min(1).max(64),
   payload: z.unknown(),
@@ -45,15 +41,3 @@ export interface BridgeHost {
   invoke(request: BridgeRequest): Promise<BridgeResponse>;
   subscribe(listener: (event: BridgeEvent) => void): () => void;
 }
-
-/** What the Electron preload exposes as `window.posBridge`; browser mode's client offers the same. */
-export interface PosBridgeApi {
-  invoke(request: BridgeRequest): Promise<BridgeResponse>;
-  onEvent(listener: (event: BridgeEvent) => void): () => void;
-}
-
-/** Browser mode: prefix of the per-launch token required on every bridge request. */
-export const LAUNCH_TOKEN_PREFIX = 'pos_launch_';
-/** Browser mode: the bridge endpoints on the loopback host. */
-export const HTTP_BRIDGE_PATH = '/bridge';
-export const HTTP_EVENTS_PATH = '/events';

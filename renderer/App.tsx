@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Order } from '../bridge/contract';
 import { ErrorNote } from './components/Dialog';
 import { SyncIndicator } from './components/SyncIndicator';
-import { useMenu, useQuery, useShortcuts, useSyncStatus } from './lib/hooks';
+import { useMenu, useQuery, useShortcuts, useSyncStatus, useUpdateStatus } from './lib/hooks';
 import { emptyTicket, ticketFromOrder, type Ticket } from './lib/ticket';
 import { MenuManager } from './screens/MenuManager';
 import { Orders } from './screens/Orders';
@@ -25,6 +25,7 @@ export function App() {
   const { menu, error } = useMenu();
   const { data: location } = useQuery('location.get', {}, ['settings.changed']);
   const { status: sync } = useSyncStatus();
+  const appUpdate = useUpdateStatus();
 
   useShortcuts(Object.fromEntries(SCREENS.map((s, i) => [`Alt+${i + 1}`, () => setScreen(s.id)])));
 
@@ -54,6 +55,11 @@ export function App() {
           ))}
         </nav>
         <span className="location-name">{location?.name ?? ''}</span>
+        {appUpdate && appUpdate.phase !== 'idle' ? (
+          <span className="update-status" role="status">
+            {appUpdate.message}
+          </span>
+        ) : null}
         <SyncIndicator />
       </header>
       <main className="content">

@@ -1,13 +1,10 @@
+import './zod-jitless';
 import { StrictMode } from 'react';
-import { z } from 'zod';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { connectBridge } from './lib/bridge-client';
 import { BridgeContext } from './lib/hooks';
 import './styles.css';
-
-// The page runs under a CSP without 'unsafe-eval': keep zod from probing for `new Function`.
-z.config({ jitless: true });
 
 const root = createRoot(document.getElementById('root') as HTMLElement);
 const client = connectBridge();

@@ -2,24 +2,10 @@
 // (Square's SDK, Clover) is to never upgrade with an unsent queue: a migration or a reinstall must not
 // meet pending changes. So an update downloads whenever one is offered, and installs only at a quiet
 // moment: the outbox is empty and nobody has touched the till for a while. Until then the cashier sees why.
-import { z } from 'zod';
+import type { EventName, UpdateStatus } from '../../bridge/contract';
 
-export const UPDATE_STATUS_EVENT = 'update.status';
-
-export const UpdatePhase = z.enum(['idle', 'checking', 'downloading', 'waiting', 'installing', 'error']);
-export type UpdatePhase = z.infer<typeof UpdatePhase>;
-
-/** Payload of the `update.status` bridge event. */
-export const UpdateStatus = z.object({
-  phase: UpdatePhase,
-  /** The version being downloaded, waiting or installing. */
-  version: z.string().nullable(),
-  /** Download progress, 0–100, while downloading. */
-  percent: z.number().min(0).max(100).nullable(),
-  /** One sentence for the status bar. */
-  message: z.string(),
-});
-export type UpdateStatus = z.infer<typeof UpdateStatus>;
+export type { UpdateStatus };
+export const UPDATE_STATUS_EVENT: EventName = 'update.status';
 
 export interface QuietFacts {
   pendingOperations: number;

@@ -11,7 +11,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Logger } from '../../common/log';
-import { HTTP_BRIDGE_PATH, HTTP_EVENTS_PATH, LAUNCH_TOKEN_PREFIX, type BridgeEvent, type BridgeHost, type BridgeResponse } from '../../bridge/protocol';
+import type { BridgeEvent, BridgeHost, BridgeResponse } from '../../bridge/protocol';
+import { HTTP_BRIDGE_PATH, HTTP_EVENTS_PATH, LAUNCH_TOKEN_PREFIX } from '../../bridge/transport';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const HEARTBEAT_MS = 15_000;

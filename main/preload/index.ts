@@ -2,7 +2,8 @@
 // renderer uses in both shells, `window.posBridge`, and nothing of ipcRenderer itself: the page can
 // send only bridge requests on one channel and receive only bridge events.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { BRIDGE_EVENT_CHANNEL, BRIDGE_INVOKE_CHANNEL, type BridgeEvent, type BridgeResponse, type PosBridgeApi } from '../../bridge/protocol';
+import type { BridgeEvent, BridgeResponse } from '../../bridge/protocol';
+import { BRIDGE_EVENT_CHANNEL, BRIDGE_INVOKE_CHANNEL, type PosBridgeApi } from '../../bridge/transport';
 
 const posBridge: PosBridgeApi = {
   // The main process validates the request and its sender; here it is passed on as given.

@@ -3,15 +3,8 @@
 // - browser mode: loopback HTTP (POST /bridge) and an event stream (GET /events), both carrying
 //   the per-launch token in the Authorization header.
 import type { CommandInput, CommandName, CommandResult, EventName, EventPayload } from '../../bridge/contract';
-import {
-  BridgeResponse,
-  HTTP_BRIDGE_PATH,
-  HTTP_EVENTS_PATH,
-  type BridgeError,
-  type BridgeEvent,
-  type BridgeRequest,
-  type PosBridgeApi,
-} from '../../bridge/protocol';
+import { BridgeResponse, type BridgeError, type BridgeEvent, type BridgeRequest } from '../../bridge/protocol';
+import { HTTP_BRIDGE_PATH, HTTP_EVENTS_PATH, type PosBridgeApi } from '../../bridge/transport';
 
 /** A refusal from the core, carrying its cashier-facing message. */
 export class BridgeCallError extends Error {

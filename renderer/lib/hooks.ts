@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useRef, useState } from 'react';
-import type { CommandInput, CommandName, CommandResult, EventName, MenuSnapshot, SyncStatusView } from '../../bridge/contract';
+import type { CommandInput, CommandName, CommandResult, EventName, MenuSnapshot, SyncStatusView, UpdateStatus } from '../../bridge/contract';
 import { BridgeCallError, type BridgeClient } from './bridge-client';
 
 export const BridgeContext = createContext<BridgeClient | null>(null);
@@ -78,6 +78,14 @@ export function useSyncStatus(): { status: SyncStatusView | null; refresh: () =>
     };
   }, [client, asked]);
   return { status, refresh: () => setAsked((n) => n + 1) };
+}
+
+/** The app updater's state (the Electron shell sends it; browser mode never does). */
+export function useUpdateStatus(): UpdateStatus | null {
+  const client = useBridge();
+  const [status, setStatus] = useState<UpdateStatus | null>(null);
+  useEffect(() => client.on('update.status', setStatus), [client]);
+  return status;
 }
 
 export function useEventStreamConnected(): boolean {

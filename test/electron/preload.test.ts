@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleElectron } from '../../build/bundle-electron';
-import { BRIDGE_EVENT_CHANNEL, BRIDGE_INVOKE_CHANNEL, type BridgeEvent, type PosBridgeApi } from '../../bridge/protocol';
+import type { BridgeEvent } from '../../bridge/protocol';
+import { BRIDGE_EVENT_CHANNEL, BRIDGE_INVOKE_CHANNEL, type PosBridgeApi } from '../../bridge/transport';
 
 const out = mkdtempSync(join(tmpdir(), 'pos-preload-'));
 let preloadSource: string;

@@ -1,6 +1,7 @@
 // Updates download whenever offered and install only when the outbox is empty and the till is idle.
 import { describe, expect, it } from 'vitest';
-import { createUpdateController, installDecision, updateDelivery, UpdateStatus } from '../../main/electron/update-policy';
+import { UpdateStatus } from '../../bridge/contract';
+import { createUpdateController, installDecision, updateDelivery } from '../../main/electron/update-policy';
 
 function setup(initialPending = 0) {
   let now = 1_000_000;
