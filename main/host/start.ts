@@ -40,6 +40,73 @@ function openSystemBrowser(url: string): void {
   opener.unref();
 }
 
+/**
+ * How the process stops. Registered before anything starts, so a signal during start-up (the
+ * launch link is printed before the core is ready) is handled rather than killing the process
+ * with the default action: it is remembered and acted on once the terminal can close cleanly.
+ *
+ * SIGINT is a person at the keyboard: with changes still waiting to sync, the first one warns and
+ * a second quits. SIGTERM is a service manager or the OS shutting down: nobody can answer a
+ * warning, so it closes at once and gracefully (the command in progress finishes, sync stops, the
+ * store closes; waiting changes stay in the store and go next time).
+ */
+function handleStopSignals(): { ready(close: StopTarget | null): void } {
+  let target: StopTarget | null = null;
+  let requested: 'SIGINT' | 'SIGTERM' | null = null;
+  let warned = false;
+  let closing = false;
+
+  const close = (current: StopTarget) => {
+    closing = true;
+    current.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+    if (closing) return;
+    if (!target) {
+      requested = signal; // still starting: acted on in ready()
+      return;
+    }
+    const pending = target.pendingOperations();
+    if (signal === 'SIGINT' && pending > 0 && !warned) {
+      warned = true;
+      process.stderr.write(
+        `\n${pending} ${pending === 1 ? 'change has' : 'changes have'} not reached the cloud yet. They are saved on this terminal and will be sent the next time it runs.\nPress Ctrl+C again to quit anyway.\n`,
+      );
+      return;
+    }
+    if (pending > 0) process.stderr.write(`\nQuitting with ${pending} ${pending === 1 ? 'change' : 'changes'} saved on this terminal, to be sent the next time it runs.\n`);
+    close(target);
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  return {
+    ready(started) {
+      if (!started) {
+        // Start-up failed and said why (exit code set): a signal that came meanwhile just ends it.
+        if (requested) process.exit();
+        return;
+      }
+      target = started;
+      // A stop asked for during start-up is not a second press: it closes, without a warning round.
+      if (requested) {
+        warned = true;
+        onSignal(requested);
+      }
+    },
+  };
+}
+
+interface StopTarget {
+  pendingOperations(): number;
+  close(): Promise<void>;
+}
+
 async function runBrowserMode(): Promise<void> {
   let loaded;
   try {
@@ -53,6 +120,7 @@ async function runBrowserMode(): Promise<void> {
     throw error;
   }
   const config = loaded.config;
+  const stopSignals = handleStopSignals();
   let mode;
   try {
     mode = await startBrowserMode({
@@ -66,33 +134,12 @@ async function runBrowserMode(): Promise<void> {
   } catch (error) {
     console.error(`The terminal could not start: ${(error as Error).message}`);
     process.exitCode = 1;
+    stopSignals.ready(null);
     return;
   }
   process.stderr.write(`POS terminal is ready.${mode.sandbox ? ` Sandbox dashboard: ${mode.sandbox.dashboardUrl}` : ''}\n`);
-
-  let warned = false;
-  const quit = () => {
-    const pending = mode.core.pendingOperations();
-    if (pending > 0 && !warned) {
-      warned = true;
-      process.stderr.write(
-        `\n${pending} ${pending === 1 ? 'change has' : 'changes have'} not reached the cloud yet. They are saved on this terminal and will be sent the next time it runs.\nPress Ctrl+C again to quit anyway.\n`,
-      );
-      return;
-    }
-    mode.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', quit);
-  process.on('SIGTERM', () => {
-    warned = true;
-    quit();
-  });
+  const started = mode;
+  stopSignals.ready({ pendingOperations: () => started.core.pendingOperations(), close: () => started.close() });
 }
 
 const electron = process.env.POS_BROWSER_MODE === '1' ? { missing: 'POS_BROWSER_MODE=1' } : electronBinary();

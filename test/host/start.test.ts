@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../main/host/browser-mode';
+import { ITEMS, LOCATION, reopenStore, startTestCore } from '../core/fixtures';
 
 function runStart(env: Record<string, string>, untilLaunch: boolean): Promise<{ code: number | null; stderr: string; launchUrl: string | null }> {
   return new Promise((resolve) => {
@@ -55,8 +56,28 @@ describe('npm start (browser mode)', () => {
     const env = { POS_DATA_DIR: dataDir, POS_API_BASE_URL: 'http://127.0.0.1:9/v1' };
     const first = await runStart(env, true);
     const second = await runStart(env, true);
+    // SIGTERM as soon as the link is printed (the core may still be starting) is a clean exit.
+    expect(first.code).toBe(0);
+    expect(second.code).toBe(0);
     expect(first.stderr).toMatch(/Electron is not available here \(POS_BROWSER_MODE=1\); starting browser mode/);
     expect(first.launchUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#launch=pos_launch_[A-Za-z0-9_-]+$/);
     expect(second.launchUrl?.split('#')[1]).not.toBe(first.launchUrl?.split('#')[1]);
+  });
+
+  it('on SIGTERM with changes waiting, closes at once without a second signal and keeps them in the store', async () => {
+    const placed = await startTestCore();
+    await placed.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 2 }] });
+    await placed.core.shutdown();
+    const result = await runStart({ POS_DATA_DIR: placed.dataDir, POS_API_BASE_URL: 'http://127.0.0.1:9/v1', POS_LOCATION_ID: LOCATION }, true);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/Quitting with 1 change saved on this terminal/);
+    expect(result.stderr).not.toMatch(/Press Ctrl\+C again/);
+    const store = reopenStore(placed.dataDir);
+    try {
+      expect(store.outbox.unfinishedCount()).toBe(1);
+      expect(store.integrityCheck()).toEqual(['ok']);
+    } finally {
+      store.close();
+    }
   });
 });
