@@ -1,26 +1,17 @@
 // Local changes not yet pushed against the server's truth, rejected changes, and credentials:
 // a pending change survives pulls and webhooks until pushed; a refused one lands in the dead
 // letters with its reason and what depended on it; the queue never blocks behind it.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../api/signature';
 import { ApiKeyCredentials } from '../../sync/credentials';
 import type { SyncStatus } from '../../sync/status';
 import { startWebhookReceiver } from '../../sync/webhooks';
 import { request } from 'undici';
-import { allServerOrders, engineFor, getJson, menuFixture, openStore, placeOrder, sendJson, startSandbox, tempStoreFile, waitFor, type Sandbox, type Store } from './harness';
+import { cleanupAfterEach, sandboxAndStore, allServerOrders, engineFor, getJson, menuFixture, placeOrder, sendJson, waitFor } from './harness';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const defer = cleanupAfterEach();
 
-async function setup(): Promise<{ sandbox: Sandbox; store: Store }> {
-  const sandbox = await startSandbox({ seed: 'demo' });
-  cleanups.push(() => sandbox.close());
-  const store = openStore(tempStoreFile());
-  cleanups.push(() => store.close());
-  return { sandbox, store };
-}
+const setup = () => sandboxAndStore(defer);
 
 type ServerOrder = { id: string; status: string; items: { quantity: number }[]; updated_at: string };
 
@@ -44,7 +35,7 @@ describe('pending local changes against the server', () => {
     // A webhook delivers the server's version: base follows, the merged view keeps ours.
     const secret = 'whsec_conflict_test';
     const receiver = await startWebhookReceiver({ store, secrets: [secret] });
-    cleanups.push(() => receiver.close());
+    defer(() => receiver.close());
     const body = JSON.stringify({ id: 'evt_conflict1', type: 'order.updated', created_at: new Date().toISOString(), test: false, data: { id: serverId, type: 'order', attributes: serverCopy } });
     const delivered = await request(receiver.url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'service-signature': signatureHeader(secret, body, Math.floor(Date.now() / 1000)) } });
     await delivered.body.text();
@@ -66,7 +57,7 @@ describe('pending local changes against the server', () => {
     store.db.prepare(`UPDATE outbox SET next_attempt_at = 0 WHERE state = 'pending'`).run();
     const pusher = engineFor(sandbox, store, { locationId: menu.locationId });
     pusher.start();
-    cleanups.push(() => pusher.stop());
+    defer(() => pusher.stop());
     await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the push');
     expect((await getJson<ServerOrder>(sandbox, `/orders/${serverId}`)).items[0]?.quantity).toBe(7);
     expect(store.server.readBase('order', order.id)?.lines[0]?.quantity).toBe(7);
@@ -77,7 +68,7 @@ describe('pending local changes against the server', () => {
     const menu = await menuFixture(sandbox);
     const engine = engineFor(sandbox, store);
     engine.start();
-    cleanups.push(() => engine.stop());
+    defer(() => engine.stop());
     const doomed = placeOrder(store, menu, 1, 1);
     engine.notifyLocalWrite();
     await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the order to reach the server');
@@ -99,7 +90,7 @@ describe('pending local changes against the server', () => {
     const second = engineFor(sandbox, store);
     second.onStatus((s) => statuses.push(s));
     second.start();
-    cleanups.push(() => second.stop());
+    defer(() => second.stop());
     await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the queue to settle');
     for (const order of fine) expect(store.serverIdFor('order', order.id)).toBeDefined();
 
@@ -137,7 +128,7 @@ describe('credentials', () => {
     placeOrder(store, menu, 1);
     const engine = engineFor(sandbox, store, { credentials: new ApiKeyCredentials(async () => sandbox.credentials.apiKeys.menuOnly) });
     engine.start();
-    cleanups.push(() => engine.stop());
+    defer(() => engine.stop());
     await waitFor(() => engine.status().credentials === 'insufficient_permission' && engine.status().pending === 0, 20_000, 'the permission problem to show');
     expect(engine.status().lastError).toMatch(/permission|orders:write/);
     expect(store.outbox.listDeadLetters()[0]?.reason).toMatch(/lack a permission for POST \/orders/);
@@ -150,7 +141,7 @@ describe('credentials', () => {
     let key = 'sk_test_revoked_or_mistyped';
     const engine = engineFor(sandbox, store, { credentials: new ApiKeyCredentials(async () => key) });
     engine.start();
-    cleanups.push(() => engine.stop());
+    defer(() => engine.stop());
     await waitFor(() => engine.status().credentials === 'rejected', 10_000, 'the rejection to show');
     expect(engine.status()).toMatchObject({ pending: 5, deadLetters: 0, online: true });
     expect(store.outbox.listDeadLetters()).toEqual([]);
@@ -173,7 +164,7 @@ describe('credentials', () => {
       }),
     });
     engine.start();
-    cleanups.push(() => engine.stop());
+    defer(() => engine.stop());
     await waitFor(() => store.outbox.readyOperations(Number.MAX_SAFE_INTEGER, 10).some((op) => op.lastError?.includes('local failure: secret file damaged') ?? false), 10_000, 'the failure to be recorded');
     broken = false;
     await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the push once the secrets are readable');
@@ -185,7 +176,7 @@ describe('credentials', () => {
     const { sandbox, store } = await setup();
     const engine = engineFor(sandbox, store, { credentials: new ApiKeyCredentials(async () => null) });
     engine.start();
-    cleanups.push(() => engine.stop());
+    defer(() => engine.stop());
     await waitFor(() => engine.status().credentials === 'missing', 10_000, 'the missing credentials to show');
   });
 });

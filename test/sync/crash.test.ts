@@ -4,14 +4,11 @@
 // end on the server exactly once.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { allServerOrders, menuFixture, openStore, placeOrder, startSandbox, tempStoreFile, waitFor } from './harness';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach, allServerOrders, menuFixture, openStore, placeOrder, startSandbox, tempStoreFile, waitFor } from './harness';
 
 const child = fileURLToPath(new URL('./fixtures/engine-child.ts', import.meta.url));
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const defer = cleanupAfterEach();
 
 function run(args: string[]): { process: ChildProcess; exited: Promise<number | null>; output: () => string } {
   const proc = spawn(process.execPath, ['--import', 'tsx', child, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -25,7 +22,7 @@ function run(args: string[]): { process: ChildProcess; exited: Promise<number | 
 describe('crash during push', () => {
   it('survives 20 SIGKILLs mid-drain: every order on the server exactly once', async () => {
     const sandbox = await startSandbox({ seed: 'demo' });
-    cleanups.push(() => sandbox.close());
+    defer(() => sandbox.close());
     sandbox.updateSettings({ idempotency: 'ignore' });
     // Slow replies widen the window in which a kill lands between "sent" and "recorded".
     await sandbox.faults.set({ latency_ms: 15 });
@@ -42,7 +39,7 @@ describe('crash during push', () => {
     while (kills < 20) {
       const started = await sandbox.countOrders();
       const terminal = run(args);
-      cleanups.push(() => void terminal.process.kill('SIGKILL'));
+      defer(() => void terminal.process.kill('SIGKILL'));
       // Kill once this run has pushed something, at a random point of its drain.
       await waitFor(async () => (await sandbox.countOrders()) > started || terminal.process.exitCode !== null, 30_000, 'the child to push');
       if (terminal.process.exitCode !== null) break; // drained before it could be killed
@@ -62,7 +59,7 @@ describe('crash during push', () => {
     expect(last.output()).toContain('drained');
 
     const reopened = openStore(file);
-    cleanups.push(() => reopened.close());
+    defer(() => reopened.close());
     expect(reopened.outbox.unfinishedCount()).toBe(0);
     expect(reopened.outbox.listDeadLetters()).toEqual([]);
     const ours = (await allServerOrders(sandbox)).filter((o) => o.metadata.pos_local_id !== undefined);

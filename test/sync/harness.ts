@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
+import { afterEach } from 'vitest';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 import { openStore, type Store } from '../../store/index';
 import { ApiKeyCredentials } from '../../sync/credentials';
@@ -115,6 +116,26 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, timeo
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+type Cleanup = () => Promise<void> | void;
+
+/** Registers teardown that runs after each test, newest first (engines stop before their store closes). */
+export function cleanupAfterEach(): (cleanup: Cleanup) => void {
+  const cleanups: Cleanup[] = [];
+  afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()?.();
+  });
+  return (cleanup) => void cleanups.push(cleanup);
+}
+
+/** A demo-seeded sandbox and a fresh store file, both torn down after the test. */
+export async function sandboxAndStore(defer: (cleanup: Cleanup) => void): Promise<{ sandbox: Sandbox; store: Store }> {
+  const sandbox = await startSandbox({ seed: 'demo' });
+  defer(() => sandbox.close());
+  const store = openStore(tempStoreFile());
+  defer(() => store.close());
+  return { sandbox, store };
 }
 
 export { startSandbox, openStore, type Sandbox, type Store };

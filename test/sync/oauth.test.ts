@@ -5,19 +5,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OffsetClock } from '../../common/clock';
 import { ApiClient } from '../../sync/api-client';
 import { ApiError } from '../../sync/api-error';
 import { OAUTH_SECRET_NAMES, OAuthCredentials, OAuthFlowError, buildAuthorizeUrl, runDesktopOAuthFlow } from '../../sync/oauth';
 import { FileSecretStore } from '../../sync/secret-store';
-import { engineFor, menuFixture, openStore, placeOrder, startSandbox, tempStoreFile, waitFor, type Sandbox } from './harness';
+import { cleanupAfterEach, engineFor, menuFixture, openStore, placeOrder, startSandbox, tempStoreFile, waitFor, type Sandbox } from './harness';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const defer = cleanupAfterEach();
 
 const SCOPES = ['read_orders', 'write_orders', 'read_menu', 'read_locations'] as const;
 
@@ -46,7 +43,7 @@ function browser(decision: 'approve' | 'deny', seen: { authorizeUrl?: string; ca
 async function setup(): Promise<{ sandbox: Sandbox; clock: OffsetClock; secrets: FileSecretStore; secretFile: string }> {
   const clock = new OffsetClock();
   const sandbox = await startSandbox({ seed: 'demo', clock });
-  cleanups.push(() => sandbox.close());
+  defer(() => sandbox.close());
   const secretFile = join(mkdtempSync(join(tmpdir(), 'oauth-')), 'secrets.json');
   return { sandbox, clock, secrets: new FileSecretStore(secretFile), secretFile };
 }
@@ -71,7 +68,7 @@ describe('OAuth desktop flow', () => {
 
     const credentials = new OAuthCredentials({ authUrl: sandbox.authUrl, apiHost: sandbox.apiHost, clientId, clientSecret, secrets, clock, refreshMarginMs: 60_000 });
     const api = new ApiClient({ baseUrl: sandbox.baseUrl, credentials, clock });
-    cleanups.push(() => api.close());
+    defer(() => api.close());
     expect((await api.call({ method: 'GET', path: '/locations', schema: Locations })).data.data.length).toBeGreaterThan(0);
     expect(credentials.refreshCount).toBe(0);
 
@@ -90,7 +87,7 @@ describe('OAuth desktop flow', () => {
     const serverOnly = new OffsetClock(clock);
     const lagging = new OAuthCredentials({ authUrl: sandbox.authUrl, apiHost: sandbox.apiHost, clientId, clientSecret, secrets, clock: { now: () => serverOnly.now() - 3_700_000 } });
     const laggingApi = new ApiClient({ baseUrl: sandbox.baseUrl, credentials: lagging });
-    cleanups.push(() => laggingApi.close());
+    defer(() => laggingApi.close());
     sandbox.advanceClock(3_700_000);
     const after = await Promise.all(Array.from({ length: 8 }, () => laggingApi.call({ method: 'GET', path: '/locations', schema: Locations })));
     expect(after.every((r) => r.status === 200)).toBe(true);
@@ -103,11 +100,11 @@ describe('OAuth desktop flow', () => {
     await runDesktopOAuthFlow({ authUrl: sandbox.authUrl, apiHost: sandbox.apiHost, clientId, clientSecret, scopes: ['read_orders', 'write_orders', 'read_menu', 'read_locations'], openUrl: browser('approve'), secrets, clock });
     const credentials = new OAuthCredentials({ authUrl: sandbox.authUrl, apiHost: sandbox.apiHost, clientId, clientSecret, secrets, clock });
     const store = openStore(tempStoreFile());
-    cleanups.push(() => store.close());
+    defer(() => store.close());
     const menu = await menuFixture(sandbox);
     const engine = engineFor(sandbox, store, { credentials, clock });
     engine.start();
-    cleanups.push(() => engine.stop());
+    defer(() => engine.stop());
     const first = Array.from({ length: 20 }, (_, n) => placeOrder(store, menu, n));
     engine.notifyLocalWrite();
     await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the first push');
@@ -133,7 +130,7 @@ describe('OAuth desktop flow', () => {
     await secrets.setMany({ [OAUTH_SECRET_NAMES.accessToken]: 'at_live_forged', [OAUTH_SECRET_NAMES.refreshToken]: 'rt_live_forged', [OAUTH_SECRET_NAMES.expiresAt]: String(clock.now() + 3_600_000) });
     const credentials = new OAuthCredentials({ authUrl: sandbox.authUrl, apiHost: sandbox.apiHost, clientId, clientSecret, secrets, clock });
     const api = new ApiClient({ baseUrl: sandbox.baseUrl, credentials, clock });
-    cleanups.push(() => api.close());
+    defer(() => api.close());
     const error = await api.call({ method: 'GET', path: '/locations', schema: Locations }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).kind).toBe('authentication');

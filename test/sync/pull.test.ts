@@ -1,7 +1,7 @@
 // Pull against the sandbox: the initial sync brings the server's sets; records inserted and
 // deleted during a paginated pull still end with exactly the server's set; local changes not
 // yet pushed survive pulls and webhooks; rejected changes land in dead letters with a reason.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../common/log';
 import { systemClock } from '../../common/clock';
 import { ApiClient, type ApiCall, type ApiResult } from '../../sync/api-client';
@@ -9,20 +9,11 @@ import { ApiError } from '../../sync/api-error';
 import { ApiKeyCredentials } from '../../sync/credentials';
 import { DEFAULT_TUNING } from '../../sync/engine';
 import { Puller } from '../../sync/pull';
-import { allServerOrders, engineFor, getJson, menuFixture, openStore, sendJson, startSandbox, tempStoreFile, waitFor, type Sandbox, type Store } from './harness';
+import { cleanupAfterEach, sandboxAndStore, allServerOrders, engineFor, getJson, menuFixture, sendJson, waitFor, type Sandbox, type Store } from './harness';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const defer = cleanupAfterEach();
 
-async function setup(): Promise<{ sandbox: Sandbox; store: Store }> {
-  const sandbox = await startSandbox({ seed: 'demo' });
-  cleanups.push(() => sandbox.close());
-  const store = openStore(tempStoreFile());
-  cleanups.push(() => store.close());
-  return { sandbox, store };
-}
+const setup = () => sandboxAndStore(defer);
 
 async function allPages<T>(sandbox: Sandbox, path: string): Promise<T[]> {
   const out: T[] = [];
@@ -43,7 +34,7 @@ describe('pull', () => {
     const menu = await menuFixture(sandbox);
     const engine = engineFor(sandbox, store, { locationId: menu.locationId });
     engine.start();
-    cleanups.push(() => engine.stop());
+    defer(() => engine.stop());
     await waitFor(() => engine.status().lastPullAt !== null, 30_000, 'the first pull');
     const ids = (records: { id: string }[]) => records.map((r) => r.id).sort();
     expect(baseIds(store, 'locations')).toEqual(ids(await allPages(sandbox, '/locations')));
@@ -60,7 +51,7 @@ describe('pull', () => {
     const { sandbox, store } = await setup();
     const menu = await menuFixture(sandbox);
     const api = new ApiClient({ baseUrl: sandbox.baseUrl, credentials: new ApiKeyCredentials(async () => sandbox.credentials.apiKeys.full) });
-    cleanups.push(() => api.close());
+    defer(() => api.close());
     const pull = new Puller({ api, store, clock: systemClock, logger: silentLogger, tuning: DEFAULT_TUNING.pull });
     const open: { id: string }[] = [];
     for (let n = 0; n < 3; n++) open.push(await sendJson<{ id: string }>(sandbox, 'POST', '/orders', { location_id: menu.locationId, items: [{ menu_item_id: menu.items[0]!.id, quantity: 1 }] }));
@@ -81,7 +72,7 @@ describe('pull', () => {
     const { sandbox, store } = await setup();
     const credentials = new ApiKeyCredentials(async () => sandbox.credentials.apiKeys.full);
     const failing = new FailingAfterClient(sandbox.baseUrl, credentials, 3);
-    cleanups.push(() => failing.close());
+    defer(() => failing.close());
     const tuning = { ...DEFAULT_TUNING.pull, perPage: 20 };
     const cut = new Puller({ api: failing, store, clock: systemClock, logger: silentLogger, tuning });
     await expect(cut.fullPull(cut.orderScope(null))).rejects.toThrow(/connection lost/);
@@ -90,7 +81,7 @@ describe('pull', () => {
     const resumeFrom = (JSON.parse(saved!) as { after: number }).after;
 
     const recorder = new FailingAfterClient(sandbox.baseUrl, credentials, Number.POSITIVE_INFINITY);
-    cleanups.push(() => recorder.close());
+    defer(() => recorder.close());
     const resumed = new Puller({ api: recorder, store, clock: systemClock, logger: silentLogger, tuning });
     const result = await resumed.fullPull(resumed.orderScope(null));
     expect(recorder.queries[0]?.created_after).toBe(new Date(resumeFrom).toISOString());
@@ -108,7 +99,7 @@ describe('pull', () => {
       const victim = await sandbox.db.selectFrom('orders').select('id').orderBy('created_at').orderBy('id').offset(round * 5).limit(1).executeTakeFirst();
       if (victim) await sandbox.db.deleteFrom('orders').where('id', '=', victim.id).execute();
     });
-    cleanups.push(() => api.close());
+    defer(() => api.close());
     const pull = new Puller({ api, store, clock: systemClock, logger: silentLogger, tuning: { ...DEFAULT_TUNING.pull, perPage: 20, pagesInFlight: 1, maxPasses: 10 } });
     const result = await pull.fullPull(pull.orderScope(null));
     expect(api.churned).toBe(8);
@@ -128,11 +119,11 @@ describe('pull', () => {
       const items = await getJson<{ data: { id: string }[] }>(sandbox, `/menu/items?location_id=${menu.locationId}&per_page=10&page=1`);
       await sendJson(sandbox, 'DELETE', `/menu/items/${items.data[round % 10]!.id}`);
     });
-    cleanups.push(() => api.close());
+    defer(() => api.close());
     const pull = new Puller({ api, store, clock: systemClock, logger: silentLogger, tuning: { ...DEFAULT_TUNING.pull, perPage: 10, pagesInFlight: 1, maxPasses: 10 } });
     // Pull once before the churn too, so deletions have local copies to sweep.
     const calm = new ApiClient({ baseUrl: sandbox.baseUrl, credentials: new ApiKeyCredentials(async () => sandbox.credentials.apiKeys.full) });
-    cleanups.push(() => calm.close());
+    defer(() => calm.close());
     await new Puller({ api: calm, store, clock: systemClock, logger: silentLogger, tuning: DEFAULT_TUNING.pull }).reconcile({ locationId: menu.locationId, fullOrders: false });
     await pull.reconcile({ locationId: menu.locationId, fullOrders: false });
     expect(api.churned).toBe(8);

@@ -1,28 +1,19 @@
 // Push against the sandbox over real HTTP with a real store file: every order arrives exactly
 // once, in order per resource, whatever the network and the server do.
-import { afterEach, describe, expect, it } from 'vitest';
-import { FAST_TUNING, allServerOrders, engineFor, menuFixture, openStore, placeOrder, sendJson, startSandbox, tempStoreFile, waitFor, type Sandbox, type Store } from './harness';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach, sandboxAndStore, FAST_TUNING, allServerOrders, engineFor, menuFixture, placeOrder, sendJson, waitFor, type Sandbox, type Store } from './harness';
 import type { OrderDoc } from '../../store/index';
 import type { SyncEngine } from '../../sync/engine';
 import type { SyncStatus } from '../../sync/status';
 import { buildRequest } from '../../sync/operations';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
+const defer = cleanupAfterEach();
 
-async function setup(): Promise<{ sandbox: Sandbox; store: Store }> {
-  const sandbox = await startSandbox({ seed: 'demo' });
-  cleanups.push(() => sandbox.close());
-  const store = openStore(tempStoreFile());
-  cleanups.push(() => store.close());
-  return { sandbox, store };
-}
+const setup = () => sandboxAndStore(defer);
 
 function start(engine: SyncEngine): SyncEngine {
   engine.start();
-  cleanups.push(() => engine.stop());
+  defer(() => engine.stop());
   return engine;
 }
 
