@@ -15,10 +15,15 @@ import { findCreatedMenuItem, findCreatedOrder, type LookupWindow } from './look
 import { buildRequest, createsRecord, UnresolvedReferenceError, type OperationRequest } from './operations';
 import { orderRecord, menuItemRecord } from './server-records';
 
-/** How long a reply waits for others to share its commit. */
-const COMPLETION_GROUP_WAIT_MS = 10;
-/** Operations claimed per claim, as a multiple of the concurrency. */
-const CLAIM_AHEAD = 2;
+/**
+ * How long a reply waits for others to share its commit when no claim comes first. While the
+ * queue is busy, completions ride on the next claim's commit (one fsync for both) long before.
+ */
+const COMPLETION_GROUP_WAIT_MS = 100;
+/** Operations claimed (sent or waiting to be) at most, as a multiple of the concurrency. */
+const CLAIM_AHEAD = 4;
+/** The same before the server has answered this drain: a probe during an outage claims little. */
+const CLAIM_AHEAD_UNTIL_ANSWERED = 2;
 
 /**
  * last_error of an operation whose earlier attempt has an unknown outcome: "ambiguous since <ms>: …".
@@ -117,16 +122,25 @@ export class OutboxPusher {
       start(this.#store.outbox.getOperation(opId));
     }
 
-    // Claimed but not yet sent: every claim is a commit (an fsync that blocks the thread), so
-    // operations are claimed ahead in bulk and started as slots free up.
+    // Claimed but not yet sent: every commit is an fsync that blocks the thread (no reply is read,
+    // no request leaves), so operations are claimed ahead in bulk, in the same commit as the
+    // replies waiting to be recorded, and started as slots free up. A claim is made when what is
+    // claimed runs down to one round of requests, so the next round never waits for a commit.
     const backlog: OutboxOperation[] = [];
+    // The last claim found fewer ready than asked: claim again only once replies (which may make
+    // dependents ready) are waiting and half the slots are free, not on every reply.
+    let ranDry = false;
     while (!result.halt) {
-      if (backlog.length === 0 && running.size <= this.#tuning.concurrency / 2) {
-        backlog.push(...this.#claim(this.#tuning.concurrency * CLAIM_AHEAD - running.size));
+      const lowWater = ranDry ? this.#tuning.concurrency / 2 : this.#tuning.concurrency;
+      if (backlog.length + running.size <= lowWater && !(ranDry && this.#completions.length === 0 && running.size > 0)) {
+        const wanted = this.#tuning.concurrency * (result.reachedServer ? CLAIM_AHEAD : CLAIM_AHEAD_UNTIL_ANSWERED) - backlog.length - running.size;
+        const claimed = this.#flush(wanted);
+        backlog.push(...claimed);
+        ranDry = claimed.length < wanted;
       }
       while (backlog.length > 0 && running.size < this.#tuning.concurrency) start(backlog.shift()!);
       if (running.size === 0) {
-        this.#flush();
+        this.#flush(0);
         // Completions committed just now may have made dependents ready.
         if (this.#store.outbox.readyOperations(this.#clock.now(), 1).length === 0) break;
         continue;
@@ -143,16 +157,8 @@ export class OutboxPusher {
       });
     }
     await Promise.allSettled([...running]);
-    this.#flush();
+    this.#flush(0);
     return result;
-  }
-
-  /** Claims up to `limit` ready operations in one transaction (one fsync), in flight before sending. */
-  #claim(limit: number): OutboxOperation[] {
-    const now = this.#clock.now();
-    return this.#store.transaction(() =>
-      this.#store.outbox.readyOperations(now, limit).map((op) => this.#store.outbox.markInFlight(op.opId, now)),
-    );
   }
 
   async #process(op: OutboxOperation): Promise<Outcome> {
@@ -324,19 +330,19 @@ export class OutboxPusher {
     this.#store.outbox.deadLetter(op.opId, reason, this.#clock.now());
   }
 
-  /** Queues a completion; completions that arrive together are committed in one transaction. */
   /**
-   * Queues a completion. Replies are committed in groups (one fsync for many): when twice the
-   * concurrency are waiting, or a moment after the first. The request's slot is free at once;
-   * until the commit the operation stays in flight, which a crash would turn into a lookup.
+   * Queues a completion. Replies are committed in groups (one fsync for many): with the drain's
+   * next claim, when a full claim's worth are waiting, or a moment after the first. The request's
+   * slot is free at once; until the commit the operation stays in flight, which a crash would
+   * turn into a lookup.
    */
   #complete(op: OutboxOperation, record: ServerRecord | null, related: Completion['related'] = []): void {
     this.#completions.push({ op, record, related });
-    if (this.#completions.length >= this.#tuning.concurrency * 2) {
-      this.#flush();
+    if (this.#completions.length >= this.#tuning.concurrency * CLAIM_AHEAD) {
+      this.#flush(0);
       return;
     }
-    this.#flushTimer ??= setTimeout(() => this.#flush(), COMPLETION_GROUP_WAIT_MS);
+    this.#flushTimer ??= setTimeout(() => this.#flush(0), COMPLETION_GROUP_WAIT_MS);
   }
 
   #commit({ op, record, related }: Completion, now: number): void {
@@ -344,19 +350,25 @@ export class OutboxPusher {
     for (const extra of related) this.#store.server.applyServerRecord(extra.kind, extra.record);
   }
 
-  #flush(): void {
+  /**
+   * Commits the waiting completions and claims up to `claimLimit` ready operations (in flight,
+   * durable before any of them is sent) in one transaction: one fsync for both. Returns the claimed.
+   */
+  #flush(claimLimit: number): OutboxOperation[] {
     if (this.#flushTimer) clearTimeout(this.#flushTimer);
     this.#flushTimer = null;
     const batch = this.#completions;
-    if (batch.length === 0) return;
     this.#completions = [];
+    if (batch.length === 0 && claimLimit <= 0) return [];
     const now = this.#clock.now();
+    const claim = () => (claimLimit > 0 ? this.#store.outbox.readyOperations(now, claimLimit).map((op) => this.#store.outbox.markInFlight(op.opId, now)) : []);
     try {
-      this.#store.transaction(() => {
+      return this.#store.transaction(() => {
         for (const completion of batch) this.#commit(completion, now);
+        return claim();
       });
-      return;
-    } catch {
+    } catch (error) {
+      if (batch.length === 0) throw error;
       // One bad completion must not hold back the others: commit them one by one.
     }
     for (const { op, record, related } of batch) {
@@ -372,5 +384,6 @@ export class OutboxPusher {
         }
       }
     }
+    return claimLimit > 0 ? this.#store.transaction(claim) : [];
   }
 }
