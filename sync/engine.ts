@@ -2,6 +2,8 @@
 // reconnect, on every local write and on demand; pull reconciles on its own timer. Transport
 // failures pause everything with jittered backoff (one probe at a time while offline), a 429
 // pauses until Retry-After, rejected credentials stop sync until the operator fixes them.
+// A connectivity probe (sync/connectivity.ts) keeps `online` true to the moment while nothing
+// else talks to the server, and checks at once whether a network failure was a blip.
 import type { Clock } from '../common/clock';
 import { systemClock } from '../common/clock';
 import type { Logger } from '../common/log';
@@ -10,6 +12,7 @@ import type { Store } from '../store/index';
 import { ApiClient } from './api-client';
 import { ApiError } from './api-error';
 import { defaultBackoff, fullJitterDelay, nextRetryDelay, type BackoffTuning } from './backoff';
+import { nextProbeAt, probeApi, type ConnectivityTiming } from './connectivity';
 import type { CredentialsProvider } from './credentials';
 import { OutboxPusher, type DrainResult, type PushTuning } from './push';
 import { Puller, type PullTuning } from './pull';
@@ -28,6 +31,8 @@ export interface SyncTimers {
   stopTimeoutMs: number;
   /** Confirmed operations are kept this long as history, then pruned after a pull. */
   completedRetentionMs: number;
+  /** Connectivity probes: how often while idle, how close together at most, how long each may take. */
+  probe: ConnectivityTiming;
 }
 
 export interface SyncTuning {
@@ -47,7 +52,7 @@ export interface SyncEngineOptions {
   locationId?: string | null;
   clock?: Clock;
   logger?: Logger;
-  timers?: Partial<SyncTimers>;
+  timers?: Partial<Omit<SyncTimers, 'probe'>> & { probe?: Partial<ConnectivityTiming> };
   tuning?: { push?: Partial<PushTuning>; pull?: Partial<PullTuning>; offlineBackoff?: BackoffTuning; requestTimeoutMs?: number };
   /** Randomness of the jitter (tests pin it). */
   random?: () => number;
@@ -73,6 +78,9 @@ export const DEFAULT_TIMERS: SyncTimers = {
   localWriteDelayMs: 25,
   stopTimeoutMs: 5_000,
   completedRetentionMs: 24 * 60 * 60_000,
+  // Offline is noticed within ~10 s of idling (the status bar and the offline payment limits
+  // depend on it); one small GET per 10 s is nothing next to a minute's pull.
+  probe: { idleIntervalMs: 10_000, minGapMs: 1_000, timeoutMs: 5_000 },
 };
 
 export const DEFAULT_TUNING: SyncTuning = {
@@ -107,6 +115,13 @@ class Engine implements SyncEngine {
   #pushing: Promise<void> | null = null;
   #pushAgain = false;
   #pulling: Promise<void> | null = null;
+  #probeTimer: NodeJS.Timeout | null = null;
+  #probing: Promise<void> | null = null;
+  /** Last time any request got an answer or failed (a probe is due only after a quiet spell). */
+  #lastContactAt = 0;
+  #lastProbeAt = 0;
+  /** A push or pull that was online just failed on the network: probe at once, it may have been a blip. */
+  #failureToCheck = false;
 
   #online = false;
   #transportFailures = 0;
@@ -125,7 +140,7 @@ class Engine implements SyncEngine {
     this.#store = options.store;
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? silentLogger;
-    this.#timers = { ...DEFAULT_TIMERS, ...options.timers };
+    this.#timers = { ...DEFAULT_TIMERS, ...options.timers, probe: { ...DEFAULT_TIMERS.probe, ...options.timers?.probe } };
     this.#tuning = {
       push: { ...DEFAULT_TUNING.push, ...options.tuning?.push },
       pull: { ...DEFAULT_TUNING.pull, ...options.tuning?.pull },
@@ -151,6 +166,7 @@ class Engine implements SyncEngine {
     if (this.#started || this.#stopped) return;
     this.#started = true;
     this.#logger.info({ baseUrl: this.#api.baseUrl }, 'sync engine started');
+    this.#lastContactAt = this.#clock.now();
     this.#runPush();
     this.#runPull();
   }
@@ -158,8 +174,8 @@ class Engine implements SyncEngine {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
-    for (const timer of [this.#pushTimer, this.#pullTimer, this.#writeTimer]) if (timer) clearTimeout(timer);
-    const settled = Promise.allSettled([this.#pushing, this.#pulling].filter(Boolean)).then(() => true);
+    for (const timer of [this.#pushTimer, this.#pullTimer, this.#writeTimer, this.#probeTimer]) if (timer) clearTimeout(timer);
+    const settled = Promise.allSettled([this.#pushing, this.#pulling, this.#probing].filter(Boolean)).then(() => true);
     let timeout: NodeJS.Timeout | undefined;
     const inTime = await Promise.race([settled, new Promise<false>((resolve) => (timeout = setTimeout(() => resolve(false), this.#timers.stopTimeoutMs)))]);
     clearTimeout(timeout);
@@ -172,7 +188,7 @@ class Engine implements SyncEngine {
   }
 
   async idle(): Promise<void> {
-    while (this.#pushing || this.#pulling) await Promise.allSettled([this.#pushing, this.#pulling].filter(Boolean));
+    while (this.#pushing || this.#pulling || this.#probing) await Promise.allSettled([this.#pushing, this.#pulling, this.#probing].filter(Boolean));
   }
 
   status(): SyncStatus {
@@ -282,6 +298,7 @@ class Engine implements SyncEngine {
           this.#pushAgain = false;
           this.#schedulePush();
         }
+        this.#scheduleProbe();
       });
   }
 
@@ -310,14 +327,20 @@ class Engine implements SyncEngine {
 
   #afterDrain(result: DrainResult): void {
     const now = this.#clock.now();
+    if (result.reachedServer || result.halt) this.#lastContactAt = now;
     if (result.completed > 0) this.#lastPushAt = now;
     if (result.reachedServer) this.#markOnline();
     this.#pushPermissionProblems = result.permissionErrors;
     this.#refreshPermissionState();
-    if (result.halt) this.#handleFailure(result.halt.error);
+    if (result.halt) {
+      const error = result.halt.error;
+      if (this.#online && error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout')) this.#failureToCheck = true;
+      this.#handleFailure(error);
+    }
   }
 
   #markOnline(): void {
+    this.#lastContactAt = this.#clock.now();
     const wasOffline = !this.#online;
     this.#online = true;
     this.#transportFailures = 0;
@@ -352,6 +375,7 @@ class Engine implements SyncEngine {
       case 'network':
       case 'timeout': {
         this.#online = false;
+        this.#lastContactAt = now;
         this.#transportFailures += 1;
         const wait = Math.max(this.#tuning.offlineBackoff.baseMs / 2, fullJitterDelay(this.#transportFailures, this.#tuning.offlineBackoff, this.#random));
         this.#backoff = { untilMs: now + wait, reason: `offline: ${error.message}` };
@@ -383,7 +407,11 @@ class Engine implements SyncEngine {
     this.#pulling = this.#pullOnce()
       .catch((error: unknown) => {
         if (error instanceof ApiError && error.status !== null) this.#markOnline();
-        if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout')) this.#pullMissed = true;
+        if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout')) {
+          this.#pullMissed = true;
+          // Going offline on this failure: check at once whether it was a blip.
+          if (this.#online) this.#failureToCheck = true;
+        }
         this.#handleFailure(error);
         if (!(error instanceof ApiError)) this.#logger.error({ err: error }, 'pull failed unexpectedly');
       })
@@ -393,6 +421,7 @@ class Engine implements SyncEngine {
         if (this.#stopped) return;
         this.#pullTimer = setTimeout(() => this.#runPull(), this.#timers.pullIntervalMs);
         this.#pullTimer.unref?.();
+        this.#scheduleProbe();
       });
   }
 
@@ -408,5 +437,58 @@ class Engine implements SyncEngine {
     this.#store.outbox.pruneCompleted(this.#clock.now() - this.#timers.completedRetentionMs);
     // The server is reachable: anything waiting to be pushed can go now.
     if (this.#store.outbox.unfinishedCount() > 0) this.#runPush();
+  }
+
+  // ---- connectivity ----
+
+  /** (Re)arms the probe timer from the current state; called whenever a push, pull or probe ends. */
+  #scheduleProbe(): void {
+    if (this.#probeTimer) clearTimeout(this.#probeTimer);
+    this.#probeTimer = null;
+    if (this.#stopped || !this.#started) return;
+    const now = this.#clock.now();
+    const backoff = this.#backoff && this.#backoff.untilMs > now ? this.#backoff : null;
+    const due = nextProbeAt({
+      now,
+      timing: this.#timers.probe,
+      lastContactAt: this.#lastContactAt,
+      lastProbeAt: this.#lastProbeAt,
+      failureToCheck: this.#failureToCheck,
+      pause: backoff ? { untilMs: backoff.untilMs, reason: backoff.reason.startsWith('rate limited') ? 'rate_limited' : 'offline' } : null,
+      credentialsUsable: this.#credentials !== 'rejected' && this.#credentials !== 'missing',
+    });
+    if (due === null) return;
+    this.#probeTimer = setTimeout(() => {
+      this.#probeTimer = null;
+      this.#runProbe();
+    }, Math.max(0, due - now));
+    this.#probeTimer.unref?.();
+  }
+
+  #runProbe(): void {
+    // Another request is out: its outcome says the same, and it reschedules the probe when it ends.
+    if (this.#stopped || this.#probing || this.#pushing || this.#pulling) return;
+    const checkingFailure = this.#failureToCheck;
+    this.#failureToCheck = false;
+    // Offline with work queued, the push timer's drain is the probe (and reschedules this one when
+    // it ends): a second request at the same moment would tell nothing new.
+    if (!checkingFailure && !this.#online && this.#store.outbox.unfinishedCount() > 0) return;
+    this.#lastProbeAt = this.#clock.now();
+    this.#probing = probeApi(this.#api, Math.min(this.#timers.probe.timeoutMs, this.#tuning.requestTimeoutMs))
+      .then(() => {
+        this.#markOnline();
+        this.#refreshPermissionState();
+        // Back (or still) reachable: whatever waits goes now, not at the end of an old pause.
+        if (this.#store.outbox.unfinishedCount() > 0) this.#runPush();
+      })
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status !== null) this.#markOnline();
+        this.#handleFailure(error);
+      })
+      .finally(() => {
+        this.#probing = null;
+        this.#emit();
+        this.#scheduleProbe();
+      });
   }
 }

@@ -13,7 +13,7 @@ export const SyncBackoff = z.object({
 export type SyncBackoff = z.infer<typeof SyncBackoff>;
 
 export const SyncStatus = z.object({
-  /** The last request reached the server (any HTTP answer counts; only transport failures mean offline). */
+  /** The last request (a push, a pull or the idle connectivity probe) reached the server: any HTTP answer counts; only transport failures mean offline. */
   online: z.boolean(),
   /** Operations in the outbox not yet confirmed by the server (dead letters excluded). */
   pending: z.number().int().nonnegative(),
