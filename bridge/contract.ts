@@ -219,6 +219,22 @@ const MenuItemFields = z.strictObject({
 const Empty = z.strictObject({}).default({});
 const Ok = z.object({ ok: z.literal(true) });
 
+/** Changes that exist only on this terminal: what quitting keeps for later, and signing out or a reset loses. */
+export const PendingLoss = z.object({
+  /** Operations not yet confirmed by the cloud. */
+  pending: z.number().int().nonnegative(),
+  /** Orders among them (new or changed), and card payments taken but not yet in the cloud. */
+  orders: z.number().int().nonnegative(),
+  cardPayments: z.number().int().nonnegative(),
+  /** Changes the cloud refused, still listed in the sync panel. */
+  deadLetters: z.number().int().nonnegative(),
+  /** When the oldest waiting change was made; null when nothing waits. */
+  oldestPendingAt: IsoTime.nullable(),
+  /** The same in one sentence for a dialog. */
+  message: z.string(),
+});
+export type PendingLoss = z.infer<typeof PendingLoss>;
+
 function command<P extends z.ZodType, R extends z.ZodType>(payload: P, result: R) {
   return { payload, result };
 }
@@ -321,9 +337,16 @@ export const commands = {
   'sync.discardDeadLetter': command(z.strictObject({ id: Id }), SyncStatusView),
 
   /** What would be lost by quitting, signing out or resetting now. */
-  'session.pending': command(Empty, z.object({ pending: z.number().int(), message: z.string() })),
+  'session.pending': command(Empty, PendingLoss),
   /** Forgets the credentials. Refused while changes wait to sync unless `despitePending` confirms (they stay on the terminal, unsent). */
   'session.signOut': command(z.strictObject({ despitePending: z.boolean().default(false) }), SettingsView),
+  /**
+   * Wipes this terminal: the local store (orders, payments, menu, settings made here, the outbox)
+   * and the stored credentials; a fresh empty store opens and the app keeps running. Needs the
+   * manager PIN once one is set. Refused (`conflict`, saying what would be lost) while changes
+   * wait to sync or refused changes are listed, unless `confirmPendingLoss` says to lose them.
+   */
+  'terminal.reset': command(z.strictObject({ confirmPendingLoss: z.boolean().default(false), managerPin: ManagerPin.optional() }), SettingsView),
 } as const;
 
 export type Commands = typeof commands;
@@ -363,6 +386,8 @@ export const events = {
   'settings.changed': SettingsView,
   'oauth.finished': z.object({ ok: z.boolean(), message: z.string() }),
   'update.status': UpdateStatus,
+  /** The terminal was reset: anything held from before (a ticket being built) is gone. */
+  'terminal.reset': z.object({}),
 } as const;
 
 export type Events = typeof events;

@@ -1,12 +1,12 @@
 // The core: cashier use cases on the local store and the sync engine, behind the bridge contract.
 // Both shells (Electron IPC, browser-mode HTTP) host it through the same two calls.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { SettingsView } from '../../bridge/contract';
+import { closeSync, fsyncSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { PendingLoss, SettingsView, SyncStatusView } from '../../bridge/contract';
 import type { BridgeEvent, BridgeHost, BridgeRequest, BridgeResponse } from '../../bridge/protocol';
 import { systemClock, type Clock } from '../../common/clock';
 import { createLogger, type Logger } from '../../common/log';
-import { openStore } from '../../store/index';
+import { openStore, type Store } from '../../store/index';
 import { ApiKeyCredentials } from '../../sync/credentials';
 import { createSyncEngine } from '../../sync/engine';
 import { OAUTH_SECRET_NAMES, OAuthCredentials, runDesktopOAuthFlow } from '../../sync/oauth';
@@ -17,6 +17,7 @@ import { Cashier } from './cashier';
 import { createInvoker, type Handlers } from './dispatch';
 import { CoreError } from './errors';
 import { EventHub } from './events';
+import { pendingLoss } from './pending-loss';
 import { TerminalSettings } from './settings';
 import { SyncLink, type CredentialKind, type SyncEngineLike } from './sync-link';
 import { WebhookLink } from './webhooks';
@@ -50,14 +51,139 @@ function maskSecret(value: string): string {
   return `${prefix}…${value.slice(-4)}`;
 }
 
+/** What a running terminal holds on its store; a reset stops one and opens a fresh one. */
+interface Session {
+  store: Store;
+  invoke(request: BridgeRequest): Promise<BridgeResponse>;
+  syncStatus(): SyncStatusView;
+  settingsView(): SettingsView;
+  stop(): Promise<void>;
+}
+
+/** Everything the sessions of one core share: configuration, secrets, the renderers' event stream. */
+interface CoreContext {
+  config: TerminalConfig;
+  deps: CoreDeps;
+  logger: Logger;
+  clock: Clock;
+  secrets: SecretStore;
+  events: EventHub;
+  /** Runs the reset (the session's handler has checked the PIN and what would be lost). */
+  reset(loss: PendingLoss): Promise<SettingsView>;
+}
+
 export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Promise<Core> {
   const logger = deps.logger ?? createLogger({ name: 'core' });
   const clock = deps.clock ?? systemClock;
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const store = openStore(join(config.dataDir, 'terminal.db'), { clock });
+  const storeFile = join(config.dataDir, 'terminal.db');
   const secrets = deps.secretStore ?? new FileSecretStore(join(config.dataDir, 'secrets.json'));
-  const settings = new TerminalSettings(store, config);
   const events = new EventHub();
+
+  const context: CoreContext = {
+    config,
+    deps,
+    logger,
+    clock,
+    secrets,
+    events,
+    async reset(loss) {
+      await session.stop();
+      // Credentials first: a crash part way leaves the orders on disk without a key, never a wiped
+      // store still signed in to the account.
+      await secrets.setMany({
+        [config.credentials.apiKeyRef]: null,
+        [OAUTH_SECRET_NAMES.accessToken]: null,
+        [OAUTH_SECRET_NAMES.refreshToken]: null,
+        [OAUTH_SECRET_NAMES.expiresAt]: null,
+        [config.webhook.signingSecretRef]: null,
+      });
+      deleteStoreFiles(storeFile);
+      logger.warn({ pending: loss.pending, deadLetters: loss.deadLetters }, 'terminal reset: local store and credentials removed');
+      session = await openSession(storeFile, context);
+      events.emit('terminal.reset', {});
+      events.emit('settings.changed', session.settingsView());
+      events.emit('menu.changed', {});
+      events.emit('orders.changed', { ids: [] });
+      events.emit('sync.status', session.syncStatus());
+      return session.settingsView();
+    },
+  };
+  let session = await openSession(storeFile, context);
+
+  // The "oldest pending" age on every renderer moves even when nothing else happens.
+  const ticker = setInterval(() => events.emit('sync.status', session.syncStatus()), STATUS_REFRESH_MS);
+  ticker.unref();
+
+  let closing = false;
+  const inFlight = new Set<Promise<BridgeResponse>>();
+  /** A reset under way: every other command waits for the fresh store (none runs on the old one). */
+  let resetting: Promise<BridgeResponse> | null = null;
+
+  async function run(request: BridgeRequest): Promise<BridgeResponse> {
+    while (resetting) await resetting;
+    if (request.command === 'terminal.reset') {
+      // Alone: the commands already running finish on the old store first.
+      const others = [...inFlight];
+      const current = (async () => {
+        await Promise.allSettled(others);
+        return session.invoke(request);
+      })();
+      resetting = current;
+      try {
+        return await current;
+      } finally {
+        resetting = null;
+      }
+    }
+    return session.invoke(request);
+  }
+
+  return {
+    invoke(request: BridgeRequest): Promise<BridgeResponse> {
+      if (closing) {
+        return Promise.resolve({ ok: false, error: { code: 'unavailable', message: 'The terminal is closing. Open it again to continue.' } });
+      }
+      const running = run(request).finally(() => inFlight.delete(running));
+      inFlight.add(running);
+      return running;
+    },
+    subscribe(listener: (event: BridgeEvent) => void) {
+      return events.subscribe(listener);
+    },
+    pendingOperations() {
+      return session.store.outbox.unfinishedCount();
+    },
+    async shutdown() {
+      if (closing) return;
+      closing = true;
+      clearInterval(ticker);
+      await Promise.allSettled([...inFlight]);
+      await session.stop();
+    },
+  };
+}
+
+/**
+ * Removes a closed store's files. The WAL and shared-memory files go first: a stale WAL left next
+ * to a new database of the same name could be replayed into it. Then the database, then the
+ * folder entry is made durable, so a crash cannot bring the old data back.
+ */
+function deleteStoreFiles(file: string): void {
+  for (const path of [`${file}-wal`, `${file}-shm`, `${file}-journal`, file]) rmSync(path, { force: true });
+  const folder = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(folder);
+  } finally {
+    closeSync(folder);
+  }
+}
+
+/** Opens the store and builds everything on it: settings, sync, cashier, webhooks, the command table. */
+async function openSession(storeFile: string, context: CoreContext): Promise<Session> {
+  const { config, deps, logger, clock, secrets, events } = context;
+  const store = openStore(storeFile, { clock });
+  const settings = new TerminalSettings(store, config);
 
   let credentialKind: CredentialKind = 'none';
   let credentialHint = '';
@@ -110,7 +236,7 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
     logger,
   );
 
-  // Status to every renderer: on each change, and every few seconds for the "oldest pending" age.
+  // Status to every renderer on each change.
   let lastPullAt: number | null = null;
   sync.onChange(() => {
     const engineStatus = sync.engine?.status();
@@ -121,9 +247,6 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
     }
     events.emit('sync.status', sync.status());
   });
-  const ticker = setInterval(() => events.emit('sync.status', sync.status()), STATUS_REFRESH_MS);
-  ticker.unref();
-
   function settingsView(): SettingsView {
     const s = settings.effective();
     return {
@@ -149,9 +272,14 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
     return view;
   }
 
-  function pendingMessage(count: number): string {
-    if (count === 0) return 'Everything is synced.';
-    return `${count} ${count === 1 ? 'change has' : 'changes have'} not reached the cloud yet (orders, payments or menu edits). They stay on this terminal, but nothing is sent until it is connected again: the cloud, the kitchen screens and reports will not see them until then.`;
+  const loss = () => pendingLoss(store, clock.now(), cashier.location()?.timezone ?? '');
+
+  /** Guarded actions need the manager PIN once one is set (from the config or saved here). */
+  function requireManager(pin: string | undefined, action: string): void {
+    const hash = settings.effective().managerPinHash;
+    if (hash === '') return;
+    if (pin === undefined) throw new CoreError('needs_manager', `${action} needs the manager PIN.`);
+    if (!verifyManagerPin(pin, hash)) throw new CoreError('needs_manager', 'That manager PIN is not right. Nothing was changed.');
   }
 
   let oauthState: { state: 'idle' | 'waiting' | 'connected' | 'failed'; message: string } = { state: 'idle', message: '' };
@@ -176,12 +304,7 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
     'shift.summary': (p) => cashier.shiftSummary(p),
     'settings.get': () => settingsView(),
     'settings.update': async (p) => {
-      const current = settings.effective();
-      const guarded = p.offlineLimits !== undefined || p.newManagerPin !== undefined;
-      if (guarded && current.managerPinHash !== '') {
-        if (p.managerPin === undefined) throw new CoreError('needs_manager', 'Changing offline limits or the manager PIN needs the current manager PIN.');
-        if (!verifyManagerPin(p.managerPin, current.managerPinHash)) throw new CoreError('needs_manager', 'That manager PIN is not right. Nothing was changed.');
-      }
+      if (p.offlineLimits !== undefined || p.newManagerPin !== undefined) requireManager(p.managerPin, 'Changing offline limits or the manager PIN');
       if (p.webhookSigningSecret !== undefined) {
         await secrets.setMany({ [config.webhook.signingSecretRef]: p.webhookSigningSecret });
         webhookSecret = p.webhookSigningSecret;
@@ -230,6 +353,8 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
       });
       flow.then(
         async () => {
+          // Approved after this session ended (the terminal was reset meanwhile): nothing to update.
+          if (stopped) return;
           settings.update({ credentials: 'oauth' }, 'manager');
           await settingsChanged();
           oauthState = { state: 'connected', message: 'Connected with OAuth. Orders will sync to this account.' };
@@ -264,13 +389,12 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
       cashier.menuChanged();
       return sync.status();
     },
-    'session.pending': () => {
-      const pending = store.outbox.unfinishedCount();
-      return { pending, message: pendingMessage(pending) };
-    },
+    'session.pending': () => loss(),
     'session.signOut': async ({ despitePending }) => {
-      const pending = store.outbox.unfinishedCount();
-      if (pending > 0 && !despitePending) throw new CoreError('conflict', `${pendingMessage(pending)} Confirm to sign out anyway.`);
+      const { pending, message } = loss();
+      if (pending > 0 && !despitePending) {
+        throw new CoreError('conflict', `${message} Signed out, they stay on this terminal but nothing is sent until it is connected again. Confirm to sign out anyway.`);
+      }
       await secrets.setMany({
         [config.credentials.apiKeyRef]: null,
         [OAUTH_SECRET_NAMES.accessToken]: null,
@@ -281,35 +405,28 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
       store.cashier.recordAudit('manager', 'session.sign_out', { pending });
       return settingsChanged();
     },
+    'terminal.reset': async ({ confirmPendingLoss, managerPin }) => {
+      requireManager(managerPin, 'Resetting the terminal');
+      const atStake = loss();
+      if ((atStake.pending > 0 || atStake.deadLetters > 0) && !confirmPendingLoss) {
+        throw new CoreError('conflict', `${atStake.message} A reset deletes them for good. Confirm to reset anyway.`);
+      }
+      return context.reset(atStake);
+    },
   };
 
   const invoke = createInvoker(handlers, logger);
-  let closing = false;
-  const inFlight = new Set<Promise<BridgeResponse>>();
-
+  let stopped = false;
   await restartSync();
   await webhooks.apply(settings.effective().webhook);
 
   return {
-    invoke(request: BridgeRequest): Promise<BridgeResponse> {
-      if (closing) {
-        return Promise.resolve({ ok: false, error: { code: 'unavailable', message: 'The terminal is closing. Open it again to continue.' } });
-      }
-      const running = invoke(request).finally(() => inFlight.delete(running));
-      inFlight.add(running);
-      return running;
-    },
-    subscribe(listener: (event: BridgeEvent) => void) {
-      return events.subscribe(listener);
-    },
-    pendingOperations() {
-      return store.outbox.unfinishedCount();
-    },
-    async shutdown() {
-      if (closing) return;
-      closing = true;
-      clearInterval(ticker);
-      await Promise.allSettled([...inFlight]);
+    store,
+    invoke,
+    syncStatus: () => sync.status(),
+    settingsView,
+    async stop() {
+      stopped = true;
       await webhooks.stop();
       await sync.stop();
       store.close();

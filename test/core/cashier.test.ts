@@ -212,8 +212,8 @@ describe('sync status, dead letters and sign-out', () => {
     await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
     const pending = await t.call('session.pending', {});
     expect(pending.pending).toBe(1);
-    expect(pending.message).toMatch(/1 change has not reached the cloud/);
-    await expectRefusal(t.call('session.signOut', {}), 'conflict', /Confirm to sign out/);
+    expect(pending.message).toMatch(/^1 change is not in the cloud yet \(touching 1 order\), the oldest made today at /);
+    await expectRefusal(t.call('session.signOut', {}), 'conflict', /stay on this terminal but nothing is sent.*Confirm to sign out/);
     const after = await t.call('session.signOut', { despitePending: true });
     expect(after.credentials.kind).toBe('none');
     expect(t.core.pendingOperations()).toBe(1); // kept on the terminal, not thrown away

@@ -1,0 +1,59 @@
+// What exists only on this terminal: quitting keeps it for later, but signing out leaves it unsent
+// and a reset destroys it. The dialogs that guard those actions say exactly this, in numbers.
+import type { PendingLoss } from '../../bridge/contract';
+import type { Store } from '../../store/index';
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * Counts the unfinished outbox (orders and card payments among it) and the dead letters.
+ * `timeZone` is the location's (empty: this computer's), for the time of the oldest change.
+ */
+export function pendingLoss(store: Store, now: number, timeZone: string): PendingLoss {
+  const stats = store.outbox.outboxStats(now);
+  const pending = stats.pending + stats.inFlight;
+  let orders = 0;
+  let cardPayments = 0;
+  for (const [key, state] of store.outbox.entitySyncStates()) {
+    if (state !== 'unfinished') continue;
+    if (key.startsWith('order:')) orders++;
+    else if (key.startsWith('payment_intent:')) cardPayments++;
+  }
+  const oldestPendingAt = stats.oldestPendingAgeMs === null ? null : now - stats.oldestPendingAgeMs;
+  return {
+    pending,
+    orders,
+    cardPayments,
+    deadLetters: stats.deadLetters,
+    oldestPendingAt: oldestPendingAt === null ? null : new Date(oldestPendingAt).toISOString(),
+    message: lossMessage({ pending, orders, cardPayments, deadLetters: stats.deadLetters, oldestPendingAt }, now, timeZone),
+  };
+}
+
+function whenText(at: number, now: number, timeZone: string): string {
+  const zone = timeZone || undefined;
+  const day = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, dateStyle: 'short' }).format(ms);
+  const time = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: '2-digit' }).format(at);
+  if (day(at) === day(now)) return `today at ${time}`;
+  return `${new Intl.DateTimeFormat('en-US', { timeZone: zone, month: 'short', day: 'numeric' }).format(at)} at ${time}`;
+}
+
+function lossMessage(
+  loss: { pending: number; orders: number; cardPayments: number; deadLetters: number; oldestPendingAt: number | null },
+  now: number,
+  timeZone: string,
+): string {
+  if (loss.pending === 0 && loss.deadLetters === 0) return 'Everything is synced.';
+  const parts: string[] = [];
+  if (loss.pending > 0) {
+    const which = [loss.orders > 0 ? plural(loss.orders, 'order', 'orders') : '', loss.cardPayments > 0 ? plural(loss.cardPayments, 'card payment', 'card payments') : '']
+      .filter(Boolean)
+      .join(' and ');
+    const oldest = loss.oldestPendingAt === null ? '' : `, the oldest made ${whenText(loss.oldestPendingAt, now, timeZone)}`;
+    parts.push(`${plural(loss.pending, 'change is', 'changes are')} not in the cloud yet${which ? ` (touching ${which})` : ''}${oldest}.`);
+  }
+  if (loss.deadLetters > 0) parts.push(`${plural(loss.deadLetters, 'change was', 'changes were')} refused by the cloud and ${loss.deadLetters === 1 ? 'is' : 'are'} still listed in the sync panel.`);
+  return parts.join(' ');
+}

@@ -1,0 +1,97 @@
+// "Reset this terminal" on a real SQLite file: refused while changes wait unless the request
+// confirms the loss, guarded by the manager PIN, and a confirmed reset leaves a working, empty
+// terminal without credentials: the old database and its WAL are gone from the data directory.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hashManagerPin } from '../../main/config/manager-pin';
+import { ITEMS, reopenStore, startTestCore, type TestCore } from './fixtures';
+
+let t: TestCore;
+afterEach(async () => {
+  await t?.core.shutdown();
+});
+
+async function refusal(promise: Promise<unknown>): Promise<Error & { code: string }> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e as Error & { code: string },
+  );
+  if (!error) throw new Error('expected a refusal');
+  return error;
+}
+
+describe('terminal.reset', () => {
+  it('refuses while orders wait to sync, saying what would be lost, and changes nothing', async () => {
+    t = await startTestCore();
+    await t.call('credentials.setApiKey', { apiKey: 'sk_test_abc123xyz' });
+    const order = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 1 }] });
+    await t.call('payments.take', { orderId: order.id, method: 'card', amount: 500 });
+    await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
+
+    const loss = await t.call('session.pending', {});
+    expect(loss).toMatchObject({ pending: 4, orders: 2, cardPayments: 1, deadLetters: 0 });
+    expect(Date.parse(loss.oldestPendingAt ?? '')).toBeLessThanOrEqual(Date.now());
+    expect(loss.message).toMatch(/^4 changes are not in the cloud yet \(touching 2 orders and 1 card payment\), the oldest made today at /);
+
+    const refused = await refusal(t.call('terminal.reset', {}));
+    expect(refused.code).toBe('conflict');
+    expect(refused.message).toMatch(/4 changes are not in the cloud yet.*deletes them for good\. Confirm to reset anyway\./);
+    expect((await t.call('orders.list', {})).map((o) => o.id)).toContain(order.id);
+    expect(t.core.pendingOperations()).toBe(4);
+    expect((await t.call('settings.get', {})).credentials.kind).toBe('api_key');
+  });
+
+  it('needs the manager PIN once one is set', async () => {
+    t = await startTestCore({ offlinePayments: { perTransaction: 10_000, total: 100_000, managerPinHash: hashManagerPin('8642') } });
+    expect((await refusal(t.call('terminal.reset', {}))).code).toBe('needs_manager');
+    const wrong = await refusal(t.call('terminal.reset', { managerPin: '1111' }));
+    expect(wrong).toMatchObject({ code: 'needs_manager', message: expect.stringMatching(/not right/) });
+    expect((await t.call('menu.snapshot', {})).items.length).toBeGreaterThan(0); // nothing removed
+    await t.call('terminal.reset', { managerPin: '8642' });
+    expect((await t.call('menu.snapshot', {})).items).toEqual([]);
+  });
+
+  it('a confirmed reset deletes the store and the credentials; the terminal keeps working on a fresh store', async () => {
+    t = await startTestCore();
+    const events: string[] = [];
+    t.core.subscribe((event) => events.push(event.event));
+    await t.call('credentials.setApiKey', { apiKey: 'sk_test_abc123xyz' });
+    await t.call('settings.update', { webhookSigningSecret: 'whsec_abc123', offlineLimits: { perTransaction: 1, total: 2 } });
+    const order = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 2 }] });
+    // Commands sent together with the reset finish on the old store, or run on the new one: none is lost in between.
+    const [placedBefore, reset, listedAfter] = await Promise.all([
+      t.raw('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] }),
+      t.call('terminal.reset', { confirmPendingLoss: true }),
+      t.raw('orders.list', {}),
+    ]);
+    expect(placedBefore.ok).toBe(true); // ran on the old store before it was closed
+    expect(listedAfter).toEqual({ ok: true, value: [] }); // waited for the fresh store
+    expect(reset).toMatchObject({ credentials: { kind: 'none', hint: '' }, webhook: { secretSet: false }, offlineLimits: { perTransaction: 10_000, total: 100_000 } });
+    expect(events).toEqual(expect.arrayContaining(['terminal.reset', 'settings.changed', 'menu.changed', 'orders.changed', 'sync.status']));
+
+    const secrets = JSON.parse(readFileSync(join(t.dataDir, 'secrets.json'), 'utf8')) as Record<string, unknown>;
+    expect(secrets.api_key ?? null).toBeNull();
+    expect(secrets.webhook_signing_secret ?? null).toBeNull();
+    expect(await t.call('orders.list', {})).toEqual([]);
+    expect(await t.call('orders.get', { id: order.id }).catch((e: { code: string }) => e.code)).toBe('not_found');
+    expect(await t.call('session.pending', {})).toMatchObject({ pending: 0, deadLetters: 0, oldestPendingAt: null, message: 'Everything is synced.' });
+    expect(await t.call('sync.status', {})).toMatchObject({ pending: 0, credentials: 'none', engineRunning: false });
+
+    // The fresh store takes writes and keeps them (another process reading the file sees them).
+    await t.call('credentials.setApiKey', { apiKey: 'sk_test_new987' });
+    await t.call('settings.update', { newManagerPin: '1357' });
+    expect((await t.call('settings.get', {})).managerPinSet).toBe(true);
+    await t.core.shutdown();
+    const store = reopenStore(t.dataDir);
+    try {
+      expect(store.integrityCheck()).toEqual(['ok']);
+      expect(store.cashier.listOrders()).toEqual([]);
+      expect(store.outbox.unfinishedCount()).toBe(0);
+    } finally {
+      store.close();
+    }
+    // No copy of the old data is left behind beside the new store.
+    expect(readdirSync(t.dataDir).filter((name) => name.startsWith('terminal.db'))).toEqual(['terminal.db']);
+  });
+});
