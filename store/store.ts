@@ -60,6 +60,25 @@ export class Store {
     return (this.db.inTransaction ? this.#runInTransaction(fn) : this.#runInTransaction.immediate(fn)) as T;
   }
 
+  /**
+   * Like `transaction`, but the commit does not wait for the disk (synchronous=NORMAL for this
+   * one commit): it is atomic and survives a crash of the app, and a power cut can lose it, but
+   * only together with every later commit of the same kind — never a durable one, since the
+   * next commit made with synchronous=FULL syncs the whole log before it. Only for what can be
+   * fetched again, such as a pulled page with its cursor: losing it means pulling it again.
+   * Nested in another transaction it is a savepoint of that one, durable as that one is.
+   */
+  refetchableTransaction<T>(fn: () => T): T {
+    if (this.db.inTransaction) return this.transaction(fn);
+    // The setting cannot change inside a transaction, and nothing else runs until it is restored.
+    // SQLite applies it when the PRAGMA is compiled: a statement prepared once would do nothing.
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      return this.transaction(fn);
+    } finally {
+      this.db.pragma('synchronous = FULL');
+    }
+  }
 
   serverIdFor: IdMap['serverIdFor'] = (kind, localId) => this.ids.serverIdFor(kind, localId);
   localIdFor: IdMap['localIdFor'] = (kind, serverId) => this.ids.localIdFor(kind, serverId);
