@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Order } from '../bridge/contract';
 import { ErrorNote } from './components/Dialog';
 import { SyncIndicator } from './components/SyncIndicator';
-import { useMenu, useQuery, useShortcuts, useSyncStatus, useUpdateStatus } from './lib/hooks';
+import { useBridge, useMenu, useQuery, useShortcuts, useSyncStatus, useUpdateStatus } from './lib/hooks';
 import { emptyTicket, ticketFromOrder, type Ticket } from './lib/ticket';
 import { MenuManager } from './screens/MenuManager';
 import { Orders } from './screens/Orders';
@@ -26,6 +26,9 @@ export function App() {
   const { data: location } = useQuery('location.get', {}, ['settings.changed']);
   const { status: sync } = useSyncStatus();
   const appUpdate = useUpdateStatus();
+  const client = useBridge();
+  // After a reset the ticket's items and the order being edited no longer exist.
+  useEffect(() => client.on('terminal.reset', () => setTicketState(emptyTicket)), [client]);
 
   useShortcuts(Object.fromEntries(SCREENS.map((s, i) => [`Alt+${i + 1}`, () => setScreen(s.id)])));
 

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { SettingsView } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { ConfirmDialog, ErrorNote } from '../components/Dialog';
+import { ResetDialog } from '../components/ResetDialog';
 import { parseAmount, toAmountText } from '../lib/format';
 import { describeError, useBridge, useQuery } from '../lib/hooks';
 
@@ -9,11 +10,22 @@ export function Settings({ currency }: { currency: string }) {
   const { data: settings, error: loadError } = useQuery('settings.get', {}, ['settings.changed']);
   // An OAuth approval may still be pending from before this screen was opened.
   const { data: oauthStatus } = useQuery('credentials.oauthStatus', {}, ['oauth.finished', 'settings.changed']);
+  // Outlives the form, which is rebuilt when the reset changes the settings under it.
+  const [resetDone, setResetDone] = useState(false);
   if (!settings) return <ErrorNote message={loadError} />;
-  return <SettingsForm key={JSON.stringify(settings)} settings={settings} currency={currency} oauthMessage={oauthStatus?.message ?? ''} />;
+  return (
+    <>
+      {resetDone ? (
+        <p className="notice" role="status" data-testid="reset-done">
+          This terminal was reset. Add an API key or connect with OAuth to sync again.
+        </p>
+      ) : null}
+      <SettingsForm key={JSON.stringify(settings)} settings={settings} currency={currency} oauthMessage={oauthStatus?.message ?? ''} onReset={() => setResetDone(true)} />
+    </>
+  );
 }
 
-function SettingsForm({ settings, currency, oauthMessage }: { settings: SettingsView; currency: string; oauthMessage: string }) {
+function SettingsForm({ settings, currency, oauthMessage, onReset }: { settings: SettingsView; currency: string; oauthMessage: string; onReset: () => void }) {
   const client = useBridge();
   const { data: locations } = useQuery('location.list', {});
   const digits = minorDigits(currency);
@@ -35,6 +47,7 @@ function SettingsForm({ settings, currency, oauthMessage }: { settings: Settings
   const [oauthNews, setOauth] = useState<string | null>(null);
   const oauth = oauthNews ?? (oauthMessage || null);
   const [signOut, setSignOut] = useState<string | null>(null);
+  const [resetting, setResetting] = useState(false);
 
   useEffect(() => client.on('oauth.finished', (result) => setOauth(result.message)), [client]);
 
@@ -89,7 +102,11 @@ function SettingsForm({ settings, currency, oauthMessage }: { settings: Settings
   const askSignOut = async () => {
     try {
       const pending = await client.call('session.pending', {});
-      setSignOut(pending.pending > 0 ? pending.message : 'You will need the API key or an OAuth connection to sync again.');
+      setSignOut(
+        pending.pending > 0
+          ? `${pending.message} Signed out, they stay on this terminal but nothing is sent until it is connected again.`
+          : 'You will need the API key or an OAuth connection to sync again.',
+      );
     } catch (caught) {
       setError(describeError(caught));
     }
@@ -211,12 +228,22 @@ function SettingsForm({ settings, currency, oauthMessage }: { settings: Settings
           </button>
         </div>
       </section>
+      <section className="card" aria-label="This terminal">
+        <h2>This terminal</h2>
+        <p>Deletes every order, payment and setting kept here, and the sign-in, as for a new terminal. {settings.managerPinSet ? 'Needs the manager PIN.' : ''}</p>
+        <div className="dialog-actions">
+          <button type="button" className="danger big" onClick={() => setResetting(true)}>
+            Reset this terminal
+          </button>
+        </div>
+      </section>
       <ErrorNote message={error} />
       {message ? (
         <p className="notice" role="status">
           {message}
         </p>
       ) : null}
+      {resetting ? <ResetDialog managerPinSet={settings.managerPinSet} onClose={() => setResetting(false)} onDone={onReset} /> : null}
       {signOut ? (
         <ConfirmDialog
           title="Sign out of this terminal?"

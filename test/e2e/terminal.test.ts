@@ -167,10 +167,24 @@ describe('cashier flows in the browser', () => {
     await screen('Settings');
     await page.getByRole('button', { name: 'Sign out' }).click();
     const confirm = page.locator('dialog[open]');
-    await expect.poll(() => confirm.textContent()).toMatch(/\d+ changes have not reached the cloud yet/);
+    await expect.poll(() => confirm.textContent()).toMatch(/\d+ changes are not in the cloud yet.*stay on this terminal/);
     await shot('sign-out-confirm');
     await expectAccessible();
     await confirm.getByRole('button', { name: 'Keep working' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    // Resetting now would destroy them: the dialog names how many, and cancelling keeps everything.
+    const waiting = await pendingCount();
+    await page.getByRole('button', { name: 'Reset this terminal' }).click();
+    const reset = page.locator('dialog[open]');
+    await expect.poll(() => reset.getByTestId('reset-loss').textContent()).toMatch(new RegExp(`^${waiting} changes are not in the cloud yet \\(touching \\d+ orders? and \\d+ card payments?\\), the oldest made today at .* A reset deletes them for good\\.$`));
+    await expect(reset.getByTestId('confirm-reset').textContent()).resolves.toBe(`Reset and lose ${waiting} changes`);
+    await shot('reset-confirm');
+    await expectAccessible();
+    await reset.getByRole('button', { name: 'Keep everything' }).click();
+    await reset.waitFor({ state: 'detached' });
+    expect(await pendingCount()).toBe(waiting);
+    const kept = await terminal.mode.core.invoke({ command: 'session.pending', payload: {} });
+    expect(kept).toMatchObject({ ok: true, value: { pending: waiting } });
     // Closing a tab of the terminal with changes waiting asks first, too.
     const second = await page.context().newPage();
     await second.goto(terminal.mode.host.launchUrl);
@@ -297,6 +311,30 @@ describe('cashier flows in the browser', () => {
     await addToTicket(item);
     await page.keyboard.press('F7');
     await expect.poll(() => terminal.sandbox.countOrders(), { timeout: 15_000 }).toBe(before + 1);
+  });
+
+  it('resets the terminal when a manager confirms: an empty register, no sign-in, still working', async () => {
+    await expect.poll(pendingCount, { timeout: 15_000 }).toBe(0);
+    await screen('Settings');
+    await page.getByRole('button', { name: 'Reset this terminal' }).click();
+    const reset = page.locator('dialog[open]');
+    await expect.poll(() => reset.getByTestId('reset-loss').textContent()).toMatch(/nothing is lost/);
+    await reset.getByTestId('confirm-reset').click();
+    await reset.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('reset-done').textContent()).toMatch(/This terminal was reset/);
+    await expect.poll(() => page.locator('.card[aria-label="Account"]').textContent()).toMatch(/Not connected/);
+    await expect.poll(() => page.getByTestId('sync-indicator').textContent()).toMatch(/Not connected to an account/);
+    await shot('after-reset');
+    // The longest status line ("Not connected to an account") still fits: nothing runs off screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+    await screen('Orders');
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(0);
+    // The fresh store works: an API key brings the cloud's menu back.
+    await screen('Settings');
+    await page.getByLabel('API key').fill(terminal.sandbox.credentials.apiKeys.full);
+    await page.getByRole('button', { name: 'Use this API key' }).click();
+    await screen('Register');
+    await expect.poll(() => page.locator('.menu-grid .tile').count(), { timeout: 15_000 }).toBeGreaterThan(0);
   });
 
   it('ran every case without a console error or CSP violation', () => {
