@@ -22,6 +22,24 @@ export class IdMap {
     return this.sql.allSql<{ local_id: string }>('SELECT local_id FROM id_map WHERE entity_kind = ? AND server_id = ?', [kind, serverId])[0]?.local_id;
   }
 
+  /** Local ids of many server ids of one kind in one query (a pulled page): server id → local id. */
+  localIdsFor(kind: EntityKind, serverIds: readonly string[]): Map<string, string> {
+    const rows = this.sql.allSql<{ local_id: string; server_id: string }>(
+      'SELECT local_id, server_id FROM id_map WHERE entity_kind = ? AND server_id IN (SELECT value FROM json_each(?))',
+      [kind, JSON.stringify(serverIds)],
+    );
+    return new Map(rows.map((r) => [r.server_id, r.local_id]));
+  }
+
+  /**
+   * Links an entity first seen from the server to itself (its server id is its local id), for a
+   * server id the map does not know. One insert; if the keys are taken, `link` explains why.
+   */
+  linkSelf(kind: EntityKind, serverId: string): void {
+    const inserted = this.sql.runSql('INSERT INTO id_map (entity_kind, local_id, server_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [kind, serverId, serverId]);
+    if (inserted.changes === 0) this.link(kind, serverId, serverId);
+  }
+
   /** Records the pair; linking the same pair twice is harmless, a different pair is a conflict. */
   link(kind: EntityKind, localId: string, serverId: string): void {
     const known = this.serverIdFor(kind, localId);

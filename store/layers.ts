@@ -64,6 +64,16 @@ interface LineModifierRow {
   price: number;
 }
 
+/**
+ * `INSERT INTO <target> VALUES (?, …), …` for `rows` rows of `columns` values. The text depends
+ * only on the row count, so the runner's statement cache holds one per count seen (orders have
+ * a handful of lines), well under SQLite's limit of bound values.
+ */
+function multiRowInsert(target: string, columns: number, rows: number): string {
+  const row = `(${Array.from({ length: columns }, () => '?').join(', ')})`;
+  return `INSERT INTO ${target} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
+}
+
 /** A document's fields as the row stores them (orders: customer split into two columns). */
 function headerFields(kind: EntityKind, doc: Row): Row {
   if (kind !== 'order') return doc;
@@ -80,9 +90,29 @@ export class EntityLayers {
   }
 
   read<K extends EntityKind>(kind: K, id: string, layer: Layer): EntityDoc<K> | undefined {
+    return this.readWithMeta(kind, id, layer)?.doc;
+  }
+
+  /** One layer of an entity with the pull's marks on its row. */
+  readWithMeta<K extends EntityKind>(kind: K, id: string, layer: Layer): { doc: EntityDoc<K>; meta: BaseRowMeta } | undefined {
     const { table } = ENTITY_TABLES[kind];
     const [row] = this.#sql.allSql<Row>(`SELECT * FROM ${table} WHERE id = ? AND layer = ?`, [id, layer]);
-    return row ? this.fromRow(kind, row) : undefined;
+    if (!row) return undefined;
+    return { doc: this.fromRow(kind, row), meta: { pullScope: (row.pull_scope as string | null) ?? null, lastSeenAt: (row.last_seen_at as number | null) ?? null } };
+  }
+
+  /** Which of these ids have a row in the layer (one query for a pulled page). */
+  existing(kind: EntityKind, ids: readonly string[], layer: Layer): Set<string> {
+    const rows = this.#sql.allSql<{ id: string }>(
+      `SELECT id FROM ${ENTITY_TABLES[kind].table} WHERE layer = ? AND id IN (SELECT value FROM json_each(?))`,
+      [layer, JSON.stringify(ids)],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Updates only the pull's marks of a row whose content did not change. */
+  setMeta(kind: EntityKind, id: string, layer: Layer, meta: BaseRowMeta): void {
+    this.#sql.runSql(`UPDATE ${ENTITY_TABLES[kind].table} SET pull_scope = ?, last_seen_at = ? WHERE id = ? AND layer = ?`, [meta.pullScope, meta.lastSeenAt, id, layer]);
   }
 
   /** The cashier's view of one entity: pending if any, else base. */
@@ -157,19 +187,22 @@ export class EntityLayers {
     return sql;
   }
 
+  /** Lines and their modifiers: one multi-row insert each (a pull writes thousands of orders). */
   #writeLines(order: EntityDoc<'order'>, layer: Layer): void {
+    const lineValues: unknown[] = [];
+    const modifierValues: unknown[] = [];
     order.lines.forEach((line, lineNo) => {
-      this.#sql.runSql(
-        'INSERT INTO order_lines (order_id, layer, line_no, menu_item_id, name, quantity, unit_price) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        [order.id, layer, lineNo, line.menu_item_id, line.name, line.quantity, line.unit_price],
-      );
+      lineValues.push(order.id, layer, lineNo, line.menu_item_id, line.name, line.quantity, line.unit_price);
       line.modifiers.forEach((modifier, position) => {
-        this.#sql.runSql(
-          'INSERT INTO order_line_modifiers (order_id, layer, line_no, position, modifier_id, name, price) VALUES (?, ?, ?, ?, ?, ?, ?)',
-          [order.id, layer, lineNo, position, modifier.modifier_id, modifier.name, modifier.price],
-        );
+        modifierValues.push(order.id, layer, lineNo, position, modifier.modifier_id, modifier.name, modifier.price);
       });
     });
+    if (lineValues.length > 0) {
+      this.#sql.runSql(multiRowInsert('order_lines (order_id, layer, line_no, menu_item_id, name, quantity, unit_price)', 7, lineValues.length / 7), lineValues);
+    }
+    if (modifierValues.length > 0) {
+      this.#sql.runSql(multiRowInsert('order_line_modifiers (order_id, layer, line_no, position, modifier_id, name, price)', 7, modifierValues.length / 7), modifierValues);
+    }
   }
 
   /** Deletes one layer of an entity; child rows go with it (ON DELETE CASCADE). */

@@ -19,6 +19,15 @@ export class PendingChanges {
     );
   }
 
+  /** Which of these entities have unfinished operations (one query for a pulled page). */
+  withUnfinishedOperations(kind: EntityKind, ids: readonly string[]): Set<string> {
+    const rows = this.sql.allSql<{ entity_id: string }>(
+      `SELECT DISTINCT entity_id FROM outbox WHERE entity_kind = ? AND state IN ('pending', 'in_flight') AND entity_id IN (SELECT value FROM json_each(?))`,
+      [kind, JSON.stringify(ids)],
+    );
+    return new Set(rows.map((r) => r.entity_id));
+  }
+
   rebuild(kind: EntityKind, id: string): void {
     const patches = this.unfinishedOperations(kind, id).map((op) => JSON.parse(op.patch) as Partial<EntityDoc<typeof kind>>);
     this.layers.rebuildPending(kind, id, patches);

@@ -1,12 +1,13 @@
 // The server's truth coming in: pulled pages, webhook events and the records returned when an
 // operation completes. All of it lands in the base layer only; the pending layer is then replayed
 // on top, so nothing here can erase a change that has not been pushed.
+import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
 import { EntityDocs, type EntityDoc, type EntityKind } from './documents';
 import type { SqlRunner } from './database';
 import { StoreError } from './errors';
 import type { IdMap } from './id-map';
-import { ENTITY_TABLES } from './layers';
+import { ENTITY_TABLES, type BaseRowMeta } from './layers';
 import type { PendingChanges } from './pending';
 import type { StoreTables } from './schema';
 
@@ -36,6 +37,8 @@ export interface WebhookEventRecord {
   receivedAt: number;
 }
 
+type LocalIdLookup = (kind: EntityKind, serverId: string) => string | undefined;
+
 /** Reference fields of each kind and the kind they point to. */
 const REFERENCES: Partial<Record<EntityKind, Record<string, EntityKind>>> = {
   order: { location_id: 'location' },
@@ -55,28 +58,44 @@ export class ServerState {
   ) {}
 
   /** Rewrites server ids in a record's references to local ids where the map knows them. */
-  #localize(kind: EntityKind, record: ServerRecord): Record<string, unknown> {
+  #localize(kind: EntityKind, record: ServerRecord, localIdFor: LocalIdLookup): Record<string, unknown> {
     const out: Record<string, unknown> = { ...record };
     for (const [field, target] of Object.entries(REFERENCES[kind] ?? {})) {
       const value = out[field];
-      if (typeof value === 'string') out[field] = this.ids.localIdFor(target, value) ?? value;
+      if (typeof value === 'string') out[field] = localIdFor(target, value) ?? value;
     }
     if (kind === 'menu_item' && Array.isArray(out.modifier_ids)) {
-      out.modifier_ids = out.modifier_ids.map((m: string) => this.ids.localIdFor('modifier', m) ?? m);
+      out.modifier_ids = out.modifier_ids.map((m: string) => localIdFor('modifier', m) ?? m);
     }
     if (kind === 'order' && Array.isArray(out.lines)) {
       out.lines = (out.lines as Record<string, unknown>[]).map((line) => ({
         ...line,
-        menu_item_id: typeof line.menu_item_id === 'string' ? (this.ids.localIdFor('menu_item', line.menu_item_id) ?? line.menu_item_id) : line.menu_item_id,
+        menu_item_id: typeof line.menu_item_id === 'string' ? (localIdFor('menu_item', line.menu_item_id) ?? line.menu_item_id) : line.menu_item_id,
         modifiers: Array.isArray(line.modifiers)
           ? (line.modifiers as Record<string, unknown>[]).map((m) => ({
               ...m,
-              modifier_id: typeof m.modifier_id === 'string' ? (this.ids.localIdFor('modifier', m.modifier_id) ?? m.modifier_id) : m.modifier_id,
+              modifier_id: typeof m.modifier_id === 'string' ? (localIdFor('modifier', m.modifier_id) ?? m.modifier_id) : m.modifier_id,
             }))
           : line.modifiers,
       }));
     }
     return out;
+  }
+
+  /**
+   * The id map's answers for references, remembered for the length of one page: a page of orders
+   * names the same location and a few menu items hundreds of times. References never point at
+   * the page's own kind, whose links are the only ones the page adds.
+   */
+  #pageLookup(): LocalIdLookup {
+    const known = new Map<string, string | undefined>();
+    return (kind, serverId) => {
+      const key = `${kind}\u0000${serverId}`;
+      if (known.has(key)) return known.get(key);
+      const localId = this.ids.localIdFor(kind, serverId);
+      known.set(key, localId);
+      return localId;
+    };
   }
 
   /**
@@ -90,23 +109,51 @@ export class ServerState {
     localId: string,
     record: ServerRecord,
     meta: { pullScope?: string; lastSeenAt?: number } = {},
-    startFrom: EntityDoc<EntityKind> | undefined = this.pending.layers.read(kind, localId, 'base'),
+    startFrom?: EntityDoc<EntityKind>,
   ): EntityDoc<EntityKind> {
-    const { table } = ENTITY_TABLES[kind];
-    const existing = this.sql.allSql<{ pull_scope: string | null; last_seen_at: number | null }>(
-      `SELECT pull_scope, last_seen_at FROM ${table} WHERE id = ? AND layer = 'base'`,
-      [localId],
-    )[0];
-    const parsed = EntityDocs[kind].safeParse({ ...startFrom, ...this.#localize(kind, record), id: localId });
+    return this.#writeBase(kind, localId, record, meta, startFrom, {
+      current: this.pending.layers.readWithMeta(kind, localId, 'base'),
+      operationsUnchanged: false,
+      mayHavePending: true,
+      localIdFor: (target, serverId) => this.ids.localIdFor(target, serverId),
+    });
+  }
+
+  #writeBase(
+    kind: EntityKind,
+    localId: string,
+    record: ServerRecord,
+    meta: { pullScope?: string; lastSeenAt?: number },
+    startFrom: EntityDoc<EntityKind> | undefined,
+    context: {
+      /** The base row as it is now (undefined: none). */
+      current: { doc: EntityDoc<EntityKind>; meta: BaseRowMeta } | undefined;
+      /** No operation of the entity changed state in this transaction (pulls, webhooks, GETs). */
+      operationsUnchanged: boolean;
+      /** False only when the entity is known to have no pending row and no unfinished operation. */
+      mayHavePending: boolean;
+      localIdFor: LocalIdLookup;
+    },
+  ): EntityDoc<EntityKind> {
+    const { current, operationsUnchanged } = context;
+    const parsed = EntityDocs[kind].safeParse({ ...(startFrom ?? current?.doc), ...this.#localize(kind, record, context.localIdFor), id: localId });
     if (!parsed.success) {
       throw new StoreError('conflict', `server ${kind} ${record.id} is not a whole ${kind}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     }
     const doc = parsed.data as EntityDoc<EntityKind>;
-    this.pending.layers.write(kind, doc, 'base', {
-      pullScope: meta.pullScope ?? existing?.pull_scope ?? null,
-      lastSeenAt: meta.lastSeenAt ?? existing?.last_seen_at ?? null,
-    });
-    this.pending.rebuild(kind, localId);
+    const rowMeta = {
+      pullScope: meta.pullScope ?? current?.meta.pullScope ?? null,
+      lastSeenAt: meta.lastSeenAt ?? current?.meta.lastSeenAt ?? null,
+    };
+    if (operationsUnchanged && current !== undefined && isDeepStrictEqual(doc, current.doc)) {
+      // What base already holds (most of a re-pull): only the pull's marks move, and the pending
+      // layer, a function of base and the unfinished operations (unchanged too), stays as it is.
+      this.pending.layers.setMeta(kind, localId, 'base', rowMeta);
+      return doc;
+    }
+    this.pending.layers.write(kind, doc, 'base', rowMeta, { fresh: current === undefined });
+    // Nothing to replay and no pending row to drop: the rebuild would change nothing.
+    if (context.mayHavePending) this.pending.rebuild(kind, localId);
     return doc;
   }
 
@@ -122,7 +169,12 @@ export class ServerState {
   applyServerRecord(kind: EntityKind, record: ServerRecord): string {
     return this.transaction(() => {
       const localId = this.#localIdOf(kind, record.id);
-      this.writeBase(kind, localId, record);
+      this.#writeBase(kind, localId, record, {}, undefined, {
+        current: this.pending.layers.readWithMeta(kind, localId, 'base'),
+        operationsUnchanged: true,
+        mayHavePending: true,
+        localIdFor: (target, serverId) => this.ids.localIdFor(target, serverId),
+      });
       return localId;
     });
   }
@@ -137,13 +189,36 @@ export class ServerState {
     });
   }
 
-  /** One page of a pull and its cursor, in one transaction: a crash mid-pull resumes at a page boundary. */
+  /**
+   * One page of a pull and its cursor, in one transaction: a crash mid-pull resumes at a page
+   * boundary. What the store must know about each record (its local id, whether it has a base
+   * row, a pending row, unfinished operations) is asked once for the whole page.
+   */
   applyPullPage(page: PullPage): string[] {
+    const { kind } = page;
     return this.transaction(() => {
+      const known = this.ids.localIdsFor(kind, page.records.map((r) => r.id));
       const localIds = page.records.map((record) => {
-        const localId = this.#localIdOf(page.kind, record.id);
-        this.writeBase(page.kind, localId, record, { pullScope: page.scope, lastSeenAt: page.pullStartedAt });
-        return localId;
+        const localId = known.get(record.id);
+        if (localId !== undefined) return localId;
+        this.ids.linkSelf(kind, record.id);
+        known.set(record.id, record.id);
+        return record.id;
+      });
+      const withBase = this.pending.layers.existing(kind, localIds, 'base');
+      const withPending = this.pending.layers.existing(kind, localIds, 'pending');
+      const withOperations = this.pending.withUnfinishedOperations(kind, localIds);
+      const localIdFor = this.#pageLookup();
+      page.records.forEach((record, i) => {
+        const localId = localIds[i]!;
+        this.#writeBase(kind, localId, record, { pullScope: page.scope, lastSeenAt: page.pullStartedAt }, undefined, {
+          current: withBase.has(localId) ? this.pending.layers.readWithMeta(kind, localId, 'base') : undefined,
+          operationsUnchanged: true,
+          mayHavePending: withPending.has(localId) || withOperations.has(localId),
+          localIdFor,
+        });
+        // A record seen twice in one page: the second finds the first's row.
+        withBase.add(localId);
       });
       this.setCursor(page.scope, { cursor: page.cursor });
       return localIds;
