@@ -1,0 +1,98 @@
+// applyPullPage asks what it must know once per page (links, rows, unfinished operations) and
+// leaves unchanged rows alone: the answers must be the ones a record-by-record write gives.
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../common/clock';
+import { openStore, StoreError } from '../../store';
+import { cashier, tempDbPath } from './helpers';
+
+function setup() {
+  const clock = new ManualClock(1_800_000_000_000);
+  return { clock, store: openStore(tempDbPath(), { clock }) };
+}
+
+function serverOrder(id: string, overrides: Record<string, unknown> = {}) {
+  return {
+    id,
+    location_id: 'loc_srv',
+    status: 'open',
+    currency: 'usd',
+    customer: { name: 'Ana', phone: '' },
+    notes: '',
+    lines: [
+      { menu_item_id: 'mi_srv_burger', name: 'Burger', quantity: 2, unit_price: 900, modifiers: [{ modifier_id: 'mod_srv_cheese', name: 'Cheese', price: 100 }] },
+      { menu_item_id: 'mi_srv_fries', name: 'Fries', quantity: 1, unit_price: 300, modifiers: [] },
+    ],
+    total: 2300,
+    created_at: 1_700_000_000_000,
+    updated_at: 1_700_000_000_000,
+    ...overrides,
+  };
+}
+
+const rowIds = (store: ReturnType<typeof openStore>, table: string) => store.db.prepare(`SELECT rowid FROM ${table} ORDER BY rowid`).pluck().all();
+
+describe('a pulled page', () => {
+  it('writes lines and modifiers whole, maps references, and reads back as the server sent it', () => {
+    const { store, clock } = setup();
+    store.server.applyPullPage({ kind: 'menu_item', scope: 'menu_item:all', records: [{ id: 'mi_srv_burger', location_id: null, category_id: null, name: 'Burger', description: '', price: 900, currency: 'usd', available: true, low_stock: false, modifier_ids: [], deleted: false }], cursor: null, pullStartedAt: clock.now() });
+    store.server.applyPullPage({ kind: 'order', scope: 'order:all', records: [serverOrder('ord_srv_1'), serverOrder('ord_srv_2', { total: 900 })], cursor: 'next', pullStartedAt: clock.now() });
+    const { id: _id, ...expected } = serverOrder('ord_srv_1');
+    expect(store.cashier.getOrder('ord_srv_1')).toMatchObject(expected);
+    expect(store.cashier.getOrder('ord_srv_2')?.lines).toHaveLength(2);
+    expect(store.db.prepare('SELECT COUNT(*) FROM order_line_modifiers').pluck().get()).toBe(2);
+    store.close();
+  });
+
+  it('leaves rows whose content did not change untouched, but marks them seen by the new pull', () => {
+    const { store, clock } = setup();
+    const first = clock.now();
+    store.server.applyPullPage({ kind: 'order', scope: 'order:all', records: [serverOrder('ord_srv_1'), serverOrder('ord_srv_2')], cursor: null, pullStartedAt: first });
+    const before = { orders: rowIds(store, 'orders'), lines: rowIds(store, 'order_lines') };
+    clock.advance(60_000);
+    const second = clock.now();
+    store.server.applyPullPage({ kind: 'order', scope: 'order:all', records: [serverOrder('ord_srv_1'), serverOrder('ord_srv_2', { status: 'fulfilled' })], cursor: null, pullStartedAt: second });
+    expect(rowIds(store, 'orders')).toContain(before.orders[0]);
+    expect(store.db.prepare(`SELECT rowid FROM orders WHERE id = 'ord_srv_1'`).pluck().get()).toBe(before.orders[0]);
+    expect(rowIds(store, 'order_lines').slice(0, 2)).toEqual(before.lines.slice(0, 2));
+    expect(store.cashier.getOrder('ord_srv_2')?.status).toBe('fulfilled');
+    expect(store.server.staleBaseIds('order', 'order:all', second)).toEqual([]);
+    store.close();
+  });
+
+  it('keeps a pending local change over an unchanged re-pull and over a changed one', () => {
+    const { store, clock } = setup();
+    store.server.applyPullPage({ kind: 'order', scope: 'order:all', records: [serverOrder('ord_srv_1')], cursor: null, pullStartedAt: clock.now() });
+    store.cashier.fulfilOrder('ord_srv_1', cashier);
+    store.server.applyPullPage({ kind: 'order', scope: 'order:all', records: [serverOrder('ord_srv_1')], cursor: null, pullStartedAt: clock.now() });
+    expect(store.cashier.getOrder('ord_srv_1')?.status).toBe('fulfilled');
+    store.server.applyPullPage({ kind: 'order', scope: 'order:all', records: [serverOrder('ord_srv_1', { customer: { name: 'Bea', phone: '' } })], cursor: null, pullStartedAt: clock.now() });
+    expect(store.cashier.getOrder('ord_srv_1')).toMatchObject({ status: 'fulfilled', customer: { name: 'Bea' } });
+    store.close();
+  });
+
+  it('takes the last copy of a record the page holds twice', () => {
+    const { store, clock } = setup();
+    const ids = store.server.applyPullPage({ kind: 'order', scope: 'order:all', records: [serverOrder('ord_srv_1'), serverOrder('ord_srv_1', { total: 100 })], cursor: null, pullStartedAt: clock.now() });
+    expect(ids).toEqual(['ord_srv_1', 'ord_srv_1']);
+    expect(store.cashier.getOrder('ord_srv_1')?.total).toBe(100);
+    expect(store.db.prepare(`SELECT COUNT(*) FROM order_lines WHERE order_id = 'ord_srv_1'`).pluck().get()).toBe(2);
+    store.close();
+  });
+
+  it('refuses, whole, a server id that is already the local id of another linked entity', () => {
+    const { store, clock } = setup();
+    store.ids.link('order', 'ord_local_1', 'ord_srv_9');
+    let error: unknown;
+    try {
+      store.server.applyPullPage({ kind: 'order', scope: 'order:all', records: [serverOrder('ord_srv_2'), serverOrder('ord_local_1')], cursor: 'next', pullStartedAt: clock.now() });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as StoreError).code).toBe('conflict');
+    expect((error as StoreError).message).toContain('already linked to server id ord_srv_9');
+    expect(store.cashier.getOrder('ord_srv_2')).toBeUndefined();
+    expect(store.server.getCursor('order:all')).toBeUndefined();
+    store.close();
+  });
+});
