@@ -88,31 +88,44 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
     secrets,
     events,
     async reset(loss) {
-      await session.stop();
-      // Credentials first: a crash part way leaves the orders on disk without a key, never a wiped
-      // store still signed in to the account.
-      await secrets.setMany({
-        [config.credentials.apiKeyRef]: null,
-        [OAUTH_SECRET_NAMES.accessToken]: null,
-        [OAUTH_SECRET_NAMES.refreshToken]: null,
-        [OAUTH_SECRET_NAMES.expiresAt]: null,
-        [config.webhook.signingSecretRef]: null,
-      });
-      deleteStoreFiles(storeFile);
-      logger.warn({ pending: loss.pending, deadLetters: loss.deadLetters }, 'terminal reset: local store and credentials removed');
-      session = await openSession(storeFile, context);
-      events.emit('terminal.reset', {});
-      events.emit('settings.changed', session.settingsView());
-      events.emit('menu.changed', {});
-      events.emit('orders.changed', { ids: [] });
-      events.emit('sync.status', session.syncStatus());
-      return session.settingsView();
+      swapping = true;
+      try {
+        return await swapSession(loss);
+      } finally {
+        swapping = false;
+      }
     },
   };
+
+  /** Between closing the old store and opening the new one nothing may read a store. */
+  let swapping = false;
+  async function swapSession(loss: PendingLoss): Promise<SettingsView> {
+    await session.stop();
+    // Credentials first: a crash part way leaves the orders on disk without a key, never a wiped
+    // store still signed in to the account.
+    await secrets.setMany({
+      [config.credentials.apiKeyRef]: null,
+      [OAUTH_SECRET_NAMES.accessToken]: null,
+      [OAUTH_SECRET_NAMES.refreshToken]: null,
+      [OAUTH_SECRET_NAMES.expiresAt]: null,
+      [config.webhook.signingSecretRef]: null,
+    });
+    deleteStoreFiles(storeFile);
+    logger.warn({ pending: loss.pending, deadLetters: loss.deadLetters }, 'terminal reset: local store and credentials removed');
+    session = await openSession(storeFile, context);
+    events.emit('terminal.reset', {});
+    events.emit('settings.changed', session.settingsView());
+    events.emit('menu.changed', {});
+    events.emit('orders.changed', { ids: [] });
+    events.emit('sync.status', session.syncStatus());
+    return session.settingsView();
+  }
   let session = await openSession(storeFile, context);
 
   // The "oldest pending" age on every renderer moves even when nothing else happens.
-  const ticker = setInterval(() => events.emit('sync.status', session.syncStatus()), STATUS_REFRESH_MS);
+  const ticker = setInterval(() => {
+    if (!swapping) events.emit('sync.status', session.syncStatus());
+  }, STATUS_REFRESH_MS);
   ticker.unref();
 
   let closing = false;
@@ -152,7 +165,8 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
       return events.subscribe(listener);
     },
     pendingOperations() {
-      return session.store.outbox.unfinishedCount();
+      // Mid-reset the old changes are being deleted on request and the new store is not open yet.
+      return swapping ? 0 : session.store.outbox.unfinishedCount();
     },
     async shutdown() {
       if (closing) return;

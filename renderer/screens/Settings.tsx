@@ -10,8 +10,9 @@ export function Settings({ currency }: { currency: string }) {
   const { data: settings, error: loadError } = useQuery('settings.get', {}, ['settings.changed']);
   // An OAuth approval may still be pending from before this screen was opened.
   const { data: oauthStatus } = useQuery('credentials.oauthStatus', {}, ['oauth.finished', 'settings.changed']);
-  // Outlives the form, which is rebuilt when the reset changes the settings under it.
+  // These outlive the form, which is rebuilt whenever the settings change under it (a save, a key, a reset).
   const [resetDone, setResetDone] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
   if (!settings) return <ErrorNote message={loadError} />;
   return (
     <>
@@ -20,12 +21,33 @@ export function Settings({ currency }: { currency: string }) {
           This terminal was reset. Add an API key or connect with OAuth to sync again.
         </p>
       ) : null}
-      <SettingsForm key={JSON.stringify(settings)} settings={settings} currency={currency} oauthMessage={oauthStatus?.message ?? ''} onReset={() => setResetDone(true)} />
+      <SettingsForm
+        key={JSON.stringify(settings)}
+        settings={settings}
+        currency={currency}
+        oauthMessage={oauthStatus?.message ?? ''}
+        message={message}
+        setMessage={setMessage}
+        onReset={() => {
+          setMessage(null);
+          setResetDone(true);
+        }}
+      />
     </>
   );
 }
 
-function SettingsForm({ settings, currency, oauthMessage, onReset }: { settings: SettingsView; currency: string; oauthMessage: string; onReset: () => void }) {
+interface SettingsFormProps {
+  settings: SettingsView;
+  currency: string;
+  oauthMessage: string;
+  /** The last action's confirmation ("Settings saved."), kept by the parent across rebuilds. */
+  message: string | null;
+  setMessage: (message: string | null) => void;
+  onReset: () => void;
+}
+
+function SettingsForm({ settings, currency, oauthMessage, message, setMessage, onReset }: SettingsFormProps) {
   const client = useBridge();
   const { data: locations } = useQuery('location.list', {});
   const digits = minorDigits(currency);
@@ -40,7 +62,6 @@ function SettingsForm({ settings, currency, oauthMessage, onReset }: { settings:
   const [newPin, setNewPin] = useState('');
   const [currentPin, setCurrentPin] = useState('');
   const [apiKey, setApiKey] = useState('');
-  const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   // This form's own news (a click, an event it saw) wins; otherwise the core's last word, which
   // survives the form being rebuilt when the settings change under it.

@@ -333,6 +333,9 @@ describe('cashier flows in the browser', () => {
     await screen('Settings');
     await page.getByLabel('API key').fill(terminal.sandbox.credentials.apiKeys.full);
     await page.getByRole('button', { name: 'Use this API key' }).click();
+    await expect.poll(() => page.locator('.card[aria-label="Account"]').textContent()).toMatch(/Connected with an API key/);
+    // The confirmation survives the form being rebuilt with the new settings.
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'API key saved.' }).count()).toBe(1);
     await screen('Register');
     await expect.poll(() => page.locator('.menu-grid .tile').count(), { timeout: 15_000 }).toBeGreaterThan(0);
   });
