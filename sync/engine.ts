@@ -62,6 +62,8 @@ export interface SyncEngine {
   start(): void;
   stop(): Promise<void>;
   status(): SyncStatus;
+  /** The server answered the last request (push, pull or probe): what the offline payment limits go by. Cheaper than status(). */
+  isOnline(): boolean;
   onStatus(listener: (status: SyncStatus) => void): () => void;
   syncNow(): void;
   notifyLocalWrite(): void;
@@ -205,6 +207,10 @@ class Engine implements SyncEngine {
       credentials: this.#credentials,
       lastError: this.#lastError,
     });
+  }
+
+  isOnline(): boolean {
+    return this.#online;
   }
 
   onStatus(listener: (status: SyncStatus) => void): () => void {

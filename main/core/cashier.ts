@@ -262,16 +262,16 @@ export class Cashier {
 
   // ---- payments and refunds ----
 
-  /** Card money taken offline and not yet confirmed by the cloud: the merchant's exposure. */
-  #queuedOfflineTotal(): number {
-    const offline = this.settings.effective().offlineIntentIds;
+  /**
+   * Card money taken offline and not yet confirmed by the cloud (the merchant's exposure), and
+   * the offline markers still needed for it: confirmed payments need no marker any more. One
+   * read of the outbox serves both.
+   */
+  #offlineExposure(offlineIntentIds: readonly string[]): { stillQueuedIds: string[]; total: number } {
     const outbox = this.store.outbox.entitySyncStates();
-    let total = 0;
-    for (const id of offline) {
-      if (outbox.get(`payment_intent:${id}`) !== 'unfinished') continue;
-      total += this.store.cashier.getPaymentIntent(id)?.amount ?? 0;
-    }
-    return total;
+    const stillQueuedIds = offlineIntentIds.filter((id) => outbox.get(`payment_intent:${id}`) === 'unfinished');
+    const total = stillQueuedIds.reduce((sum, id) => sum + (this.store.cashier.getPaymentIntent(id)?.amount ?? 0), 0);
+    return { stillQueuedIds, total };
   }
 
   takePayment({ orderId, method, amount, tendered, managerPin }: CommandPayload<'payments.take'>): CommandResult<'payments.take'> {
@@ -291,16 +291,18 @@ export class Cashier {
     }
 
     const offline = !this.sync.isOnline();
-    if (offline) {
-      const limits = this.settings.effective().offlineLimits;
-      const queued = this.#queuedOfflineTotal();
+    const settings = this.settings.effective();
+    const exposure = offline ? this.#offlineExposure(settings.offlineIntentIds) : null;
+    if (exposure) {
+      const limits = settings.offlineLimits;
+      const queued = exposure.total;
       const overSingle = amount > limits.perTransaction;
       const overTotal = queued + amount > limits.total;
       if (overSingle || overTotal) {
         const why = overSingle
           ? `above the ${formatMoney(limits.perTransaction, order.currency)} limit for one offline card payment`
           : `over the ${formatMoney(limits.total, order.currency)} limit for card payments stored offline (${formatMoney(queued, order.currency)} already waiting)`;
-        if (this.settings.effective().managerPinHash === '') {
+        if (settings.managerPinHash === '') {
           throw new CoreError('needs_manager', `The terminal is offline and this card payment is ${why}. Take cash, or wait for the connection; a manager can set a PIN in Settings to approve such payments.`);
         }
         if (managerPin === undefined) throw new CoreError('needs_manager', `The terminal is offline and this card payment is ${why}. A manager must approve it with the PIN.`);
@@ -311,18 +313,12 @@ export class Cashier {
     const intent = this.store.transaction(() => {
       const created = this.store.cashier.createPaymentIntent(orderId, amount, order.currency, { actor: ACTOR });
       this.store.cashier.capturePaymentIntent(created.id, { actor: ACTOR });
-      if (offline) this.settings.update({ offlineIntentIds: [...this.#stillQueuedOfflineIds(), created.id] }, ACTOR);
+      if (exposure) this.settings.update({ offlineIntentIds: [...exposure.stillQueuedIds, created.id] }, ACTOR);
       return created;
     });
     this.#ordersChanged([orderId]);
     const view = this.#view(order);
     return { payment: view.payments.find((p) => p.id === intent.id) as Order['payments'][number], order: view, change: 0 };
-  }
-
-  /** Offline markers of payments still unconfirmed; confirmed ones need no marker any more. */
-  #stillQueuedOfflineIds(): string[] {
-    const outbox = this.store.outbox.entitySyncStates();
-    return this.settings.effective().offlineIntentIds.filter((id) => outbox.get(`payment_intent:${id}`) === 'unfinished');
   }
 
   refund({ paymentId, amount, reason }: CommandPayload<'payments.refund'>): CommandResult<'payments.refund'> {

@@ -13,6 +13,7 @@ export interface SyncEngineLike {
   start(): void | Promise<void>;
   stop(): void | Promise<void>;
   status(): SyncStatus;
+  isOnline(): boolean;
   onStatus(listener: (status: SyncStatus) => void): () => void;
   syncNow(): unknown;
   notifyLocalWrite(): void;
@@ -118,8 +119,9 @@ export class SyncLink {
     for (const listener of this.#listeners) listener();
   }
 
+  /** The engine's online state this moment (its probe keeps it current while idle); no engine: offline. */
   isOnline(): boolean {
-    return this.#engine?.status().online ?? false;
+    return this.#engine?.isOnline() ?? false;
   }
 
   status(): SyncStatusView {
