@@ -4,7 +4,7 @@
 // is how the requests are counted here.
 import { describe, expect, it } from 'vitest';
 import { ApiKeyCredentials } from '../../sync/credentials';
-import { cleanupAfterEach, engineFor, sandboxAndStore, waitFor, type Sandbox, type Store } from './harness';
+import { allServerOrders, cleanupAfterEach, engineFor, menuFixture, placeOrder, sandboxAndStore, waitFor, type Sandbox, type Store } from './harness';
 import type { SyncEngine } from '../../sync/engine';
 
 const defer = cleanupAfterEach();
@@ -91,5 +91,39 @@ describe('connectivity probe', () => {
     const after = requests;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(requests - after).toBe(0);
+  });
+
+  it('a write that fails on the network while GETs still work is a blip: online again at once, not after the offline pause', async () => {
+    const { sandbox, store } = await sandboxAndStore(defer);
+    const menu = await menuFixture(sandbox);
+    const engine = engineFor(sandbox, store, {
+      // An offline pause of 2.5 s at least: coming back before it proves the probe ran at once.
+      timers: { pushIntervalMs: 200, pullIntervalMs: 60_000, probe: { idleIntervalMs: 60_000, minGapMs: 50, timeoutMs: 500 } },
+      tuning: { offlineBackoff: { baseMs: 5_000, capMs: 10_000 }, requestTimeoutMs: 2_000, push: { lookup: { clockSkewMs: 600_000, maxPages: 50, settleMs: 300 } } },
+    });
+    const transitions: { online: boolean; at: number }[] = [];
+    engine.onStatus((s) => {
+      if (transitions.at(-1)?.online !== s.online) transitions.push({ online: s.online, at: Date.now() });
+    });
+    engine.start();
+    defer(() => engine.stop());
+    await waitFor(() => engine.status().online && engine.status().lastPullAt !== null, 15_000, 'the first pull');
+
+    transitions.length = 0;
+    transitions.push({ online: true, at: Date.now() });
+    // The order's POST commits but its reply is lost (the connection is cut): a network failure.
+    await sandbox.faults.set({ drop_response_rate: 1, drop_response_methods: ['POST'] });
+    const order = placeOrder(store, menu, 1);
+    engine.notifyLocalWrite();
+    await waitFor(() => transitions.some((t) => !t.online), 5_000, 'the failed push');
+    await waitFor(() => engine.status().online, 2_000, 'the probe right after the failure');
+    const wentOffline = transitions.findLast((t) => !t.online) as { at: number };
+    const cameBack = transitions.findLast((t) => t.online) as { at: number };
+    expect(cameBack.at - wentOffline.at).toBeLessThan(1_000);
+
+    await sandbox.faults.set({ drop_response_rate: 0 });
+    await waitFor(() => store.outbox.unfinishedCount() === 0, 10_000, 'the order to be confirmed');
+    const copies = (await allServerOrders(sandbox)).filter((o) => o.metadata.pos_local_id === order.id);
+    expect(copies).toHaveLength(1); // looked for before resending: the committed POST is found, not doubled
   });
 });
