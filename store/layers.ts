@@ -64,14 +64,22 @@ interface LineModifierRow {
   price: number;
 }
 
+const multiRowInserts = new Map<string, string>();
+
 /**
  * `INSERT INTO <target> VALUES (?, …), …` for `rows` rows of `columns` values. The text depends
  * only on the row count, so the runner's statement cache holds one per count seen (orders have
  * a handful of lines), well under SQLite's limit of bound values.
  */
 function multiRowInsert(target: string, columns: number, rows: number): string {
-  const row = `(${Array.from({ length: columns }, () => '?').join(', ')})`;
-  return `INSERT INTO ${target} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
+  const key = `${target}\u0000${rows}`;
+  let sql = multiRowInserts.get(key);
+  if (sql === undefined) {
+    const row = `(${Array.from({ length: columns }, () => '?').join(', ')})`;
+    sql = `INSERT INTO ${target} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
+    multiRowInserts.set(key, sql);
+  }
+  return sql;
 }
 
 /** A document's fields as the row stores them (orders: customer split into two columns). */

@@ -10,6 +10,7 @@ import type { Logger } from '../common/log';
 import type { EntityKind, OutboxOperation, ServerRecord, Store } from '../store/index';
 import type { ApiClient } from './api-client';
 import { ApiError } from './api-error';
+import { letRequestsLeave } from './event-loop';
 import { nextRetryDelay, type BackoffTuning } from './backoff';
 import { findCreatedMenuItem, findCreatedOrder, type LookupWindow } from './lookup';
 import { buildRequest, createsRecord, UnresolvedReferenceError, type OperationRequest } from './operations';
@@ -133,6 +134,15 @@ export class OutboxPusher {
     while (!result.halt) {
       const lowWater = ranDry ? this.#tuning.concurrency / 2 : this.#tuning.concurrency;
       if (backlog.length + running.size <= lowWater && !(ranDry && this.#completions.length === 0 && running.size > 0)) {
+        // Requests already claimed go first, and leave before the commit blocks the thread: the
+        // server works on them meanwhile.
+        let started = false;
+        while (backlog.length > 0 && running.size < this.#tuning.concurrency) {
+          start(backlog.shift()!);
+          started = true;
+        }
+        if (started) await letRequestsLeave();
+        if (result.halt) break;
         const wanted = this.#tuning.concurrency * (result.reachedServer ? CLAIM_AHEAD : CLAIM_AHEAD_UNTIL_ANSWERED) - backlog.length - running.size;
         const claimed = this.#flush(wanted);
         backlog.push(...claimed);

@@ -56,7 +56,8 @@ export function orderRecord(order: ClientOrder): ServerRecord {
  * keep their notes (the record leaves the field out).
  */
 export function withTillOnlyDefaults(store: Store, kind: 'order', records: readonly ServerRecord[]): ServerRecord[] {
-  return records.map((record) => (store.localIdFor(kind, record.id) === undefined ? { notes: '', ...record } : record));
+  const known = store.ids.localIdsFor(kind, records.map((r) => r.id));
+  return records.map((record) => (known.has(record.id) ? record : { notes: '', ...record }));
 }
 
 export function menuItemRecord(item: ClientMenuItem & { low_stock_threshold?: number | null; deleted?: boolean }): ServerRecord {
