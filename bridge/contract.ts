@@ -324,7 +324,8 @@ export const commands = {
     SettingsView,
   ),
   'credentials.setApiKey': command(
-    z.strictObject({ apiKey: z.string().trim().regex(/^sk_(test|live)_[A-Za-z0-9_]+$/, 'an API key starts with sk_test_ or sk_live_') }),
+    // The spec promises only the prefix; what follows is any visible ASCII (the sandbox's keys carry '-').
+    z.strictObject({ apiKey: z.string().trim().regex(/^sk_(test|live)_[!-~]+$/, 'an API key starts with sk_test_ or sk_live_') }),
     SettingsView,
   ),
   /** Opens the system browser on the consent page; resolves when the terminal holds tokens. */

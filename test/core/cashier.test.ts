@@ -240,6 +240,9 @@ describe('settings and credentials', () => {
     t = await startTestCore();
     expect(await t.raw('settings.update', { apiBaseUrl: 'https://api.example.com' })).toMatchObject({ ok: false, error: { code: 'invalid_command' } });
     expect(await t.raw('credentials.setApiKey', { apiKey: 'pk_nope' })).toMatchObject({ ok: false, error: { code: 'invalid_command' } });
+    expect(await t.raw('credentials.setApiKey', { apiKey: 'sk_test_has space' })).toMatchObject({ ok: false, error: { code: 'invalid_command' } });
+    // Only the prefix is promised: base64url keys (with '-') are keys too.
+    expect((await t.call('credentials.setApiKey', { apiKey: ' sk_test_ZkJ-xGXy_aW0Q ' })).credentials).toEqual({ kind: 'api_key', hint: 'sk_test_…aW0Q' });
     await expectRefusal(t.call('credentials.connectOAuth', {}), 'unavailable', /OAuth is not set up/);
     expect((await t.call('location.list', {})).map((l) => l.name)).toEqual(['Test Kitchen']);
     expect(await t.call('location.get', {})).toMatchObject({ id: 'loc_test', currency: 'usd', address: '1 Main St' });
