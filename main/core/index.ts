@@ -45,6 +45,7 @@ export interface CoreDeps {
 /** The scopes a till needs (spec: Scopes). */
 const OAUTH_SCOPES = ['read_orders', 'write_orders', 'read_menu', 'write_menu', 'read_payments', 'read_locations'];
 const STATUS_REFRESH_MS = 5_000;
+const STORE_LOST_MESSAGE = 'The reset could not finish. Close the terminal and open it again.';
 
 function maskSecret(value: string): string {
   const prefix = /^(sk_(?:test|live)_|at_live_)/.exec(value)?.[1] ?? '';
@@ -88,17 +89,22 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
     secrets,
     events,
     async reset(loss) {
-      swapping = true;
+      storeState = 'swapping';
       try {
-        return await swapSession(loss);
-      } finally {
-        swapping = false;
+        const view = await swapSession(loss);
+        storeState = 'open';
+        return view;
+      } catch (error) {
+        // The old session is stopped and maybe deleted; nothing may touch it any more.
+        storeState = 'lost';
+        logger.error({ err: error }, 'terminal reset could not open a fresh store');
+        throw new CoreError('unavailable', STORE_LOST_MESSAGE);
       }
     },
   };
 
-  /** Between closing the old store and opening the new one nothing may read a store. */
-  let swapping = false;
+  /** Between closing the old store and opening the new one nothing may read a store; after a failed reset, none is open. */
+  let storeState: 'open' | 'swapping' | 'lost' = 'open';
   async function swapSession(loss: PendingLoss): Promise<SettingsView> {
     await session.stop();
     // Credentials first: a crash part way leaves the orders on disk without a key, never a wiped
@@ -124,7 +130,7 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
 
   // The "oldest pending" age on every renderer moves even when nothing else happens.
   const ticker = setInterval(() => {
-    if (!swapping) events.emit('sync.status', session.syncStatus());
+    if (storeState === 'open') events.emit('sync.status', session.syncStatus());
   }, STATUS_REFRESH_MS);
   ticker.unref();
 
@@ -135,6 +141,7 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
 
   async function run(request: BridgeRequest): Promise<BridgeResponse> {
     while (resetting) await resetting;
+    if (storeState === 'lost') return { ok: false, error: { code: 'unavailable', message: STORE_LOST_MESSAGE } };
     if (request.command === 'terminal.reset') {
       // Alone: the commands already running finish on the old store first.
       const others = [...inFlight];
@@ -166,14 +173,14 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
     },
     pendingOperations() {
       // Mid-reset the old changes are being deleted on request and the new store is not open yet.
-      return swapping ? 0 : session.store.outbox.unfinishedCount();
+      return storeState === 'open' ? session.store.outbox.unfinishedCount() : 0;
     },
     async shutdown() {
       if (closing) return;
       closing = true;
       clearInterval(ticker);
       await Promise.allSettled([...inFlight]);
-      await session.stop();
+      if (storeState === 'open') await session.stop();
     },
   };
 }
@@ -193,10 +200,20 @@ function deleteStoreFiles(file: string): void {
   }
 }
 
-/** Opens the store and builds everything on it: settings, sync, cashier, webhooks, the command table. */
+/** Opens the store and builds a session on it; a failure part way closes the store again. */
 async function openSession(storeFile: string, context: CoreContext): Promise<Session> {
+  const store = openStore(storeFile, { clock: context.clock });
+  try {
+    return await buildSession(store, context);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}
+
+/** Everything on one open store: settings, sync, cashier, webhooks, the command table. */
+async function buildSession(store: Store, context: CoreContext): Promise<Session> {
   const { config, deps, logger, clock, secrets, events } = context;
-  const store = openStore(storeFile, { clock });
   const settings = new TerminalSettings(store, config);
 
   let credentialKind: CredentialKind = 'none';

@@ -5,7 +5,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashManagerPin } from '../../main/config/manager-pin';
-import { ITEMS, reopenStore, startTestCore, type TestCore } from './fixtures';
+import { silentLogger } from '../../common/log';
+import { TerminalConfig } from '../../main/config/schema';
+import { startCore } from '../../main/core/index';
+import { FileSecretStore, type SecretStore } from '../../sync/secret-store';
+import { ITEMS, LOCATION, reopenStore, seedDataDir, startTestCore, type TestCore } from './fixtures';
 
 let t: TestCore;
 afterEach(async () => {
@@ -93,5 +97,36 @@ describe('terminal.reset', () => {
     }
     // No copy of the old data is left behind beside the new store.
     expect(readdirSync(t.dataDir).filter((name) => name.startsWith('terminal.db'))).toEqual(['terminal.db']);
+  });
+
+  it('a reset that cannot open the fresh store answers unavailable from then on, shuts down cleanly, and a restart works', async () => {
+    let secretsBroken = false;
+    const dataDir = seedDataDir();
+    const files = new FileSecretStore(join(dataDir, 'secrets.json'));
+    // The secret store fails while the new session reads the credentials (after the wipe).
+    const flaky: SecretStore = {
+      get: (name) => (secretsBroken ? Promise.reject(new Error('keychain unavailable')) : files.get(name)),
+      setMany: async (values) => {
+        await files.setMany(values);
+        secretsBroken = true;
+      },
+    };
+    const config = TerminalConfig.parse({ dataDir, locationId: LOCATION });
+    const core = await startCore(config, { logger: silentLogger, secretStore: flaky });
+    await core.invoke({ command: 'orders.place', payload: { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] } });
+
+    const failed = await core.invoke({ command: 'terminal.reset', payload: { confirmPendingLoss: true } });
+    expect(failed).toEqual({ ok: false, error: { code: 'unavailable', message: 'The reset could not finish. Close the terminal and open it again.' } });
+    expect(await core.invoke({ command: 'orders.list', payload: {} })).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+    expect(core.pendingOperations()).toBe(0);
+    await core.shutdown();
+
+    const restarted = await startCore(config, { logger: silentLogger, secretStore: files });
+    try {
+      expect(await restarted.invoke({ command: 'orders.list', payload: {} })).toEqual({ ok: true, value: [] });
+      expect(await restarted.invoke({ command: 'settings.get', payload: {} })).toMatchObject({ ok: true, value: { credentials: { kind: 'none' } } });
+    } finally {
+      await restarted.shutdown();
+    }
   });
 });
