@@ -80,4 +80,35 @@ describe('npm start (browser mode)', () => {
       store.close();
     }
   });
+
+  it('on Ctrl+C with changes waiting, warns first and quits on the second, keeping them', async () => {
+    const placed = await startTestCore();
+    await placed.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
+    await placed.core.shutdown();
+    const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'main/host/start.ts')], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, POS_BROWSER_MODE: '1', POS_LOG_LEVEL: 'warn', POS_DATA_DIR: placed.dataDir, POS_API_BASE_URL: 'http://127.0.0.1:9/v1', POS_LOCATION_ID: LOCATION },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const seen = (pattern: RegExp) =>
+      new Promise<void>((resolve) => {
+        const check = () => (pattern.test(stderr) ? resolve() : child.stderr.once('data', check));
+        check();
+      });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    await seen(/POS terminal is ready/);
+    child.kill('SIGINT');
+    await seen(/1 change has not reached the cloud yet.*\n.*Press Ctrl\+C again to quit anyway/);
+    expect(child.exitCode).toBeNull(); // still running after the first Ctrl+C
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    const store = reopenStore(placed.dataDir);
+    try {
+      expect(store.outbox.unfinishedCount()).toBe(1);
+    } finally {
+      store.close();
+    }
+  });
 });
