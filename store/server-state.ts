@@ -48,6 +48,17 @@ const REFERENCES: Partial<Record<EntityKind, Record<string, EntityKind>>> = {
   refund: { payment_id: 'payment' },
 };
 
+/**
+ * Whether `incoming` is an older version than `stored`, by `updated_at` (the only version stamp
+ * the /v1 records carry; kinds without it are never older). Equal stamps apply: the server may
+ * correct a record without bumping it.
+ */
+function isOlderThan(incoming: EntityDoc<EntityKind>, stored: EntityDoc<EntityKind>): boolean {
+  const incomingStamp = (incoming as { updated_at?: unknown }).updated_at;
+  const storedStamp = (stored as { updated_at?: unknown }).updated_at;
+  return typeof incomingStamp === 'number' && typeof storedStamp === 'number' && incomingStamp < storedStamp;
+}
+
 export class ServerState {
   constructor(
     private readonly kysely: Kysely<StoreTables>,
@@ -114,6 +125,7 @@ export class ServerState {
     return this.#writeBase(kind, localId, record, meta, startFrom, {
       current: this.pending.layers.readWithMeta(kind, localId, 'base'),
       operationsUnchanged: false,
+      mayBeStale: false,
       mayHavePending: true,
       localIdFor: (target, serverId) => this.ids.localIdFor(target, serverId),
     });
@@ -130,6 +142,11 @@ export class ServerState {
       current: { doc: EntityDoc<EntityKind>; meta: BaseRowMeta } | undefined;
       /** No operation of the entity changed state in this transaction (pulls, webhooks, GETs). */
       operationsUnchanged: boolean;
+      /**
+       * The record arrived on its own (a pulled page, a webhook, a GET), not as the reply to our
+       * operation: it may be older than the base a newer webhook already wrote.
+       */
+      mayBeStale: boolean;
       /** False only when the entity is known to have no pending row and no unfinished operation. */
       mayHavePending: boolean;
       localIdFor: LocalIdLookup;
@@ -145,6 +162,12 @@ export class ServerState {
       pullScope: meta.pullScope ?? current?.meta.pullScope ?? null,
       lastSeenAt: meta.lastSeenAt ?? current?.meta.lastSeenAt ?? null,
     };
+    if (context.mayBeStale && current !== undefined && isOlderThan(doc, current.doc)) {
+      // A page fetched before a newer webhook landed must not regress the entity until the next
+      // sync; the pull still saw it, so its marks move and a sweep keeps it.
+      this.pending.layers.setMeta(kind, localId, 'base', rowMeta);
+      return current.doc;
+    }
     if (operationsUnchanged && current !== undefined && isDeepStrictEqual(doc, current.doc)) {
       // What base already holds (most of a re-pull): only the pull's marks move, and the pending
       // layer, a function of base and the unfinished operations (unchanged too), stays as it is.
@@ -172,6 +195,7 @@ export class ServerState {
       this.#writeBase(kind, localId, record, {}, undefined, {
         current: this.pending.layers.readWithMeta(kind, localId, 'base'),
         operationsUnchanged: true,
+        mayBeStale: true,
         mayHavePending: true,
         localIdFor: (target, serverId) => this.ids.localIdFor(target, serverId),
       });
@@ -214,6 +238,7 @@ export class ServerState {
         this.#writeBase(kind, localId, record, { pullScope: page.scope, lastSeenAt: page.pullStartedAt }, undefined, {
           current: withBase.has(localId) ? this.pending.layers.readWithMeta(kind, localId, 'base') : undefined,
           operationsUnchanged: true,
+          mayBeStale: true,
           mayHavePending: withPending.has(localId) || withOperations.has(localId),
           localIdFor,
         });

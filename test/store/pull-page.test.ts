@@ -96,3 +96,39 @@ describe('a pulled page', () => {
     store.close();
   });
 });
+
+describe('a pulled page or single record older than the stored base', () => {
+  it('keeps the newer stored order and still marks it seen, so a sweep keeps it', () => {
+    const { store, clock } = setup();
+    const pullStartedAt = clock.now();
+    // A webhook wrote the fulfilled order while the pull's page (fetched earlier) was on its way.
+    store.server.applyServerRecord('order', serverOrder('ord_srv_1', { status: 'fulfilled', updated_at: 1_700_000_060_000 }));
+    store.server.applyPullPage({ kind: 'order', scope: 'order:all', records: [serverOrder('ord_srv_1')], cursor: null, pullStartedAt });
+    expect(store.cashier.getOrder('ord_srv_1')).toMatchObject({ status: 'fulfilled', updated_at: 1_700_000_060_000 });
+    expect(store.server.staleBaseIds('order', 'order:all', pullStartedAt)).toEqual([]);
+    expect(store.server.sweepDeletions('order', 'order:all', pullStartedAt)).toEqual([]);
+    // A late single record (webhook redelivery, GET) is refused the same way.
+    store.server.applyServerRecord('order', serverOrder('ord_srv_1', { status: 'cancelled', updated_at: 1_700_000_030_000 }));
+    expect(store.cashier.getOrder('ord_srv_1')?.status).toBe('fulfilled');
+    store.close();
+  });
+
+  it('applies an incoming record whose updated_at is equal to or newer than the stored one', () => {
+    const { store, clock } = setup();
+    store.server.applyServerRecord('order', serverOrder('ord_srv_1', { updated_at: 1_700_000_060_000 }));
+    store.server.applyPullPage({ kind: 'order', scope: 'order:all', records: [serverOrder('ord_srv_1', { total: 1800, updated_at: 1_700_000_060_000 })], cursor: null, pullStartedAt: clock.now() });
+    expect(store.cashier.getOrder('ord_srv_1')?.total).toBe(1800);
+    store.server.applyPullPage({ kind: 'order', scope: 'order:all', records: [serverOrder('ord_srv_1', { status: 'fulfilled', updated_at: 1_700_000_090_000 })], cursor: null, pullStartedAt: clock.now() });
+    expect(store.cashier.getOrder('ord_srv_1')).toMatchObject({ status: 'fulfilled', updated_at: 1_700_000_090_000 });
+    store.close();
+  });
+
+  it('keeps a pending local change on top of the newer stored copy it kept', () => {
+    const { store, clock } = setup();
+    store.server.applyServerRecord('order', serverOrder('ord_srv_1', { customer: { name: 'Bea', phone: '' }, updated_at: 1_700_000_060_000 }));
+    store.cashier.updateOrder('ord_srv_1', { notes: 'no onions' }, cashier);
+    store.server.applyPullPage({ kind: 'order', scope: 'order:all', records: [serverOrder('ord_srv_1')], cursor: null, pullStartedAt: clock.now() });
+    expect(store.cashier.getOrder('ord_srv_1')).toMatchObject({ customer: { name: 'Bea' }, notes: 'no onions' });
+    store.close();
+  });
+});
