@@ -54,6 +54,12 @@ export interface DesktopFlowOptions extends OAuthClientConfig {
   clock?: Clock;
   logger?: Logger;
   dispatcher?: Dispatcher;
+  /**
+   * Ends the flow as cancelled (OAuthFlowError 'sign-in cancelled'): the callback stops listening,
+   * a token exchange under way is dropped and no token is stored. The terminal aborts it when the
+   * session that started it ends (a reset), so a late approval cannot sign the fresh terminal in.
+   */
+  signal?: AbortSignal;
 }
 
 export class OAuthFlowError extends Error {
@@ -93,7 +99,11 @@ export async function runDesktopOAuthFlow(options: DesktopFlowOptions): Promise<
   const codeVerifier = base64url(randomBytes(32));
   const codeChallenge = base64url(createHash('sha256').update(codeVerifier).digest());
 
+  const { signal } = options;
+  if (signal?.aborted) throw new OAuthFlowError('sign-in cancelled');
   const callback = await listenForCallback(state, options.timeoutMs ?? 5 * 60_000);
+  const cancel = () => void callback.close();
+  signal?.addEventListener('abort', cancel, { once: true });
   try {
     const redirectUri = `http://127.0.0.1:${callback.port}/callback`;
     const authorizeUrl = buildAuthorizeUrl({ ...options, redirectUri, state, codeChallenge });
@@ -111,11 +121,16 @@ export async function runDesktopOAuthFlow(options: DesktopFlowOptions): Promise<
         code_verifier: codeVerifier,
       },
       options.dispatcher,
-    );
+      signal,
+    ).catch((error: unknown) => {
+      throw signal?.aborted ? new OAuthFlowError('sign-in cancelled') : error;
+    });
+    if (signal?.aborted) throw new OAuthFlowError('sign-in cancelled');
     await storeTokens(options.secrets, tokens, clock.now(), null);
     logger.info({ scope: tokens.scope }, 'OAuth authorization complete');
     return tokens;
   } finally {
+    signal?.removeEventListener('abort', cancel);
     await callback.close();
   }
 }
@@ -187,7 +202,7 @@ async function listenForCallback(expectedState: string, timeoutMs: number): Prom
   };
 }
 
-async function postToken(apiHost: string, body: Record<string, string>, dispatcher?: Dispatcher): Promise<TokenResponse> {
+async function postToken(apiHost: string, body: Record<string, string>, dispatcher?: Dispatcher, cancelled?: AbortSignal): Promise<TokenResponse> {
   const url = `${apiHost.replace(/\/+$/, '')}/oauth/token`;
   let status: number;
   let text: string;
@@ -196,7 +211,7 @@ async function postToken(apiHost: string, body: Record<string, string>, dispatch
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(15_000),
+      signal: cancelled ? AbortSignal.any([AbortSignal.timeout(15_000), cancelled]) : AbortSignal.timeout(15_000),
       ...(dispatcher ? { dispatcher } : {}),
     });
     status = response.statusCode;

@@ -45,6 +45,7 @@ export interface CoreDeps {
 /** The scopes a till needs (spec: Scopes). */
 const OAUTH_SCOPES = ['read_orders', 'write_orders', 'read_menu', 'write_menu', 'read_payments', 'read_locations'];
 const STATUS_REFRESH_MS = 5_000;
+const OAUTH_CANCELLED_BY_RESET = 'The OAuth sign-in was cancelled: the terminal was reset while it waited. Connect again if you still need it.';
 const STORE_LOST_MESSAGE = 'The reset could not finish. Close the terminal and open it again.';
 
 function maskSecret(value: string): string {
@@ -314,6 +315,12 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
   }
 
   let oauthState: { state: 'idle' | 'waiting' | 'connected' | 'failed'; message: string } = { state: 'idle', message: '' };
+  /**
+   * OAuth flows belong to this session: stopping it (a reset) cancels them and waits until they
+   * have ended, so an approval finishing later cannot store tokens for the fresh terminal.
+   */
+  const oauthFlows = new AbortController();
+  const runningFlows = new Set<Promise<unknown>>();
 
   const handlers: Handlers = {
     'menu.snapshot': () => cashier.menuSnapshot(),
@@ -377,26 +384,34 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
         secrets,
         clock,
         logger,
+        signal: oauthFlows.signal,
         openUrl: async (url) => {
           announce(url);
           await deps.openExternal?.(url);
         },
       });
-      flow.then(
+      const finished = flow.then(
         async () => {
-          // Approved after this session ended (the terminal was reset meanwhile): nothing to update.
-          if (stopped) return;
           settings.update({ credentials: 'oauth' }, 'manager');
           await settingsChanged();
           oauthState = { state: 'connected', message: 'Connected with OAuth. Orders will sync to this account.' };
           events.emit('oauth.finished', { ok: true, message: oauthState.message });
         },
         (error: unknown) => {
+          if (oauthFlows.signal.aborted) {
+            // The session ended (a reset) before the approval came back: nothing was stored.
+            logger.info('OAuth sign-in cancelled: the terminal was reset while it waited');
+            events.emit('oauth.finished', { ok: false, message: OAUTH_CANCELLED_BY_RESET });
+            return;
+          }
           logger.warn({ err: error }, 'OAuth connection failed');
           oauthState = { state: 'failed', message: 'The OAuth connection did not complete. Try again, or use an API key.' };
           events.emit('oauth.finished', { ok: false, message: oauthState.message });
         },
       );
+      // Tracked with its handlers, so a reset waits for the settings they write on this store too.
+      runningFlows.add(finished);
+      void finished.finally(() => runningFlows.delete(finished)).catch((error: unknown) => logger.error({ err: error }, 'OAuth connection could not be saved'));
       // The flow ends before announcing a URL only if its loopback listener cannot start.
       const url = await Promise.race([authorizeUrl, flow.then(() => null, () => null)]);
       if (url === null) throw new CoreError('unavailable', 'The OAuth connection could not start on this computer. Try again, or use an API key.');
@@ -447,7 +462,6 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
   };
 
   const invoke = createInvoker(handlers, logger);
-  let stopped = false;
   await restartSync();
   await webhooks.apply(settings.effective().webhook);
 
@@ -457,7 +471,8 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     syncStatus: () => sync.status(),
     settingsView,
     async stop() {
-      stopped = true;
+      oauthFlows.abort();
+      await Promise.allSettled([...runningFlows]);
       await webhooks.stop();
       await sync.stop();
       store.close();
