@@ -156,7 +156,14 @@ export class Cashier {
   // ---- orders ----
 
   #orderContext(orderIds: readonly string[]): OrderContext {
-    return { ...this.store.cashier.paymentsOfOrders(orderIds), outbox: this.store.outbox.entitySyncStates(), offlineIntentIds: new Set(this.settings.effective().offlineIntentIds) };
+    const payments = this.store.cashier.paymentsOfOrders(orderIds);
+    // Only the entities these views show: a lookup per entity, not a scan of the whole outbox.
+    const shown = [
+      ...orderIds.map((id) => ({ kind: 'order' as const, id })),
+      ...payments.intents.map((intent) => ({ kind: 'payment_intent' as const, id: intent.id })),
+      ...payments.refunds.map((refund) => ({ kind: 'refund' as const, id: refund.id })),
+    ];
+    return { ...payments, outbox: this.store.outbox.syncStatesOf(shown), offlineIntentIds: new Set(this.settings.effective().offlineIntentIds) };
   }
 
   #view(doc: OrderDoc): Order {
@@ -265,10 +272,10 @@ export class Cashier {
   /**
    * Card money taken offline and not yet confirmed by the cloud (the merchant's exposure), and
    * the offline markers still needed for it: confirmed payments need no marker any more. One
-   * read of the outbox serves both.
+   * lookup of the marked intents in the outbox serves both.
    */
   #offlineExposure(offlineIntentIds: readonly string[]): { stillQueuedIds: string[]; total: number } {
-    const outbox = this.store.outbox.entitySyncStates();
+    const outbox = this.store.outbox.syncStatesOf(offlineIntentIds.map((id) => ({ kind: 'payment_intent' as const, id })));
     const stillQueuedIds = offlineIntentIds.filter((id) => outbox.get(`payment_intent:${id}`) === 'unfinished');
     const total = stillQueuedIds.reduce((sum, id) => sum + (this.store.cashier.getPaymentIntent(id)?.amount ?? 0), 0);
     return { stillQueuedIds, total };

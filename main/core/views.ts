@@ -3,7 +3,7 @@
 import type { Category, Location, MenuItem, Order, Payment, PaymentStatus, Refund, SyncState } from '../../bridge/contract';
 import type { CategoryDoc, LocationDoc, MenuItemDoc, ModifierDoc, OrderDoc, PaymentDoc, PaymentIntentDoc, RefundDoc } from '../../store/index';
 
-/** An entity's outbox state (store.outbox.entitySyncStates): absent means in sync. */
+/** An entity's outbox state (store.outbox.syncStatesOf / entitySyncStates): absent means in sync. */
 export type OutboxState = 'unfinished' | 'dead';
 
 const iso = (ms: number): string => new Date(ms).toISOString();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ManualClock } from '../../common/clock';
 import { openStore, StoreError } from '../../store';
+import { SYNC_STATES_OF_SQL } from '../../store/outbox';
 import { cashier, tempDbPath, threeLineOrder } from './helpers';
 
 function setup() {
@@ -162,6 +163,42 @@ describe('payment reads', () => {
       ]),
     );
     expect(synced.id).not.toBe(dead.id);
+    store.close();
+  });
+
+  it('tells the same for chosen entities only, by index lookups rather than a scan of the outbox', () => {
+    const { store, clock } = setup();
+    const pending = store.cashier.createOrder(threeLineOrder(), cashier);
+    const dead = store.cashier.createOrder(threeLineOrder(), cashier);
+    const synced = store.cashier.createOrder(threeLineOrder(), cashier);
+    const [, deadOp, syncedOp] = store.outbox.readyOperations(clock.now(), 10);
+    // A dead create, then a later update of the same order: the order is 'dead' whatever the order of its rows.
+    store.outbox.deadLetter(deadOp!.opId, 'rejected');
+    store.outbox.completeOperation(syncedOp!.opId, { serverId: 'ord_synced' });
+    const intent = store.cashier.createPaymentIntent(pending.id, 500, 'usd', cashier);
+    const shown = [
+      { kind: 'order' as const, id: pending.id },
+      { kind: 'order' as const, id: dead.id },
+      { kind: 'order' as const, id: synced.id },
+      { kind: 'payment_intent' as const, id: intent.id },
+      { kind: 'refund' as const, id: 're_never_made' },
+    ];
+    expect(store.outbox.syncStatesOf(shown)).toEqual(
+      new Map([
+        [`order:${pending.id}`, 'unfinished'],
+        [`order:${dead.id}`, 'dead'],
+        [`payment_intent:${intent.id}`, 'unfinished'],
+      ]),
+    );
+    // Only what was asked for, even though other entities wait too.
+    expect(store.outbox.syncStatesOf([{ kind: 'order', id: dead.id }])).toEqual(new Map([[`order:${dead.id}`, 'dead']]));
+    expect(store.outbox.syncStatesOf([{ kind: 'payment_intent', id: pending.id }])).toEqual(new Map());
+    expect(store.outbox.syncStatesOf([])).toEqual(new Map());
+
+    const plan = store.db
+      .prepare(`EXPLAIN QUERY PLAN ${SYNC_STATES_OF_SQL}`)
+      .all('[["order","x"]]') as { detail: string }[];
+    expect(plan.map((step) => step.detail).join('\n')).toMatch(/SEARCH o USING (COVERING )?INDEX outbox_by_entity \(entity_kind=\? AND entity_id=\?/);
     store.close();
   });
 });
