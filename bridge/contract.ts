@@ -128,8 +128,10 @@ export const DeadLetter = z.object({
   id: Id,
   /** What the change was, in the cashier's words ("Order for Ada, 3 items"). */
   description: z.string(),
-  /** Why the cloud refused it. */
+  /** Why the cloud refused it and what to do, in one plain sentence for the cashier. */
   reason: z.string(),
+  /** The refusal as the server and the sync engine stated it, for a manager or IT ("details"). */
+  detail: z.string(),
   failedAt: IsoTime,
 });
 export type DeadLetter = z.infer<typeof DeadLetter>;

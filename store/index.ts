@@ -4,6 +4,7 @@ export { StoreError, type StoreErrorCode } from './errors';
 export { STORE_MIGRATIONS, type Migration } from './migrations';
 export * from './documents';
 export type { OutboxOperation, DeadLetter, OutboxStats } from './outbox';
+export { DeadLetterRefusal } from './outbox';
 export type { ServerRecord, PullPage, CursorState, WebhookEventRecord } from './server-state';
 export {
   NewOrderInput,

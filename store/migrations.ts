@@ -144,5 +144,14 @@ const outboxDrainOrder: Migration = {
   },
 };
 
+const deadLetterRefusal: Migration = {
+  version: 5,
+  name: 'why the server refused a dead-lettered operation, as data',
+  up(db) {
+    // JSON of DeadLetterRefusal; NULL for letters written before it existed.
+    db.exec(`ALTER TABLE dead_letters ADD COLUMN refusal TEXT;`);
+  },
+};
+
 /** The app's migrations, oldest first. */
-export const STORE_MIGRATIONS: readonly Migration[] = [domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder];
+export const STORE_MIGRATIONS: readonly Migration[] = [domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal];

@@ -1,6 +1,7 @@
 // The outbox: every local change waiting for the server, in the order it was made. This is the
 // sync engine's side of the store; docs/store.md describes the life of an operation.
 import type { Insertable, Kysely } from 'kysely';
+import { z } from 'zod';
 import type { EntityDoc, EntityKind, OperationKind, OperationState } from './documents';
 import type { SqlRunner } from './database';
 import { StoreError } from './errors';
@@ -30,9 +31,23 @@ export interface OutboxOperation {
   updatedAt: number;
 }
 
+/**
+ * Why an operation was refused, as data (the reason text is for logs and managers): what kind of
+ * refusal, and the HTTP status and error code when the server gave them. `dependency`: it was
+ * never sent because an operation it depends on was refused.
+ */
+export const DeadLetterRefusal = z.object({
+  cause: z.enum(['invalid', 'not_found', 'permission', 'unresolved_reference', 'unrecordable', 'dependency']),
+  status: z.number().int().nullable(),
+  code: z.string().nullable(),
+});
+export type DeadLetterRefusal = z.infer<typeof DeadLetterRefusal>;
+
 export interface DeadLetter {
   id: number;
   reason: string;
+  /** Null for letters written before refusals were recorded, or dead-lettered without one. */
+  refusal: DeadLetterRefusal | null;
   /** The operation whose failure sent this one here: itself, or one it depended on. */
   causedByOpId: string;
   deadAt: number;
@@ -269,7 +284,7 @@ export class Outbox {
    * A permanent failure: the operation and everything depending on it leave the queue for the dead
    * letters, and the entities' merged view reverts to what the server confirmed.
    */
-  deadLetter(opId: string, reason: string, now: number = Date.now()): void {
+  deadLetter(opId: string, reason: string, now: number = Date.now(), refusal: DeadLetterRefusal | null = null): void {
     this.transaction(() => {
       const cause = this.#row(opId);
       if (cause.state === 'done') throw new StoreError('conflict', `operation ${opId} is done; it cannot be dead-lettered`);
@@ -284,6 +299,7 @@ export class Outbox {
             reason: row.op_id === opId ? reason : `depends on ${opId}, which failed: ${reason}`,
             caused_by_op_id: opId,
             dead_at: now,
+            refusal: row.op_id !== opId ? JSON.stringify({ cause: 'dependency', status: null, code: null }) : refusal && JSON.stringify(refusal),
           }),
         );
       }
@@ -347,7 +363,14 @@ export class Outbox {
 
   listDeadLetters(): DeadLetter[] {
     const letters = this.sql.all(this.kysely.selectFrom('dead_letters').selectAll().orderBy('id')) as (StoreTables['dead_letters'] & { id: number })[];
-    return letters.map((l) => ({ id: l.id, reason: l.reason, causedByOpId: l.caused_by_op_id, deadAt: l.dead_at, operation: this.getOperation(l.op_id) }));
+    return letters.map((l) => ({
+      id: l.id,
+      reason: l.reason,
+      refusal: l.refusal === null ? null : DeadLetterRefusal.parse(JSON.parse(l.refusal)),
+      causedByOpId: l.caused_by_op_id,
+      deadAt: l.dead_at,
+      operation: this.getOperation(l.op_id),
+    }));
   }
 
   outboxStats(now: number): OutboxStats {

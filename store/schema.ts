@@ -128,6 +128,8 @@ export interface DeadLettersTable {
   /** The operation whose failure sent this one here (itself, or a dependency). */
   caused_by_op_id: string;
   dead_at: number;
+  /** JSON of DeadLetterRefusal (store/outbox.ts); null before migration 5 or when none was given. */
+  refusal: string | null;
 }
 export interface WebhookInboxTable {
   event_id: string;

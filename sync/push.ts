@@ -7,7 +7,7 @@
 import { clientOrderSchema } from '../api/client-records';
 import type { Clock } from '../common/clock';
 import type { Logger } from '../common/log';
-import type { EntityKind, OutboxOperation, ServerRecord, Store } from '../store/index';
+import type { DeadLetterRefusal, EntityKind, OutboxOperation, ServerRecord, Store } from '../store/index';
 import type { ApiClient } from './api-client';
 import { ApiError } from './api-error';
 import { letRequestsLeave } from './event-loop';
@@ -73,6 +73,11 @@ interface Outcome {
   halt?: DrainHalt;
   reachedServer: boolean;
   permissionError?: string;
+}
+
+/** The server's refusal as data, so the terminal can explain it in the cashier's words. */
+function refusalOf(cause: 'invalid' | 'not_found' | 'permission', error: ApiError): DeadLetterRefusal {
+  return { cause, status: error.status, code: error.code };
 }
 
 export class OutboxPusher {
@@ -179,7 +184,7 @@ export class OutboxPusher {
       request = buildRequest(this.#store, op);
     } catch (error) {
       if (error instanceof UnresolvedReferenceError) {
-        this.#deadLetter(op, `cannot be sent: ${error.message}`);
+        this.#deadLetter(op, `cannot be sent: ${error.message}`, { cause: 'unresolved_reference', status: null, code: null });
         return { kind: 'dead', reachedServer: false };
       }
       return this.#localFailure(op, error, recovering ? Math.min(ambiguousSince(op) ?? op.updatedAt, op.updatedAt) : ambiguousSince(op));
@@ -278,18 +283,18 @@ export class OutboxPusher {
         this.#retry(op, error, this.#clock.now(), ambiguousFrom);
         return { kind: 'retry', reachedServer, halt: { kind: 'credentials', error } };
       case 'permission':
-        this.#deadLetter(op, `the credentials lack a permission for ${request.method} ${request.path}: ${error.message}`);
+        this.#deadLetter(op, `the credentials lack a permission for ${request.method} ${request.path}: ${error.message}`, refusalOf('permission', error));
         return { kind: 'dead', reachedServer, permissionError: error.message };
       case 'not_found':
         if (op.kind === 'menu_item.delete') {
           this.#complete(op, null); // already gone: what we wanted
           return { kind: 'completed', reachedServer };
         }
-        this.#deadLetter(op, `the server no longer has what this change is for (${error.message})`);
+        this.#deadLetter(op, `the server no longer has what this change is for (${error.message})`, refusalOf('not_found', error));
         return { kind: 'dead', reachedServer };
       case 'invalid':
         if (await this.#alreadyApplied(op, error, ambiguousFrom !== null)) return { kind: 'completed', reachedServer };
-        this.#deadLetter(op, `rejected by the server: ${error.message}`);
+        this.#deadLetter(op, `rejected by the server: ${error.message}`, refusalOf('invalid', error));
         return { kind: 'dead', reachedServer };
     }
   }
@@ -335,9 +340,9 @@ export class OutboxPusher {
     this.#store.outbox.scheduleRetry(op.opId, message, dueAt, this.#clock.now());
   }
 
-  #deadLetter(op: OutboxOperation, reason: string): void {
+  #deadLetter(op: OutboxOperation, reason: string, refusal: DeadLetterRefusal): void {
     this.#logger.warn({ opId: op.opId, kind: op.kind, reason }, 'operation moved to dead letters');
-    this.#store.outbox.deadLetter(op.opId, reason, this.#clock.now());
+    this.#store.outbox.deadLetter(op.opId, reason, this.#clock.now(), refusal);
   }
 
   /**
@@ -390,7 +395,11 @@ export class OutboxPusher {
         try {
           this.#store.outbox.completeOperation(op.opId, record ? { serverId: record.id } : {}, now);
         } catch (second) {
-          this.#store.outbox.deadLetter(op.opId, `accepted by the server${record ? ` as ${record.id}` : ''} but not recordable here: ${(second as Error).message}`, now);
+          this.#store.outbox.deadLetter(op.opId, `accepted by the server${record ? ` as ${record.id}` : ''} but not recordable here: ${(second as Error).message}`, now, {
+            cause: 'unrecordable',
+            status: null,
+            code: null,
+          });
         }
       }
     }

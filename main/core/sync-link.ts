@@ -4,7 +4,7 @@
 import { formatMoney } from '../../bridge/money';
 import type { DeadLetter, SyncStatusView } from '../../bridge/contract';
 import type { Clock } from '../../common/clock';
-import type { DeadLetter as StoreDeadLetter, OutboxOperation, Store } from '../../store/index';
+import type { DeadLetter as StoreDeadLetter, DeadLetterRefusal, EntityKind, OutboxOperation, Store } from '../../store/index';
 import type { SyncStatus } from '../../sync/status';
 import { CoreError } from './errors';
 
@@ -58,11 +58,56 @@ export function describeOperation(op: OutboxOperation, currency: string): string
   }
 }
 
+/** What the cashier calls each kind of entity. */
+const THING: Record<EntityKind, string> = {
+  order: 'order',
+  payment_intent: 'card payment',
+  payment: 'payment',
+  refund: 'refund',
+  menu_item: 'menu item',
+  category: 'menu category',
+  modifier: 'modifier',
+  location: 'location',
+};
+
+/**
+ * Why a change was refused and what to do next, in one sentence a cashier can act on. Built from
+ * the refusal's data (what kind, HTTP status, error code) and the kind of change, never from the
+ * server's message, which stays available as the letter's detail.
+ */
+export function plainRefusal(refusal: DeadLetterRefusal | null, operation: OutboxOperation): string {
+  const thing = THING[operation.entityKind];
+  switch (refusal?.cause) {
+    case 'dependency':
+      return 'Not sent, because an earlier change it depends on was refused. Sort that one out first, then retry this one.';
+    case 'permission':
+      return "This terminal's cloud account is not allowed to make this change. Ask a manager to check the account's permissions, then retry.";
+    case 'not_found':
+      return `The cloud no longer has this ${thing}; it may have been removed on another device. Discard this change, or ask a manager.`;
+    case 'unresolved_reference':
+      return `This change refers to something that never reached the cloud. Retry once that has synced, or discard this change.`;
+    case 'unrecordable':
+      return 'The cloud accepted this change, but this terminal could not save its answer. Ask a manager before retrying: it may already be done.';
+    case 'invalid':
+      if (refusal.status === 409) return `This ${thing} was changed elsewhere at the same time. Check it, then retry or discard this change.`;
+      if (operation.kind === 'payment_intent.create' || operation.kind === 'payment_intent.capture') {
+        return 'The cloud did not accept this card payment. Take the payment again (another card or cash), then discard this one.';
+      }
+      if (operation.kind === 'refund.create') return 'The cloud refused this refund. Check what is left to refund on the payment, then discard this one.';
+      return `The cloud did not accept the details of this ${thing}. Check them and make the change again, then discard this one.`;
+    case undefined:
+      return 'The cloud refused this change. Ask a manager to look at the details.';
+  }
+}
+
 export function deadLetterView(letter: StoreDeadLetter, currency: string): DeadLetter {
+  const { refusal } = letter;
+  const stated = [refusal?.status != null ? `HTTP ${refusal.status}` : null, refusal?.code ?? null].filter((part) => part !== null).join(' ');
   return {
     id: String(letter.id),
     description: describeOperation(letter.operation, currency),
-    reason: letter.reason,
+    reason: plainRefusal(refusal, letter.operation),
+    detail: stated === '' ? letter.reason : `${stated}: ${letter.reason}`,
     failedAt: new Date(letter.deadAt).toISOString(),
   };
 }

@@ -107,9 +107,13 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
             <li key={letter.id} data-testid="dead-letter">
               <div>
                 <strong>{letter.description}</strong>
-                <p className="muted">
-                  {letter.reason} · {formatTime(letter.failedAt)}
-                </p>
+                <p>{letter.reason}</p>
+                <p className="muted">Refused at {formatTime(letter.failedAt)}</p>
+                {/* The server's own words, for a manager or IT; the sentence above is the cashier's. */}
+                <details className="dead-letter-detail">
+                  <summary>Details</summary>
+                  <p className="muted">{letter.detail}</p>
+                </details>
               </div>
               <div className="row-actions">
                 <button type="button" className="secondary" disabled={busy} onClick={() => run(() => client.call('sync.retryDeadLetter', { id: letter.id }))}>

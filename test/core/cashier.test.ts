@@ -189,7 +189,7 @@ describe('sync status, dead letters and sign-out', () => {
     store.close();
     status = await t.call('sync.status', {});
     expect(status.pending).toBe(0);
-    expect(status.deadLetters).toEqual([expect.objectContaining({ description: 'New order for Ada (1 line)', reason: 'invalid_request: menu item unknown' })]);
+    expect(status.deadLetters).toEqual([expect.objectContaining({ description: 'New order for Ada (1 line)', reason: 'The cloud refused this change. Ask a manager to look at the details.', detail: 'invalid_request: menu item unknown' })]);
     expect((await t.call('orders.list', {})).map((o) => o.id)).not.toContain(order.id);
 
     status = await t.call('sync.retryDeadLetter', { id: status.deadLetters[0]!.id });

@@ -48,4 +48,33 @@ describe('SyncIndicator', () => {
     await waitFor(() => expect(screen.queryAllByTestId('dead-letter')).toHaveLength(0));
     expect(screen.queryByTestId('sync-dead-count')).toBeNull();
   });
+
+  it("explains a refusal in the cashier's words and keeps the server's words behind Details", async () => {
+    t = await startTestCore();
+    const client = renderIndicator();
+    const order = await act(() => client.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }], customer: { name: 'Ada', phone: '' } }));
+    await act(() => client.call('payments.take', { orderId: order.id, method: 'card', amount: order.total }));
+    const store = reopenStore(t.dataDir);
+    const [create] = store.outbox.readyOperations(Date.now() + 1000, 10);
+    store.outbox.deadLetter(create!.opId, 'rejected by the server: POST /v1/orders → 400 invalid_request: unknown menu item', Date.now(), {
+      cause: 'invalid',
+      status: 400,
+      code: 'invalid_request',
+    });
+    store.close();
+    fireEvent.click(screen.getByTestId('sync-indicator'));
+    // The order, and its card payment's create and capture, which waited on it.
+    await waitFor(() => expect(screen.getAllByTestId('dead-letter')).toHaveLength(3));
+    const [orderLetter, ...paymentLetters] = screen.getAllByTestId('dead-letter');
+    expect(orderLetter!.querySelector('p')!.textContent).toBe('The cloud did not accept the details of this order. Check them and make the change again, then discard this one.');
+    // The card payment waited on the order: it says so instead of repeating the order's error.
+    expect(paymentLetters.map((letter) => letter.querySelector('p')!.textContent)).toEqual([
+      'Not sent, because an earlier change it depends on was refused. Sort that one out first, then retry this one.',
+      'Not sent, because an earlier change it depends on was refused. Sort that one out first, then retry this one.',
+    ]);
+    const details = orderLetter!.querySelector('details')!;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('summary')!.textContent).toBe('Details');
+    expect(details.textContent).toContain('HTTP 400 invalid_request: rejected by the server: POST /v1/orders → 400 invalid_request: unknown menu item');
+  });
 });
