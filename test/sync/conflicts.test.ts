@@ -98,10 +98,13 @@ describe('pending local changes against the server', () => {
     expect(letters.map((l) => l.operation.kind).sort()).toEqual(['order.create', 'order.fulfil', 'payment_intent.create']);
     const fulfil = letters.find((l) => l.operation.kind === 'order.fulfil')!;
     expect(fulfil.reason).toMatch(/rejected by the server: .*409 invalid_state/);
+    expect(fulfil.refusal).toEqual({ cause: 'invalid', status: 409, code: 'invalid_state' });
     const create = letters.find((l) => l.operation.kind === 'order.create')!;
     expect(create.reason).toMatch(/400 invalid_request/);
+    expect(create.refusal).toEqual({ cause: 'invalid', status: 400, code: 'invalid_request' });
     const dependent = letters.find((l) => l.operation.kind === 'payment_intent.create')!;
     expect(dependent.causedByOpId).toBe(create.operation.opId);
+    expect(dependent.refusal).toEqual({ cause: 'dependency', status: null, code: null });
     expect(dependent.operation.entityId).toBe(intent.id);
     // The merged view shows the server's truth again: cancelled, and the refused order gone.
     expect(store.cashier.getOrder(doomed.id)?.status).toBe('cancelled');
@@ -132,6 +135,7 @@ describe('credentials', () => {
     await waitFor(() => engine.status().credentials === 'insufficient_permission' && engine.status().pending === 0, 20_000, 'the permission problem to show');
     expect(engine.status().lastError).toMatch(/permission|orders:write/);
     expect(store.outbox.listDeadLetters()[0]?.reason).toMatch(/lack a permission for POST \/orders/);
+    expect(store.outbox.listDeadLetters()[0]?.refusal).toMatchObject({ cause: 'permission', status: 403 });
   });
 
   it('a rejected key stops sync without dead-lettering anything; a new key and sync now resume it', async () => {
