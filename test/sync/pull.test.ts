@@ -1,6 +1,9 @@
 // Pull against the sandbox: the initial sync brings the server's sets; records inserted and
 // deleted during a paginated pull still end with exactly the server's set; local changes not
 // yet pushed survive pulls and webhooks; rejected changes land in dead letters with a reason.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../common/log';
 import { systemClock } from '../../common/clock';
@@ -88,6 +91,52 @@ describe('pull', () => {
     expect(recorder.queries.filter((q) => q.created_after === undefined && q.per_page !== 1).length).toBe(1); // one whole pass after
     expect(result.drifted).toBe(false);
     expect(store.server.getCursor('order:all')?.cursor).toBeNull();
+    expect(baseIds(store, 'orders')).toEqual((await allServerOrders(sandbox)).map((o) => o.id).sort());
+  });
+
+  it('an unreadable page mid-pull is refused with a clear error and writes nothing of it; the next pull completes', async () => {
+    const { sandbox, store } = await setup();
+    // A real HTTP hop in front of the sandbox that garbles the third page of orders.
+    const servedIds: string[] = [];
+    let orderPages = 0;
+    const proxy = createServer((req, res) => {
+      void (async () => {
+        const upstream = await request(`${sandbox.apiHost}${req.url ?? '/'}`, { headers: { authorization: req.headers.authorization ?? '' } });
+        const body = await upstream.body.text();
+        const isOrderPage = (req.url ?? '').startsWith('/v1/orders?');
+        if (isOrderPage && ++orderPages === 3) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ data: [{ id: 42, status: 'maybe' }], meta: { total: 'many' } }));
+          return;
+        }
+        if (isOrderPage) servedIds.push(...(JSON.parse(body) as { data: { id: string }[] }).data.map((o) => o.id));
+        res.writeHead(upstream.statusCode, { 'content-type': 'application/json' });
+        res.end(body);
+      })();
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    defer(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+    const credentials = new ApiKeyCredentials(async () => sandbox.credentials.apiKeys.full);
+    const garbled = new ApiClient({ baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`, credentials });
+    defer(() => garbled.close());
+    const tuning = { ...DEFAULT_TUNING.pull, perPage: 20 };
+
+    const cut = new Puller({ api: garbled, store, clock: systemClock, logger: silentLogger, tuning });
+    const error = await cut.fullPull(cut.orderScope(null)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toMatch(/unreadable GET \/orders response/);
+    // Exactly the two good pages are in the store (keyset pages overlap by a millisecond, hence
+    // the Set); nothing of the garbled one.
+    expect(orderPages).toBe(3);
+    expect(baseIds(store, 'orders')).toEqual([...new Set(servedIds)].sort());
+
+    const api = new ApiClient({ baseUrl: sandbox.baseUrl, credentials });
+    defer(() => api.close());
+    const healthy = new Puller({ api, store, clock: systemClock, logger: silentLogger, tuning });
+    await healthy.fullPull(healthy.orderScope(null));
     expect(baseIds(store, 'orders')).toEqual((await allServerOrders(sandbox)).map((o) => o.id).sort());
   });
 
