@@ -1,8 +1,28 @@
 // Time-ordered, collision-resistant identifiers with a type prefix ("ord_", "op_"...).
 // Lexicographic order follows creation order, which keeps outbox scans and logs readable.
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lowercase
+const RANDOM_CHARS = 16;
+
+/**
+ * Random bytes drawn from the CSPRNG a few KB at a time: one call per id cost more than the rest
+ * of an order's creation in the sandbox (several ids each). Each byte is used once, so ids stay
+ * as unpredictable as with one call each.
+ */
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function randomChars(count: number): string {
+  if (poolOffset + count > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  let out = '';
+  for (let i = poolOffset; i < poolOffset + count; i++) out += ALPHABET[(pool[i] as number) & 31];
+  poolOffset += count;
+  return out;
+}
 
 function encodeTime(ms: number): string {
   let out = '';
@@ -14,13 +34,6 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-function encodeRandom(bytes: number): string {
-  const buf = randomBytes(bytes);
-  let out = '';
-  for (const b of buf) out += ALPHABET[b & 31];
-  return out;
-}
-
 export function newId(prefix: string, nowMs: number = Date.now()): string {
-  return `${prefix}${encodeTime(nowMs)}${encodeRandom(16)}`;
+  return `${prefix}${encodeTime(nowMs)}${randomChars(RANDOM_CHARS)}`;
 }

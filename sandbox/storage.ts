@@ -100,6 +100,8 @@ const MIGRATION = [
      scopes TEXT NOT NULL, expires_at INTEGER NOT NULL, code_hash TEXT NOT NULL, revoked INTEGER NOT NULL DEFAULT 0)`,
   `CREATE TABLE IF NOT EXISTS idempotency (account_key TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL,
      status INTEGER NOT NULL, body TEXT NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (account_key, key))`,
+  // Expiring keys deletes by age: without it every expiry scans all the keys.
+  `CREATE INDEX IF NOT EXISTS idempotency_by_created ON idempotency (created_at)`,
   `CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)`,
 ];
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock';
 import { IdempotencyStore } from '../../sandbox/idempotency';
@@ -65,6 +66,27 @@ describe('Idempotency-Key honoured', () => {
     const later = await post('/orders', orderBody, 'k-old');
     expect(later.status).toBe(201);
     expect(later.body.id).not.toBe(first.body.id);
+  });
+
+  it('deletes expired keys from the database, at most once a minute, through an index', async () => {
+    const stored = async (k: string) => (await sb.db.selectFrom('idempotency').select('key').where('key', '=', k).execute()).length;
+    await post('/orders', orderBody, 'k-expiring');
+    clock.advance(30_000);
+    await post('/orders', orderBody, 'k-young');
+    clock.advance(24 * 3600_000 - 30_000 + 1);
+    await post('/orders', orderBody, 'k-expiry-trigger');
+    expect(await stored('k-expiring')).toBe(0);
+    expect(await stored('k-young')).toBe(1);
+    // k-young expires 30 s later; within a minute of the last delete it is ignored but still stored.
+    clock.advance(40_000);
+    await post('/orders', orderBody, 'k-within-minute');
+    expect(await stored('k-young')).toBe(1);
+    clock.advance(20_000);
+    await post('/orders', orderBody, 'k-after-minute');
+    expect(await stored('k-young')).toBe(0);
+    expect(await stored('k-after-minute')).toBe(1);
+    const { rows } = await sql<{ detail: string }>`EXPLAIN QUERY PLAN DELETE FROM idempotency WHERE created_at <= ${0}`.execute(sb.db);
+    expect(rows.map((r) => r.detail).join('\n')).toMatch(/USING (COVERING )?INDEX idempotency_by_created/);
   });
 
   it('concurrent requests with one key make one order; the others replay it or are told the key is in use', async () => {
