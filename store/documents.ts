@@ -1,6 +1,6 @@
 // The shapes the store keeps, as zod schemas (types derive from them). A document is one entity
 // as the cashier sees it; in the database it is one row per layer ('base' and 'pending', see
-// docs/store.md) plus child rows for order lines and their modifiers.
+// docs/store.md); an order's lines lie in one JSON column of its row.
 import { z } from 'zod';
 
 const Currency = z.string().regex(/^[a-z]{3}$/);

@@ -13,7 +13,7 @@ interface EntityTable {
   columns: Record<string, ColumnType>;
 }
 
-/** Where each kind lies on disk. Orders also have child rows (lines, line modifiers) and a split customer. */
+/** Where each kind lies on disk. An order's customer is split into two columns; its lines are one JSON column. */
 export const ENTITY_TABLES: Record<EntityKind, EntityTable> = {
   location: { table: 'locations', columns: { name: 'text', currency: 'text', address: 'text', timezone: 'text' } },
   category: { table: 'categories', columns: { name: 'text', position: 'int' } },
@@ -29,7 +29,7 @@ export const ENTITY_TABLES: Record<EntityKind, EntityTable> = {
     table: 'orders',
     columns: {
       location_id: 'text', status: 'text', currency: 'text', customer_name: 'text', customer_phone: 'text',
-      notes: 'text', total: 'int', created_at: 'int', updated_at: 'int',
+      notes: 'text', total: 'int', created_at: 'int', updated_at: 'int', lines: 'json',
     },
   },
   payment_intent: { table: 'payment_intents', columns: { order_id: 'text', amount: 'int', currency: 'text', status: 'text', created_at: 'int' } },
@@ -49,38 +49,6 @@ export interface BaseRowMeta {
 }
 
 type Row = Record<string, unknown>;
-
-interface LineRow {
-  line_no: number;
-  menu_item_id: string;
-  name: string;
-  quantity: number;
-  unit_price: number;
-}
-interface LineModifierRow {
-  line_no: number;
-  modifier_id: string;
-  name: string;
-  price: number;
-}
-
-const multiRowInserts = new Map<string, string>();
-
-/**
- * `INSERT INTO <target> VALUES (?, …), …` for `rows` rows of `columns` values. The text depends
- * only on the row count, so the runner's statement cache holds one per count seen (orders have
- * a handful of lines), well under SQLite's limit of bound values.
- */
-function multiRowInsert(target: string, columns: number, rows: number): string {
-  const key = `${target}\u0000${rows}`;
-  let sql = multiRowInserts.get(key);
-  if (sql === undefined) {
-    const row = `(${Array.from({ length: columns }, () => '?').join(', ')})`;
-    sql = `INSERT INTO ${target} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
-    multiRowInserts.set(key, sql);
-  }
-  return sql;
-}
 
 /** A document's fields as the row stores them (orders: customer split into two columns). */
 function headerFields(kind: EntityKind, doc: Row): Row {
@@ -139,32 +107,11 @@ export class EntityLayers {
       doc.customer = row.customer_name == null ? null : { name: row.customer_name, phone: row.customer_phone ?? '' };
       delete doc.customer_name;
       delete doc.customer_phone;
-      doc.lines = this.#readLines(row.id as string, row.layer as Layer);
     }
     return doc as EntityDoc<K>;
   }
 
-  #readLines(orderId: string, layer: Layer): unknown[] {
-    const lines = this.#sql.allSql<LineRow>(
-      'SELECT line_no, menu_item_id, name, quantity, unit_price FROM order_lines WHERE order_id = ? AND layer = ? ORDER BY line_no',
-      [orderId, layer],
-    );
-    const modifiers = this.#sql.allSql<LineModifierRow>(
-      'SELECT line_no, modifier_id, name, price FROM order_line_modifiers WHERE order_id = ? AND layer = ? ORDER BY line_no, position',
-      [orderId, layer],
-    );
-    return lines.map((line) => ({
-      menu_item_id: line.menu_item_id,
-      name: line.name,
-      quantity: line.quantity,
-      unit_price: line.unit_price,
-      modifiers: modifiers
-        .filter((m) => m.line_no === line.line_no)
-        .map((m) => ({ modifier_id: m.modifier_id, name: m.name, price: m.price })),
-    }));
-  }
-
-  /** Replaces the entity's row (and child rows) in one layer. Call inside a transaction. */
+  /** Replaces the entity's row in one layer. Call inside a transaction. */
   write<K extends EntityKind>(
     kind: K,
     doc: EntityDoc<K>,
@@ -181,7 +128,6 @@ export class EntityLayers {
       return type === 'json' ? JSON.stringify(value) : value;
     });
     this.#sql.runSql(this.#insertStatement(kind), [doc.id, layer, meta.pullScope, meta.lastSeenAt, ...values]);
-    if (kind === 'order') this.#writeLines(doc as EntityDoc<'order'>, layer);
   }
 
   #insertStatement(kind: EntityKind): string {
@@ -195,25 +141,7 @@ export class EntityLayers {
     return sql;
   }
 
-  /** Lines and their modifiers: one multi-row insert each (a pull writes thousands of orders). */
-  #writeLines(order: EntityDoc<'order'>, layer: Layer): void {
-    const lineValues: unknown[] = [];
-    const modifierValues: unknown[] = [];
-    order.lines.forEach((line, lineNo) => {
-      lineValues.push(order.id, layer, lineNo, line.menu_item_id, line.name, line.quantity, line.unit_price);
-      line.modifiers.forEach((modifier, position) => {
-        modifierValues.push(order.id, layer, lineNo, position, modifier.modifier_id, modifier.name, modifier.price);
-      });
-    });
-    if (lineValues.length > 0) {
-      this.#sql.runSql(multiRowInsert('order_lines (order_id, layer, line_no, menu_item_id, name, quantity, unit_price)', 7, lineValues.length / 7), lineValues);
-    }
-    if (modifierValues.length > 0) {
-      this.#sql.runSql(multiRowInsert('order_line_modifiers (order_id, layer, line_no, position, modifier_id, name, price)', 7, modifierValues.length / 7), modifierValues);
-    }
-  }
-
-  /** Deletes one layer of an entity; child rows go with it (ON DELETE CASCADE). */
+  /** Deletes one layer of an entity. */
   remove(kind: EntityKind, id: string, layer: Layer): void {
     this.#sql.runSql(`DELETE FROM ${ENTITY_TABLES[kind].table} WHERE id = ? AND layer = ?`, [id, layer]);
   }

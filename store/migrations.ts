@@ -153,5 +153,28 @@ const deadLetterRefusal: Migration = {
   },
 };
 
+const orderLinesInline: Migration = {
+  version: 6,
+  name: 'order lines as one JSON column of the order row',
+  up(db) {
+    // Lines are only ever read and written with their order, never queried on their own: one row
+    // per order (instead of one per line and per modifier) made a pulled order a third as costly.
+    db.exec(`
+      ALTER TABLE orders ADD COLUMN lines TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(lines));
+      UPDATE orders SET lines = (
+        SELECT json_group_array(json_object(
+          'menu_item_id', l.menu_item_id, 'name', l.name, 'quantity', l.quantity, 'unit_price', l.unit_price,
+          'modifiers', json((
+            SELECT json_group_array(json_object('modifier_id', m.modifier_id, 'name', m.name, 'price', m.price) ORDER BY m.position)
+            FROM order_line_modifiers AS m
+            WHERE m.order_id = l.order_id AND m.layer = l.layer AND m.line_no = l.line_no))
+          ) ORDER BY l.line_no)
+        FROM order_lines AS l WHERE l.order_id = orders.id AND l.layer = orders.layer);
+      DROP TABLE order_line_modifiers;
+      DROP TABLE order_lines;
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
-export const STORE_MIGRATIONS: readonly Migration[] = [domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal];
+export const STORE_MIGRATIONS: readonly Migration[] = [domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline];

@@ -54,24 +54,8 @@ export interface OrdersTable extends LayerColumns {
   total: number;
   created_at: number;
   updated_at: number;
-}
-export interface OrderLinesTable {
-  order_id: string;
-  layer: Layer;
-  line_no: number;
-  menu_item_id: string;
-  name: string;
-  quantity: number;
-  unit_price: number;
-}
-export interface OrderLineModifiersTable {
-  order_id: string;
-  layer: Layer;
-  line_no: number;
-  position: number;
-  modifier_id: string;
-  name: string;
-  price: number;
+  /** JSON array of the order's lines, each with its modifiers (OrderLineDoc). */
+  lines: string;
 }
 export interface PaymentIntentsTable extends LayerColumns {
   id: string;
@@ -169,8 +153,6 @@ export interface StoreTables {
   modifiers: ModifiersTable;
   menu_items: MenuItemsTable;
   orders: OrdersTable;
-  order_lines: OrderLinesTable;
-  order_line_modifiers: OrderLineModifiersTable;
   payment_intents: PaymentIntentsTable;
   payments: PaymentsTable;
   refunds: RefundsTable;

@@ -5,7 +5,7 @@ import { openStore, type Store } from '../../store';
 import { cashier, tempDbPath, threeLineOrder } from './helpers';
 
 function counts(store: Store): Record<string, number> {
-  const tables = ['orders', 'order_lines', 'order_line_modifiers', 'outbox', 'outbox_dependencies', 'audit_log', 'payment_intents'];
+  const tables = ['orders', 'outbox', 'outbox_dependencies', 'audit_log', 'payment_intents'];
   return Object.fromEntries(tables.map((t) => [t, store.db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number]));
 }
 
@@ -13,7 +13,7 @@ describe('atomicity of cashier writes', () => {
   it.each([
     ['the outbox insert', 'outbox'],
     ['the audit insert', 'audit_log'],
-    ['the last line modifier insert', 'order_line_modifiers'],
+    ['the order row insert', 'orders'],
   ])('a failure in %s leaves nothing of the order', (_name, table) => {
     const store = openStore(tempDbPath());
     const kept = store.cashier.createOrder(threeLineOrder(), cashier);

@@ -44,14 +44,14 @@ describe('crash safety', () => {
         expect(store.integrityCheck()).toEqual(['ok']);
         const find = store.db.prepare(
           `SELECT (SELECT count(*) FROM orders WHERE id = ?) AS orders,
-                  (SELECT count(*) FROM order_lines WHERE order_id = ?) AS lines,
+                  (SELECT json_array_length(lines) FROM orders WHERE id = ?) AS lines,
                   (SELECT count(*) FROM outbox WHERE entity_id = ? AND kind = 'order.create') AS ops`,
         );
         for (const id of reported) expect(find.get(id, id, id), id).toEqual({ orders: 1, lines: 3, ops: 1 });
         // No half-written order: every order row has its three lines and its outbox row.
         const orphans = store.db
           .prepare(
-            `SELECT count(*) FROM orders AS o WHERE (SELECT count(*) FROM order_lines WHERE order_id = o.id) <> 3
+            `SELECT count(*) FROM orders AS o WHERE json_array_length(o.lines) <> 3
                OR NOT EXISTS (SELECT 1 FROM outbox WHERE entity_id = o.id)`,
           )
           .pluck()

@@ -34,7 +34,7 @@ describe('opening the store', () => {
     const tables = store.db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name").pluck().all();
     expect(tables).toEqual(
       expect.arrayContaining([
-        'locations', 'categories', 'modifiers', 'menu_items', 'orders', 'order_lines', 'order_line_modifiers',
+        'locations', 'categories', 'modifiers', 'menu_items', 'orders',
         'payment_intents', 'payments', 'refunds', 'outbox', 'outbox_dependencies', 'dead_letters', 'webhook_inbox',
         'sync_cursors', 'id_map', 'settings', 'audit_log', 'orders_merged', 'menu_items_merged',
       ]),

@@ -1,4 +1,4 @@
-// Committing a 3-line order through the store (order + lines + modifier + outbox + audit rows,
+// Committing a 3-line order through the store (order row with its lines + outbox + audit rows,
 // one transaction, WAL + synchronous=FULL) next to raw better-sqlite3 inserting the same rows
 // into the same schema with the same pragmas, in the same run.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,14 +18,8 @@ function rawCommitter(file: string): () => void {
   const db = openStore(file).db;
   const order = threeLineOrder();
   const insertOrder = db.prepare(
-    `INSERT INTO orders (id, layer, pull_scope, last_seen_at, location_id, status, currency, customer_name, customer_phone, notes, total, created_at, updated_at)
-     VALUES (?, 'pending', NULL, NULL, ?, 'open', ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insertLine = db.prepare(
-    `INSERT INTO order_lines (order_id, layer, line_no, menu_item_id, name, quantity, unit_price) VALUES (?, 'pending', ?, ?, ?, ?, ?)`,
-  );
-  const insertModifier = db.prepare(
-    `INSERT INTO order_line_modifiers (order_id, layer, line_no, position, modifier_id, name, price) VALUES (?, 'pending', ?, ?, ?, ?, ?)`,
+    `INSERT INTO orders (id, layer, pull_scope, last_seen_at, location_id, status, currency, customer_name, customer_phone, notes, total, created_at, updated_at, lines)
+     VALUES (?, 'pending', NULL, NULL, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertOp = db.prepare(
     `INSERT INTO outbox (op_id, entity_kind, entity_id, kind, payload, patch, resource_key, state, attempts, next_attempt_at, last_error, created_at, updated_at)
@@ -35,11 +29,7 @@ function rawCommitter(file: string): () => void {
   const commit = db.transaction(() => {
     const now = Date.now();
     const id = newId('ord_', now);
-    insertOrder.run(id, order.locationId, order.currency, order.customer?.name, order.customer?.phone, order.notes, 3700, now, now);
-    order.lines.forEach((line, lineNo) => {
-      insertLine.run(id, lineNo, line.menu_item_id, line.name, line.quantity, line.unit_price);
-      line.modifiers.forEach((m, position) => insertModifier.run(id, lineNo, position, m.modifier_id, m.name, m.price));
-    });
+    insertOrder.run(id, order.locationId, order.currency, order.customer?.name, order.customer?.phone, order.notes, 3700, now, now, JSON.stringify(order.lines));
     const payload = JSON.stringify({ location_id: order.locationId, items: order.lines });
     insertOp.run(newId('op_', now), id, payload, JSON.stringify(order), `order:${id}`, now, now, now);
     insertAudit.run(now, cashier.actor, id, '{"total":3700,"lines":3}');
