@@ -40,6 +40,17 @@ export class IdMap {
     if (inserted.changes === 0) this.link(kind, serverId, serverId);
   }
 
+  /** `linkSelf` for many server ids in one statement (a pulled page); `linkSelf` again explains a conflict. */
+  linkSelves(kind: EntityKind, serverIds: readonly string[]): void {
+    if (serverIds.length === 0) return;
+    const unique = [...new Set(serverIds)];
+    const inserted = this.sql.runSql(
+      'INSERT INTO id_map (entity_kind, local_id, server_id) SELECT ?, value, value FROM json_each(?) WHERE true ON CONFLICT DO NOTHING',
+      [kind, JSON.stringify(unique)],
+    );
+    if (inserted.changes !== unique.length) for (const serverId of unique) this.linkSelf(kind, serverId);
+  }
+
   /** Records the pair; linking the same pair twice is harmless, a different pair is a conflict. */
   link(kind: EntityKind, localId: string, serverId: string): void {
     const known = this.serverIdFor(kind, localId);

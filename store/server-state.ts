@@ -68,9 +68,8 @@ export class ServerState {
     private readonly transaction: <T>(fn: () => T) => T,
   ) {}
 
-  /** Rewrites server ids in a record's references to local ids where the map knows them. */
-  #localize(kind: EntityKind, record: ServerRecord, localIdFor: LocalIdLookup): Record<string, unknown> {
-    const out: Record<string, unknown> = { ...record };
+  /** Rewrites server ids in a document's references to local ids where the map knows them (in place: `out` is a copy). */
+  #localize(kind: EntityKind, out: Record<string, unknown>, localIdFor: LocalIdLookup): void {
     for (const [field, target] of Object.entries(REFERENCES[kind] ?? {})) {
       const value = out[field];
       if (typeof value === 'string') out[field] = localIdFor(target, value) ?? value;
@@ -78,19 +77,21 @@ export class ServerState {
     if (kind === 'menu_item' && Array.isArray(out.modifier_ids)) {
       out.modifier_ids = out.modifier_ids.map((m: string) => localIdFor('modifier', m) ?? m);
     }
-    if (kind === 'order' && Array.isArray(out.lines)) {
-      out.lines = (out.lines as Record<string, unknown>[]).map((line) => ({
-        ...line,
-        menu_item_id: typeof line.menu_item_id === 'string' ? (localIdFor('menu_item', line.menu_item_id) ?? line.menu_item_id) : line.menu_item_id,
-        modifiers: Array.isArray(line.modifiers)
-          ? (line.modifiers as Record<string, unknown>[]).map((m) => ({
-              ...m,
-              modifier_id: typeof m.modifier_id === 'string' ? (localIdFor('modifier', m.modifier_id) ?? m.modifier_id) : m.modifier_id,
-            }))
-          : line.modifiers,
-      }));
-    }
-    return out;
+    if (kind === 'order' && Array.isArray(out.lines)) out.lines = this.#localizeLines(out.lines as Record<string, unknown>[], localIdFor);
+  }
+
+  /** Order lines with menu item and modifier ids in local ids; copies only what changes (most lines keep theirs). */
+  #localizeLines(lines: Record<string, unknown>[], localIdFor: LocalIdLookup): Record<string, unknown>[] {
+    const local = (kind: EntityKind, id: unknown) => (typeof id === 'string' ? (localIdFor(kind, id) ?? id) : id);
+    return lines.map((line) => {
+      const menuItemId = local('menu_item', line.menu_item_id);
+      const modifiers = Array.isArray(line.modifiers) ? (line.modifiers as Record<string, unknown>[]) : undefined;
+      let localModifiers = modifiers;
+      if (modifiers?.some((m) => local('modifier', m.modifier_id) !== m.modifier_id)) {
+        localModifiers = modifiers.map((m) => ({ ...m, modifier_id: local('modifier', m.modifier_id) }));
+      }
+      return menuItemId === line.menu_item_id && localModifiers === modifiers ? line : { ...line, menu_item_id: menuItemId, modifiers: localModifiers };
+    });
   }
 
   /**
@@ -153,11 +154,7 @@ export class ServerState {
     },
   ): EntityDoc<EntityKind> {
     const { current, operationsUnchanged } = context;
-    const parsed = EntityDocs[kind].safeParse({ ...(startFrom ?? current?.doc), ...this.#localize(kind, record, context.localIdFor), id: localId });
-    if (!parsed.success) {
-      throw new StoreError('conflict', `server ${kind} ${record.id} is not a whole ${kind}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    }
-    const doc = parsed.data as EntityDoc<EntityKind>;
+    const doc = this.#wholeDoc(kind, localId, record, startFrom ?? current?.doc, context.localIdFor);
     const rowMeta = {
       pullScope: meta.pullScope ?? current?.meta.pullScope ?? null,
       lastSeenAt: meta.lastSeenAt ?? current?.meta.lastSeenAt ?? null,
@@ -178,6 +175,17 @@ export class ServerState {
     // Nothing to replay and no pending row to drop: the rebuild would change nothing.
     if (context.mayHavePending) this.pending.rebuild(kind, localId);
     return doc;
+  }
+
+  /** The document a server record makes of `base` (fields it lacks keep their value there); throws when it is not whole. */
+  #wholeDoc(kind: EntityKind, localId: string, record: ServerRecord, base: EntityDoc<EntityKind> | undefined, localIdFor: LocalIdLookup): EntityDoc<EntityKind> {
+    const input: Record<string, unknown> = { ...base, ...record, id: localId };
+    this.#localize(kind, input, localIdFor);
+    const parsed = EntityDocs[kind].safeParse(input);
+    if (!parsed.success) {
+      throw new StoreError('conflict', `server ${kind} ${record.id} is not a whole ${kind}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    }
+    return parsed.data as EntityDoc<EntityKind>;
   }
 
   /** Local id of a server entity, creating the self-link for an entity first seen from the server. */
@@ -222,20 +230,26 @@ export class ServerState {
     const { kind } = page;
     return this.transaction(() => {
       const known = this.ids.localIdsFor(kind, page.records.map((r) => r.id));
-      const localIds = page.records.map((record) => {
-        const localId = known.get(record.id);
-        if (localId !== undefined) return localId;
-        this.ids.linkSelf(kind, record.id);
-        known.set(record.id, record.id);
-        return record.id;
-      });
+      const unlinked = page.records.map((r) => r.id).filter((id) => !known.has(id));
+      this.ids.linkSelves(kind, unlinked);
+      const localIds = page.records.map((record) => known.get(record.id) ?? record.id);
       const withBase = this.pending.layers.existing(kind, localIds, 'base');
       const withPending = this.pending.layers.existing(kind, localIds, 'pending');
       const withOperations = this.pending.withUnfinishedOperations(kind, localIds);
       const localIdFor = this.#pageLookup();
+      const meta = { pullScope: page.scope, lastSeenAt: page.pullStartedAt };
+      // Entities with no row and nothing local (most of a first pull) are inserted together at the end.
+      const fresh = new Map<string, EntityDoc<EntityKind>>();
       page.records.forEach((record, i) => {
         const localId = localIds[i]!;
-        this.#writeBase(kind, localId, record, { pullScope: page.scope, lastSeenAt: page.pullStartedAt }, undefined, {
+        if (!withBase.has(localId) && !withPending.has(localId) && !withOperations.has(localId)) {
+          const doc = this.#wholeDoc(kind, localId, record, undefined, localIdFor);
+          const earlier = fresh.get(localId);
+          // A record seen twice in one page: the newer copy wins, as it would over a stored row.
+          if (earlier === undefined || !isOlderThan(doc, earlier)) fresh.set(localId, doc);
+          return;
+        }
+        this.#writeBase(kind, localId, record, meta, undefined, {
           current: withBase.has(localId) ? this.pending.layers.readWithMeta(kind, localId, 'base') : undefined,
           operationsUnchanged: true,
           mayBeStale: true,
@@ -245,6 +259,7 @@ export class ServerState {
         // A record seen twice in one page: the second finds the first's row.
         withBase.add(localId);
       });
+      this.pending.layers.insertMany(kind, [...fresh.values()], 'base', meta);
       this.setCursor(page.scope, { cursor: page.cursor });
       return localIds;
     });
@@ -285,23 +300,21 @@ export class ServerState {
       .map((r) => r.id);
   }
 
+  // Fixed SQL text for the cursor: a pull reads and writes it once per page.
   getCursor(scope: string): CursorState | undefined {
-    const row = this.sql.first(this.kysely.selectFrom('sync_cursors').select(['cursor', 'high_water_mark']).where('scope', '=', scope));
+    const [row] = this.sql.allSql<{ cursor: string | null; high_water_mark: number | null }>('SELECT cursor, high_water_mark FROM sync_cursors WHERE scope = ?', [scope]);
     return row && { cursor: row.cursor, highWaterMark: row.high_water_mark };
   }
 
   /** Sets the given fields of a scope's cursor state, keeping the others. */
   setCursor(scope: string, state: Partial<CursorState>, now: number = Date.now()): void {
     const current = this.getCursor(scope);
-    const next = {
-      cursor: state.cursor !== undefined ? state.cursor : (current?.cursor ?? null),
-      high_water_mark: state.highWaterMark !== undefined ? state.highWaterMark : (current?.highWaterMark ?? null),
-    };
-    this.sql.run(
-      this.kysely
-        .insertInto('sync_cursors')
-        .values({ scope, ...next, updated_at: now })
-        .onConflict((oc) => oc.column('scope').doUpdateSet({ ...next, updated_at: now })),
+    const cursor = state.cursor !== undefined ? state.cursor : (current?.cursor ?? null);
+    const highWaterMark = state.highWaterMark !== undefined ? state.highWaterMark : (current?.highWaterMark ?? null);
+    this.sql.runSql(
+      `INSERT INTO sync_cursors (scope, cursor, high_water_mark, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (scope) DO UPDATE SET cursor = excluded.cursor, high_water_mark = excluded.high_water_mark, updated_at = excluded.updated_at`,
+      [scope, cursor, highWaterMark, now],
     );
   }
 

@@ -10,7 +10,10 @@ function millis(iso: string | undefined): number | undefined {
 
 function defined(record: Record<string, unknown>): ServerRecord {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) if (value !== undefined) out[key] = value;
+  for (const key in record) {
+    const value = record[key];
+    if (value !== undefined) out[key] = value;
+  }
   return out as ServerRecord;
 }
 

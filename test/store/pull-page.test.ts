@@ -132,4 +132,25 @@ describe('a pulled page or single record older than the stored base', () => {
     expect(store.cashier.getOrder('ord_srv_1')).toMatchObject({ customer: { name: 'Bea' }, notes: 'no onions' });
     store.close();
   });
+
+  it('writes a page of new records larger than one multi-row insert whole, each with its link', () => {
+    const { store, clock } = setup();
+    const records = Array.from({ length: 450 }, (_, i) => serverOrder(`ord_srv_${String(i).padStart(3, '0')}`, { total: i + 1 }));
+    store.server.applyPullPage({ kind: 'order', scope: 'order:all', records, cursor: 'next', pullStartedAt: clock.now() });
+    expect(store.db.prepare(`SELECT COUNT(*) FROM orders WHERE layer = 'base'`).pluck().get()).toBe(450);
+    expect(store.db.prepare(`SELECT COUNT(*) FROM id_map WHERE entity_kind = 'order' AND local_id = server_id`).pluck().get()).toBe(450);
+    expect(store.cashier.getOrder('ord_srv_449')).toMatchObject({ total: 450, lines: records[449]!.lines });
+    store.close();
+  });
+
+  it('refuses a page naming a server id whose local id is linked to another, and writes none of it', () => {
+    const { store, clock } = setup();
+    store.ids.link('order', 'ord_srv_2', 'ord_srv_elsewhere');
+    const page = { kind: 'order' as const, scope: 'order:all', records: [serverOrder('ord_srv_1'), serverOrder('ord_srv_2')], cursor: 'next', pullStartedAt: clock.now() };
+    expect(() => store.server.applyPullPage(page)).toThrow(StoreError);
+    expect(store.cashier.getOrder('ord_srv_1')).toBeUndefined();
+    expect(store.localIdFor('order', 'ord_srv_1')).toBeUndefined();
+    expect(store.server.getCursor('order:all')).toBeUndefined();
+    store.close();
+  });
 });
