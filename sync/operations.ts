@@ -32,27 +32,49 @@ export class UnresolvedReferenceError extends Error {
   override readonly name = 'UnresolvedReferenceError';
 }
 
-function serverId(store: Store, kind: EntityKind, localId: unknown): string {
-  if (typeof localId !== 'string') throw new UnresolvedReferenceError(`missing ${kind} reference`);
-  const mapped = store.serverIdFor(kind, localId);
-  if (mapped !== undefined) return mapped;
-  // Entities that never had a local id (pulled from the server) are referenced by the server's id.
-  if (store.localIdFor(kind, localId) === undefined && !isUnpushedLocal(store, kind, localId)) return localId;
-  throw new UnresolvedReferenceError(`${kind} ${localId} has no server id yet`);
+/**
+ * Turns the references of requests into server ids. What resolved once resolves the same way for
+ * good (a local id is linked to its server id once; an id never created here is the server's), so
+ * it is remembered: a drain builds thousands of requests naming the same location, menu items and
+ * modifiers. A reference that cannot be resolved yet is not remembered. Keep one per drain.
+ */
+export class ReferenceResolver {
+  readonly #resolved = new Map<string, string>();
+
+  constructor(readonly store: Store) {}
+
+  serverId(kind: EntityKind, localId: unknown): string {
+    if (typeof localId !== 'string') throw new UnresolvedReferenceError(`missing ${kind} reference`);
+    const key = `${kind}:${localId}`;
+    let resolved = this.#resolved.get(key);
+    if (resolved === undefined) {
+      resolved = this.#lookUp(kind, localId);
+      this.#resolved.set(key, resolved);
+    }
+    return resolved;
+  }
+
+  #lookUp(kind: EntityKind, localId: string): string {
+    const mapped = this.store.serverIdFor(kind, localId);
+    if (mapped !== undefined) return mapped;
+    // Entities that never had a local id (pulled from the server) are referenced by the server's id.
+    if (this.store.localIdFor(kind, localId) === undefined && !this.#isUnpushedLocal(kind, localId)) return localId;
+    throw new UnresolvedReferenceError(`${kind} ${localId} has no server id yet`);
+  }
+
+  /** True when the id belongs to an entity created here whose create operation is not done. */
+  #isUnpushedLocal(kind: EntityKind, localId: string): boolean {
+    const state = this.store.outbox.createState(kind, localId);
+    return state !== undefined && state !== 'done';
+  }
 }
 
-/** True when the id belongs to an entity created here whose create operation is not done. */
-function isUnpushedLocal(store: Store, kind: EntityKind, localId: string): boolean {
-  const state = store.outbox.createState(kind, localId);
-  return state !== undefined && state !== 'done';
-}
-
-function wireItems(store: Store, items: unknown): unknown {
+function wireItems(refs: ReferenceResolver, items: unknown): unknown {
   if (!Array.isArray(items)) return items;
   return items.map((item: Record<string, unknown>) => ({
     ...item,
-    menu_item_id: serverId(store, 'menu_item', item.menu_item_id),
-    ...(Array.isArray(item.modifiers) ? { modifiers: item.modifiers.map((m) => serverId(store, 'modifier', m)) } : {}),
+    menu_item_id: refs.serverId('menu_item', item.menu_item_id),
+    ...(Array.isArray(item.modifiers) ? { modifiers: item.modifiers.map((m) => refs.serverId('modifier', m)) } : {}),
   }));
 }
 
@@ -85,14 +107,15 @@ function refundRecord(reply: unknown): ServerRecord {
 }
 
 /** The server id of the card payment a refund is for: the payment's own mapping, or its intent's. */
-function paymentServerId(store: Store, paymentId: unknown): string {
+function paymentServerId(refs: ReferenceResolver, paymentId: unknown): string {
   if (typeof paymentId !== 'string') throw new UnresolvedReferenceError('refund without a payment');
+  const { store } = refs;
   const direct = store.serverIdFor('payment', paymentId);
   if (direct !== undefined) return direct;
   const payment = store.cashier.getPayment(paymentId);
-  if (payment?.payment_intent_id) return serverId(store, 'payment_intent', payment.payment_intent_id);
-  if (store.serverIdFor('payment_intent', paymentId) !== undefined) return serverId(store, 'payment_intent', paymentId);
-  return serverId(store, 'payment', paymentId);
+  if (payment?.payment_intent_id) return refs.serverId('payment_intent', payment.payment_intent_id);
+  if (store.serverIdFor('payment_intent', paymentId) !== undefined) return refs.serverId('payment_intent', paymentId);
+  return refs.serverId('payment', paymentId);
 }
 
 const CREATES: ReadonlySet<OperationKind> = new Set(['order.create', 'payment_intent.create', 'refund.create', 'menu_item.create']);
@@ -102,7 +125,8 @@ export function createsRecord(kind: OperationKind): boolean {
   return CREATES.has(kind);
 }
 
-export function buildRequest(store: Store, op: OutboxOperation): OperationRequest {
+/** `refs`: share one across the requests of a drain (see ReferenceResolver). */
+export function buildRequest(refs: ReferenceResolver, op: OutboxOperation): OperationRequest {
   const p = op.payload;
   switch (op.kind) {
     case 'order.create':
@@ -111,8 +135,8 @@ export function buildRequest(store: Store, op: OutboxOperation): OperationReques
         path: '/orders',
         body: withoutUndefined({
           ...p,
-          location_id: serverId(store, 'location', p.location_id),
-          items: wireItems(store, p.items),
+          location_id: refs.serverId('location', p.location_id),
+          items: wireItems(refs, p.items),
           customer: wireCustomer(p.customer),
           metadata: {
             ...((p.metadata as Record<string, string> | undefined) ?? {}),
@@ -127,23 +151,23 @@ export function buildRequest(store: Store, op: OutboxOperation): OperationReques
     case 'order.cancel': {
       const body = withoutUndefined({
         ...p,
-        ...('items' in p ? { items: wireItems(store, p.items) } : {}),
+        ...('items' in p ? { items: wireItems(refs, p.items) } : {}),
         ...('customer' in p ? { customer: p.customer === null ? null : (wireCustomer(p.customer) ?? null) } : {}),
       });
       return {
         method: 'PATCH',
-        path: `/orders/${encodeURIComponent(serverId(store, 'order', op.entityId))}`,
+        path: `/orders/${encodeURIComponent(refs.serverId('order', op.entityId))}`,
         body,
         nothingToSend: Object.keys(body).length === 0,
         ...orderReply,
       };
     }
     case 'payment_intent.create':
-      return { method: 'POST', path: '/payments/intents', body: { ...p, order_id: serverId(store, 'order', p.order_id) }, ...paymentReply };
+      return { method: 'POST', path: '/payments/intents', body: { ...p, order_id: refs.serverId('order', p.order_id) }, ...paymentReply };
     case 'payment_intent.capture':
       return {
         method: 'POST',
-        path: `/payments/intents/${encodeURIComponent(serverId(store, 'payment_intent', op.entityId))}/capture`,
+        path: `/payments/intents/${encodeURIComponent(refs.serverId('payment_intent', op.entityId))}/capture`,
         body: p,
         ...paymentReply,
         relatedRecords: (reply) => {
@@ -155,7 +179,7 @@ export function buildRequest(store: Store, op: OutboxOperation): OperationReques
       const { payment_id: paymentId, ...body } = p;
       return {
         method: 'POST',
-        path: `/payments/${encodeURIComponent(paymentServerId(store, paymentId))}/refunds`,
+        path: `/payments/${encodeURIComponent(paymentServerId(refs, paymentId))}/refunds`,
         body,
         schema: clientRefundSchema,
         toRecord: refundRecord,
@@ -167,26 +191,26 @@ export function buildRequest(store: Store, op: OutboxOperation): OperationReques
         path: '/menu/items',
         body: withoutUndefined({
           ...p,
-          category_id: p.category_id == null ? p.category_id : serverId(store, 'category', p.category_id),
-          location_id: p.location_id == null ? p.location_id : serverId(store, 'location', p.location_id),
+          category_id: p.category_id == null ? p.category_id : refs.serverId('category', p.category_id),
+          location_id: p.location_id == null ? p.location_id : refs.serverId('location', p.location_id),
         }),
         ...menuItemReply,
       };
     case 'menu_item.update':
       return {
         method: 'PATCH',
-        path: `/menu/items/${encodeURIComponent(serverId(store, 'menu_item', op.entityId))}`,
+        path: `/menu/items/${encodeURIComponent(refs.serverId('menu_item', op.entityId))}`,
         body: withoutUndefined({
           ...p,
-          ...('category_id' in p && p.category_id != null ? { category_id: serverId(store, 'category', p.category_id) } : {}),
-          ...('location_id' in p && p.location_id != null ? { location_id: serverId(store, 'location', p.location_id) } : {}),
+          ...('category_id' in p && p.category_id != null ? { category_id: refs.serverId('category', p.category_id) } : {}),
+          ...('location_id' in p && p.location_id != null ? { location_id: refs.serverId('location', p.location_id) } : {}),
         }),
         ...menuItemReply,
       };
     case 'menu_item.delete':
       return {
         method: 'DELETE',
-        path: `/menu/items/${encodeURIComponent(serverId(store, 'menu_item', op.entityId))}`,
+        path: `/menu/items/${encodeURIComponent(refs.serverId('menu_item', op.entityId))}`,
         body: undefined,
         schema: clientDeletedSchema,
         toRecord: () => null,
@@ -194,7 +218,7 @@ export function buildRequest(store: Store, op: OutboxOperation): OperationReques
     case 'location.update':
       return {
         method: 'PATCH',
-        path: `/locations/${encodeURIComponent(serverId(store, 'location', op.entityId))}`,
+        path: `/locations/${encodeURIComponent(refs.serverId('location', op.entityId))}`,
         body: p,
         schema: clientLocationSchema,
         toRecord: (r) => locationRecord(r as z.infer<typeof clientLocationSchema>),

@@ -13,7 +13,7 @@ import { ApiError } from './api-error';
 import { letRequestsLeave } from './event-loop';
 import { nextRetryDelay, type BackoffTuning } from './backoff';
 import { findCreatedMenuItem, findCreatedOrder, type LookupWindow } from './lookup';
-import { buildRequest, createsRecord, UnresolvedReferenceError, type OperationRequest } from './operations';
+import { buildRequest, createsRecord, ReferenceResolver, UnresolvedReferenceError, type OperationRequest } from './operations';
 import { orderRecord, menuItemRecord } from './server-records';
 
 /**
@@ -90,6 +90,8 @@ export class OutboxPusher {
   /** Operations found in flight at start-up: their last attempt's fate is unknown. */
   readonly #recovering = new Set<string>();
   #completions: Completion[] = [];
+  /** References resolved during the current drain (a new one each drain keeps it small). */
+  #refs: ReferenceResolver;
   #flushTimer: NodeJS.Timeout | null = null;
 
   constructor(deps: { api: ApiClient; store: Store; clock: Clock; logger: Logger; tuning: PushTuning; random?: () => number }) {
@@ -99,6 +101,7 @@ export class OutboxPusher {
     this.#logger = deps.logger;
     this.#tuning = deps.tuning;
     this.#random = deps.random ?? Math.random;
+    this.#refs = new ReferenceResolver(deps.store);
     for (const op of this.#store.outbox.inFlightOperations()) this.#recovering.add(op.opId);
     if (this.#recovering.size > 0) this.#logger.warn({ count: this.#recovering.size }, 'operations were in flight at the last stop: looking before resending');
   }
@@ -106,6 +109,7 @@ export class OutboxPusher {
   /** Sends every ready operation; returns when none is left or a halt condition stops it. */
   async drain(): Promise<DrainResult> {
     const result: DrainResult = { completed: 0, deadLettered: 0, retried: 0, halt: null, reachedServer: false, permissionErrors: [] };
+    this.#refs = new ReferenceResolver(this.#store);
     const running = new Set<Promise<void>>();
     const start = (op: OutboxOperation) => {
       const task = this.#process(op)
@@ -181,7 +185,7 @@ export class OutboxPusher {
     const recovering = this.#recovering.delete(op.opId);
     let request: OperationRequest;
     try {
-      request = buildRequest(this.#store, op);
+      request = buildRequest(this.#refs, op);
     } catch (error) {
       if (error instanceof UnresolvedReferenceError) {
         this.#deadLetter(op, `cannot be sent: ${error.message}`, { cause: 'unresolved_reference', status: null, code: null });
@@ -376,7 +380,7 @@ export class OutboxPusher {
     this.#completions = [];
     if (batch.length === 0 && claimLimit <= 0) return [];
     const now = this.#clock.now();
-    const claim = () => (claimLimit > 0 ? this.#store.outbox.readyOperations(now, claimLimit).map((op) => this.#store.outbox.markInFlight(op.opId, now)) : []);
+    const claim = () => (claimLimit > 0 ? this.#store.outbox.claimReady(now, claimLimit) : []);
     try {
       return this.#store.transaction(() => {
         for (const completion of batch) this.#commit(completion, now);

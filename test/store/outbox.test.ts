@@ -70,6 +70,33 @@ describe('outbox ordering', () => {
     store.close();
   });
 
+  it('claims ready operations in queue order, in flight and durable, with their dependencies', () => {
+    const { store, clock, file } = setup();
+    const first = store.cashier.createOrder(threeLineOrder(), cashier);
+    store.cashier.fulfilOrder(first.id, cashier);
+    const second = store.cashier.createOrder(threeLineOrder(), cashier);
+    const third = store.cashier.createOrder(threeLineOrder(), cashier);
+    clock.advance(1_000);
+    const claimed = store.outbox.claimReady(clock.now(), 2);
+    // The fulfil waits behind its order's create; the limit leaves the third order pending.
+    expect(claimed).toMatchObject([
+      { entityId: first.id, kind: 'order.create', state: 'in_flight', attempts: 1, updatedAt: clock.now(), dependsOn: [] },
+      { entityId: second.id, kind: 'order.create', state: 'in_flight', attempts: 1, updatedAt: clock.now() },
+    ]);
+    expect(claimed.map((op) => store.outbox.getOperation(op.opId))).toEqual(claimed);
+    expect(store.outbox.readyOperations(clock.now(), 10).map((op) => op.entityId)).toEqual([third.id]);
+    store.outbox.completeOperation(claimed[0]!.opId, { serverId: 'ord_srv_claimed' }, clock.now());
+    const [fulfil, last, ...none] = store.outbox.claimReady(clock.now(), 10);
+    expect(none).toEqual([]);
+    expect(fulfil).toMatchObject({ kind: 'order.fulfil', dependsOn: [claimed[0]!.opId], state: 'in_flight' });
+    expect(last).toMatchObject({ entityId: third.id, state: 'in_flight' });
+    expect(store.outbox.claimReady(clock.now(), 10)).toEqual([]);
+    store.close();
+    const reopened = openStore(file, { clock });
+    expect(reopened.outbox.inFlightOperations().map((op) => op.opId)).toEqual([fulfil!.opId, claimed[1]!.opId, last!.opId]);
+    reopened.close();
+  });
+
   it('keeps in-flight operations in flight across a restart, for look-before-resend', () => {
     const { store, clock, file } = setup();
     const order = store.cashier.createOrder(threeLineOrder(), cashier);

@@ -5,7 +5,7 @@ import { cleanupAfterEach, sandboxAndStore, FAST_TUNING, allServerOrders, engine
 import type { OrderDoc } from '../../store/index';
 import type { SyncEngine } from '../../sync/engine';
 import type { SyncStatus } from '../../sync/status';
-import { buildRequest } from '../../sync/operations';
+import { buildRequest, ReferenceResolver } from '../../sync/operations';
 
 const defer = cleanupAfterEach();
 
@@ -81,7 +81,7 @@ describe('recovery after a crash', () => {
     // The previous run sent the POST (it landed) and died before recording the reply.
     const [op] = store.outbox.readyOperations(Date.now(), 10);
     store.outbox.markInFlight(op!.opId, Date.now());
-    const request = buildRequest(store, store.outbox.getOperation(op!.opId));
+    const request = buildRequest(new ReferenceResolver(store), store.outbox.getOperation(op!.opId));
     const landed = await sendJson<{ id: string }>(sandbox, 'POST', '/orders', request.body);
     // It restarts while the network is down: the lookups fail, the operation must stay ambiguous.
     await sandbox.faults.set({ outage: true });
@@ -109,6 +109,11 @@ describe('pacing', () => {
     store.outbox.readyOperations = (now, limit) => {
       looks++;
       return ready(now, limit);
+    };
+    const claim = store.outbox.claimReady.bind(store.outbox);
+    store.outbox.claimReady = (now, limit) => {
+      looks++;
+      return claim(now, limit);
     };
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(looks).toBeLessThan(30); // every pushIntervalMs, not in a loop
@@ -139,10 +144,11 @@ describe('pacing', () => {
     await waitFor(() => engine.status().backoff !== null, 10_000, 'the outage to be noticed');
     // Each probe claims one batch in one commit, all with the same timestamp: count batches.
     const claimBatches = new Set<number>();
-    const markInFlight = store.outbox.markInFlight.bind(store.outbox);
-    store.outbox.markInFlight = (opId, now) => {
-      claimBatches.add(now);
-      return markInFlight(opId, now);
+    const claim = store.outbox.claimReady.bind(store.outbox);
+    store.outbox.claimReady = (now, limit) => {
+      const claimed = claim(now, limit);
+      if (claimed.length > 0) claimBatches.add(now);
+      return claimed;
     };
     const burstStarted = Date.now();
     for (let n = 1; n <= 200; n++) {
@@ -197,7 +203,7 @@ describe('uncertainty is never forgotten', () => {
     const since = Date.now();
     for (const op of store.outbox.readyOperations(Date.now(), 10)) {
       store.outbox.markInFlight(op.opId, since);
-      await sendJson(sandbox, 'POST', '/orders', buildRequest(store, store.outbox.getOperation(op.opId)).body);
+      await sendJson(sandbox, 'POST', '/orders', buildRequest(new ReferenceResolver(store), store.outbox.getOperation(op.opId)).body);
       store.outbox.scheduleRetry(op.opId, `ambiguous since ${since}: POST /v1/orders failed: UND_ERR_SOCKET`, since, since);
     }
     // One request at a time: the second operation waits, claimed, while the first one's lookup

@@ -22,7 +22,7 @@ import { ApiClient, type ApiCall, type ApiResult } from '../../../sync/api-clien
 import { ApiKeyCredentials } from '../../../sync/credentials';
 import { DEFAULT_TUNING } from '../../../sync/engine';
 import { Puller } from '../../../sync/pull';
-import { buildRequest } from '../../../sync/operations';
+import { buildRequest, ReferenceResolver } from '../../../sync/operations';
 import { OutboxPusher } from '../../../sync/push';
 import { ORDER_METADATA } from '../../../sync/server-records';
 import { row, type BenchRow, type BenchSuite } from '../harness';
@@ -132,7 +132,7 @@ async function drainBench(): Promise<BenchRow> {
     // included) with a fresh operation and local id each time, under a fresh Idempotency-Key,
     // which the sandbox stores with the order in one transaction as it would for the engine.
     const [sample] = store.outbox.readyOperations(Date.now(), 1);
-    const template = buildRequest(store, sample!).body!;
+    const template = buildRequest(new ReferenceResolver(store), sample!).body!;
     const headers = { authorization: `Bearer ${sandbox.info.apiKey}`, accept: 'application/json', 'content-type': 'application/json' };
     const url = `${sandbox.info.baseUrl}/orders`;
     const engineLike = (duration: number) =>
