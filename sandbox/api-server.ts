@@ -89,7 +89,7 @@ export function createApiHandler(deps: ApiServerDeps) {
     return reply;
   }
 
-  async function handleV1(req: IncomingMessage, res: ServerResponse, url: URL, path: string, raw: Buffer, requestId: string, settings: FaultSettings): Promise<void> {
+  async function handleV1(req: IncomingMessage, res: ServerResponse, url: URL, path: string, raw: Buffer, requestId: string, settings: Readonly<FaultSettings>): Promise<void> {
     const method = req.method ?? 'GET';
     const route = matchRoute(method, path);
     if (route.kind === 'no_route') throw new ApiError('not_found', `no such endpoint: ${method} /v1${path}`);
@@ -151,7 +151,7 @@ export function createApiHandler(deps: ApiServerDeps) {
     res.once('finish', () => logger.debug({ requestId, method: req.method, path, status: res.statusCode, ms: Date.now() - startedAt }, 'api request'));
     try {
       // One snapshot per request: the faults in force when it arrived apply to all of it.
-      const settings = faults.get();
+      const settings = faults.current();
       if (settings.latency_ms > 0) await new Promise((r) => setTimeout(r, settings.latency_ms));
       if (faults.roll(settings.reset_rate)) {
         req.socket.destroy();

@@ -22,6 +22,9 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/** Built once: zod schemas cost more to build than to run, and every request reads a key's permissions. */
+const storedPermissions = permissionSchema.array();
+
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
 function unauthenticated(message: string): ApiError {
@@ -37,7 +40,7 @@ export async function authenticate(db: Db, req: IncomingMessage, clock: Clock): 
   if (credential.startsWith('sk_test_') || credential.startsWith('sk_live_')) {
     const key = await db.selectFrom('api_keys').select(['id', 'permissions']).where('secret', '=', credential).executeTakeFirst();
     if (!key) throw unauthenticated('this API key is not valid (unknown, or regenerated since)');
-    const permissions = permissionSchema.array().parse(JSON.parse(key.permissions));
+    const permissions = storedPermissions.parse(JSON.parse(key.permissions));
     return { kind: 'api_key', credentialId: key.id, permissions: new Set(permissions) };
   }
   if (credential.startsWith(ACCESS_TOKEN_PREFIX)) {
@@ -122,7 +125,7 @@ export async function listApiKeys(db: Db): Promise<ApiKeyRecord[]> {
     mode: r.mode as ApiKeyMode,
     label: r.label,
     secret: r.secret,
-    permissions: permissionSchema.array().parse(JSON.parse(r.permissions)),
+    permissions: storedPermissions.parse(JSON.parse(r.permissions)),
     created_at: new Date(r.created_at).toISOString(),
   }));
 }

@@ -7,6 +7,9 @@ import { newId } from '../common/ids';
 import { iso, type EventData } from './context';
 import type { Tx } from './storage';
 
+/** Built once: every event checks each endpoint's subscriptions. */
+const storedEventTypes = eventTypeSchema.array();
+
 export async function recordEvent(tx: Tx, clock: Clock, type: EventType, data: EventData, options: { test?: boolean; endpointId?: string } = {}): Promise<{ event: WebhookEvent; deliveryIds: string[] }> {
   const now = clock.now();
   const event = { id: newId('evt_', now), type, created_at: iso(now), test: options.test ?? false, data } as WebhookEvent;
@@ -18,7 +21,7 @@ export async function recordEvent(tx: Tx, clock: Clock, type: EventType, data: E
     .executeTakeFirstOrThrow();
   let endpoints = await tx.selectFrom('webhook_endpoints').select(['id', 'event_types']).execute();
   if (options.endpointId) endpoints = endpoints.filter((e) => e.id === options.endpointId);
-  else endpoints = endpoints.filter((e) => eventTypeSchema.array().parse(JSON.parse(e.event_types)).includes(type));
+  else endpoints = endpoints.filter((e) => storedEventTypes.parse(JSON.parse(e.event_types)).includes(type));
   const deliveryIds: string[] = [];
   for (const endpoint of endpoints) {
     const id = newId('whd_', now);

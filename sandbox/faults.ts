@@ -38,21 +38,33 @@ export const NO_FAULTS: FaultSettings = {
   drop_response_methods: ['POST'],
 };
 
+/** Settings are replaced, never changed in place: a frozen object is a snapshot for as long as it is held. */
+function frozen(settings: FaultSettings): Readonly<FaultSettings> {
+  Object.freeze(settings.drop_response_methods);
+  return Object.freeze(settings);
+}
+
 export class FaultController {
-  #settings: FaultSettings = { ...NO_FAULTS };
+  #settings: Readonly<FaultSettings> = frozen({ ...NO_FAULTS, drop_response_methods: [...NO_FAULTS.drop_response_methods] });
   readonly #outageListeners = new Set<(outage: boolean) => Promise<void>>();
 
   constructor(private readonly random: () => number = Math.random) {}
 
+  /** A copy the caller may change. */
   get(): FaultSettings {
     return structuredClone(this.#settings);
+  }
+
+  /** The settings in force, without a copy: what every API request reads when it arrives. */
+  current(): Readonly<FaultSettings> {
+    return this.#settings;
   }
 
   /** Merges a (validated) patch; resolves once an outage change has taken effect on the listener. */
   async set(patch: FaultPatch): Promise<FaultSettings> {
     const next = faultSettingsSchema.parse({ ...this.#settings, ...faultPatchSchema.parse(patch) });
     const outageChanged = next.outage !== this.#settings.outage;
-    this.#settings = next;
+    this.#settings = frozen(next);
     if (outageChanged) for (const listener of this.#outageListeners) await listener(next.outage);
     return this.get();
   }
