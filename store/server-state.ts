@@ -154,7 +154,11 @@ export class ServerState {
     },
   ): EntityDoc<EntityKind> {
     const { current, operationsUnchanged } = context;
-    const doc = this.#wholeDoc(kind, localId, record, startFrom ?? current?.doc, context.localIdFor);
+    // An entity the till created and the server confirms before our reply did (a lost reply, an
+    // echo) has no base yet: fields the record lacks, such as what only the till keeps, come from
+    // the till's own view of it.
+    const base = startFrom ?? current?.doc ?? (context.mayHavePending ? this.pending.layers.read(kind, localId, 'pending') : undefined);
+    const doc = this.#wholeDoc(kind, localId, record, base, context.localIdFor);
     const rowMeta = {
       pullScope: meta.pullScope ?? current?.meta.pullScope ?? null,
       lastSeenAt: meta.lastSeenAt ?? current?.meta.lastSeenAt ?? null,
