@@ -88,13 +88,15 @@ export class EntityLayers {
     return { doc: this.fromRow(kind, row), meta: { pullScope: (row.pull_scope as string | null) ?? null, lastSeenAt: (row.last_seen_at as number | null) ?? null } };
   }
 
-  /** Which of these ids have a row in the layer (one query for a pulled page). */
-  existing(kind: EntityKind, ids: readonly string[], layer: Layer): Set<string> {
-    const rows = this.#sql.allSql<{ id: string }>(
-      `SELECT id FROM ${ENTITY_TABLES[kind].table} WHERE layer = ? AND id IN (SELECT value FROM json_each(?))`,
-      [layer, JSON.stringify(ids)],
+  /** Which of these ids have a row in each layer (one query for a pulled page). */
+  existingLayers(kind: EntityKind, ids: readonly string[]): Record<Layer, Set<string>> {
+    const rows = this.#sql.allSql<{ id: string; layer: Layer }>(
+      `SELECT id, layer FROM ${ENTITY_TABLES[kind].table} WHERE id IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(ids)],
     );
-    return new Set(rows.map((r) => r.id));
+    const layers: Record<Layer, Set<string>> = { base: new Set(), pending: new Set() };
+    for (const row of rows) layers[row.layer].add(row.id);
+    return layers;
   }
 
   /** Updates only the pull's marks of a row whose content did not change. */

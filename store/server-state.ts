@@ -23,6 +23,8 @@ export interface PullPage {
   cursor: string | null;
   /** When the pull that fetched this page started (its high-water mark). */
   pullStartedAt: number;
+  /** Fields a record lacks when its entity has no row here yet (what only the till keeps, e.g. an order's notes). */
+  newEntityDefaults?: Record<string, unknown>;
 }
 
 export interface CursorState {
@@ -100,12 +102,13 @@ export class ServerState {
    * the page's own kind, whose links are the only ones the page adds.
    */
   #pageLookup(): LocalIdLookup {
-    const known = new Map<string, string | undefined>();
+    const known = new Map<EntityKind, Map<string, string | undefined>>();
     return (kind, serverId) => {
-      const key = `${kind}\u0000${serverId}`;
-      if (known.has(key)) return known.get(key);
+      let ofKind = known.get(kind);
+      if (ofKind === undefined) known.set(kind, (ofKind = new Map()));
+      if (ofKind.has(serverId)) return ofKind.get(serverId);
       const localId = this.ids.localIdFor(kind, serverId);
-      known.set(key, localId);
+      ofKind.set(serverId, localId);
       return localId;
     };
   }
@@ -237,8 +240,7 @@ export class ServerState {
       const unlinked = page.records.map((r) => r.id).filter((id) => !known.has(id));
       this.ids.linkSelves(kind, unlinked);
       const localIds = page.records.map((record) => known.get(record.id) ?? record.id);
-      const withBase = this.pending.layers.existing(kind, localIds, 'base');
-      const withPending = this.pending.layers.existing(kind, localIds, 'pending');
+      const { base: withBase, pending: withPending } = this.pending.layers.existingLayers(kind, localIds);
       const withOperations = this.pending.withUnfinishedOperations(kind, localIds);
       const localIdFor = this.#pageLookup();
       const meta = { pullScope: page.scope, lastSeenAt: page.pullStartedAt };
@@ -247,7 +249,7 @@ export class ServerState {
       page.records.forEach((record, i) => {
         const localId = localIds[i]!;
         if (!withBase.has(localId) && !withPending.has(localId) && !withOperations.has(localId)) {
-          const doc = this.#wholeDoc(kind, localId, record, undefined, localIdFor);
+          const doc = this.#wholeDoc(kind, localId, record, page.newEntityDefaults as EntityDoc<EntityKind> | undefined, localIdFor);
           const earlier = fresh.get(localId);
           // A record seen twice in one page: the newer copy wins, as it would over a stored row.
           if (earlier === undefined || !isOlderThan(doc, earlier)) fresh.set(localId, doc);

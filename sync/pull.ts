@@ -20,7 +20,7 @@ import type { ApiClient } from './api-client';
 import { ApiError } from './api-error';
 import { letRequestsLeave } from './event-loop';
 import { menuItemVersionScope } from './webhooks';
-import { withTillOnlyDefaults, categoryRecord, claimOwnOrders, locationRecord, menuItemRecord, modifierRecords, orderRecord } from './server-records';
+import { withTillOnlyDefaults, categoryRecord, claimOwnOrders, locationRecord, menuItemRecord, modifierRecords, orderRecord, TILL_ONLY_ORDER_DEFAULTS } from './server-records';
 
 export interface PullTuning {
   /** Records per page (the API's maximum is 100). */
@@ -226,19 +226,23 @@ export class Puller {
    * their cursor, which the next pull fetches again.
    */
   #writePage<R>(spec: ScopeSpec<R>, data: readonly R[], startedAt: number, cursor: string | null, seen: Set<string>): number {
-    let serverRecords = data.flatMap((r) => spec.toRecords(r));
+    const serverRecords = data.flatMap((r) => spec.toRecords(r));
     for (const record of serverRecords) seen.add(record.id);
     this.#store.refetchableTransaction(() => {
-      if (spec.kind === 'order') {
-        claimOwnOrders(this.#store, data as unknown as ClientOrder[]);
-        serverRecords = withTillOnlyDefaults(this.#store, 'order', serverRecords);
-      }
+      if (spec.kind === 'order') claimOwnOrders(this.#store, data as unknown as ClientOrder[]);
       if (spec.kind === 'menu_item') {
         this.#recordMenuVersions(data as unknown as z.infer<typeof clientMenuItemSchema>[]);
         const modifiers = data.flatMap((item) => modifierRecords(item as z.infer<typeof clientMenuItemSchema>));
         if (modifiers.length > 0) this.#store.server.applyPullPage({ kind: 'modifier', scope: `modifier:${spec.scope}`, records: modifiers, cursor: null, pullStartedAt: startedAt });
       }
-      this.#store.server.applyPullPage({ kind: spec.kind, scope: spec.scope, records: serverRecords, cursor, pullStartedAt: startedAt });
+      this.#store.server.applyPullPage({
+        kind: spec.kind,
+        scope: spec.scope,
+        records: serverRecords,
+        cursor,
+        pullStartedAt: startedAt,
+        newEntityDefaults: spec.kind === 'order' ? TILL_ONLY_ORDER_DEFAULTS : undefined,
+      });
     });
     return serverRecords.length;
   }
