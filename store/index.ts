@@ -6,6 +6,7 @@ export * from './documents';
 export type { OutboxOperation, DeadLetter, OutboxStats } from './outbox';
 export { DeadLetterRefusal } from './outbox';
 export type { ServerRecord, PullPage, CursorState, WebhookEventRecord } from './server-state';
+export type { RepricedOrder } from './repriced-orders';
 export {
   NewOrderInput,
   OrderChangeInput,

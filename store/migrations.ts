@@ -176,5 +176,19 @@ const orderLinesInline: Migration = {
   },
 };
 
+const repricedOrders: Migration = {
+  version: 7,
+  name: 'orders the server priced differently from the till',
+  up(db) {
+    db.exec(`
+      CREATE TABLE repriced_orders (
+        order_id TEXT PRIMARY KEY, till_total INTEGER NOT NULL, server_total INTEGER NOT NULL, currency TEXT NOT NULL,
+        detected_at INTEGER NOT NULL, settled_at INTEGER, settled_by TEXT) STRICT;
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
-export const STORE_MIGRATIONS: readonly Migration[] = [domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline];
+export const STORE_MIGRATIONS: readonly Migration[] = [
+  domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders,
+];

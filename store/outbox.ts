@@ -7,6 +7,7 @@ import type { SqlRunner } from './database';
 import { StoreError } from './errors';
 import type { IdMap } from './id-map';
 import type { PendingChanges } from './pending';
+import type { RepricedOrders } from './repriced-orders';
 import type { StoreTables } from './schema';
 import type { ServerRecord, ServerState } from './server-state';
 
@@ -100,6 +101,7 @@ export class Outbox {
     private readonly pending: PendingChanges,
     private readonly ids: IdMap,
     private readonly server: ServerState,
+    private readonly repriced: RepricedOrders,
     private readonly transaction: <T>(fn: () => T) => T,
   ) {
     this.#insertOperation = sql.compiledInsert(kysely, 'outbox', [
@@ -283,8 +285,10 @@ export class Outbox {
       } else {
         // What we sent is now confirmed; the server's record, when the reply has one, has the last word.
         const base = this.pending.layers.read(kind, row.entity_id, 'base');
-        const sent = this.pending.layers.applyPatch(kind, base, JSON.parse(row.patch) as Partial<EntityDoc<EntityKind>>);
+        const patch = JSON.parse(row.patch) as Partial<EntityDoc<EntityKind>>;
+        const sent = this.pending.layers.applyPatch(kind, base, patch);
         if (result.serverRecord) {
+          if (kind === 'order') this.#noteRepricing(row.entity_id, patch as Partial<EntityDoc<'order'>>, result.serverRecord, now);
           this.server.writeBase(kind, row.entity_id, result.serverRecord, {}, sent);
         } else {
           if (sent) this.pending.layers.write(kind, sent, 'base');
@@ -292,6 +296,17 @@ export class Outbox {
         }
       }
     });
+  }
+
+  /**
+   * The server prices an order's lines itself (/v1 takes no prices): when the lines we sent come
+   * back with another total, the customer paid a price the server does not have.
+   */
+  #noteRepricing(orderId: string, sent: Partial<EntityDoc<'order'>>, reply: ServerRecord, now: number): void {
+    if (sent.total === undefined || typeof reply.total !== 'number' || reply.total === sent.total) return;
+    const currency = typeof reply.currency === 'string' ? reply.currency : (sent.currency ?? this.pending.layers.merged('order', orderId)?.currency);
+    if (currency === undefined) return;
+    this.repriced.record({ orderId, tillTotal: sent.total, serverTotal: reply.total, currency, detectedAt: now });
   }
 
   /** A transient failure: back to pending, due again at `nextAttemptAt`. */

@@ -84,6 +84,15 @@ export interface RefundsTable extends LayerColumns {
   status: string;
   created_at: number;
 }
+export interface RepricedOrdersTable {
+  order_id: string;
+  till_total: number;
+  server_total: number;
+  currency: string;
+  detected_at: number;
+  settled_at: number | null;
+  settled_by: string | null;
+}
 export interface OutboxTable {
   seq: Generated<number>;
   op_id: string;
@@ -167,4 +176,5 @@ export interface StoreTables {
   id_map: IdMapTable;
   settings: SettingsTable;
   audit_log: AuditLogTable;
+  repriced_orders: RepricedOrdersTable;
 }

@@ -11,6 +11,7 @@ import { EntityLayers } from './layers';
 import { STORE_MIGRATIONS, type Migration } from './migrations';
 import { Outbox } from './outbox';
 import { PendingChanges } from './pending';
+import { RepricedOrders } from './repriced-orders';
 import type { StoreTables } from './schema';
 import { ServerState } from './server-state';
 
@@ -31,6 +32,8 @@ export class Store {
   /** The sync engine's side: pulls, webhooks, cursors. */
   readonly server: ServerState;
   readonly ids: IdMap;
+  /** Orders the server priced differently from the till, until a manager settles them. */
+  readonly repricedOrders: RepricedOrders;
   /** The cashier's side: orders, payments, refunds, menu, locations, settings, audit. */
   readonly cashier: CashierRepositories;
   /** One transaction wrapper for every call: better-sqlite3's db.transaction() is costly to build. */
@@ -48,7 +51,8 @@ export class Store {
     const pending = new PendingChanges(opened.sql, layers);
     this.ids = new IdMap(opened.kysely, opened.sql);
     this.server = new ServerState(opened.kysely, opened.sql, pending, this.ids, transaction);
-    this.outbox = new Outbox(opened.kysely, opened.sql, pending, this.ids, this.server, transaction);
+    this.repricedOrders = new RepricedOrders(opened.kysely, opened.sql);
+    this.outbox = new Outbox(opened.kysely, opened.sql, pending, this.ids, this.server, this.repricedOrders, transaction);
     this.cashier = new CashierRepositories(opened.kysely, opened.sql, layers, this.outbox, options.clock ?? systemClock, transaction);
   }
 
