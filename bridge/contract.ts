@@ -136,6 +136,19 @@ export const DeadLetter = z.object({
 });
 export type DeadLetter = z.infer<typeof DeadLetter>;
 
+export const RepricedOrder = z.object({
+  /** The order's id. */
+  id: Id,
+  /** The order in the cashier's words ("Order for Ada, 3 lines, 9:41"). */
+  description: z.string(),
+  /** What happened and what to do, in one plain sentence with both totals. */
+  message: z.string(),
+  /** When the order was rung up, to find it (null if the order is no longer on this terminal). */
+  placedAt: IsoTime.nullable(),
+  detectedAt: IsoTime,
+});
+export type RepricedOrder = z.infer<typeof RepricedOrder>;
+
 export const SyncStatusView = z.object({
   online: z.boolean(),
   pending: z.number().int().nonnegative(),
@@ -143,6 +156,8 @@ export const SyncStatusView = z.object({
   lastPushAt: IsoTime.nullable(),
   lastPullAt: IsoTime.nullable(),
   deadLetters: z.array(DeadLetter),
+  /** Orders the cloud priced differently from the till (a menu price changed before they were sent), until settled. */
+  repricedOrders: z.array(RepricedOrder),
   /** Milliseconds until the next automatic attempt while backing off. */
   retryInMs: z.number().nonnegative().nullable(),
   credentials: z.enum(['none', 'api_key', 'oauth', 'rejected']),
@@ -338,6 +353,7 @@ export const commands = {
   'sync.now': command(Empty, SyncStatusView),
   'sync.retryDeadLetter': command(z.strictObject({ id: Id }), SyncStatusView),
   'sync.discardDeadLetter': command(z.strictObject({ id: Id }), SyncStatusView),
+  'sync.settleRepricedOrder': command(z.strictObject({ id: Id }), SyncStatusView),
 
   /** What would be lost by quitting, signing out or resetting now. */
   'session.pending': command(Empty, PendingLoss),

@@ -435,6 +435,10 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       cashier.menuChanged();
       return sync.status();
     },
+    'sync.settleRepricedOrder': ({ id }) => {
+      sync.settleRepricedOrder(id, 'manager');
+      return sync.status();
+    },
     'session.pending': () => loss(),
     'session.signOut': async ({ despitePending }) => {
       const { pending, message } = loss();

@@ -2,10 +2,11 @@
 // status is forwarded; without one (no credentials yet, or an engine that failed to start) the
 // indicator still tells the truth from the local outbox: how much waits and since when.
 import { formatMoney } from '../../bridge/money';
-import type { DeadLetter, SyncStatusView } from '../../bridge/contract';
+import type { DeadLetter, RepricedOrder, SyncStatusView } from '../../bridge/contract';
 import type { Clock } from '../../common/clock';
-import type { DeadLetter as StoreDeadLetter, DeadLetterRefusal, EntityKind, OutboxOperation, Store } from '../../store/index';
+import type { DeadLetter as StoreDeadLetter, DeadLetterRefusal, EntityKind, OrderDoc, OutboxOperation, RepricedOrder as StoreRepricedOrder, Store } from '../../store/index';
 import type { SyncStatus } from '../../sync/status';
+import { StoreError } from '../../store/index';
 import { CoreError } from './errors';
 
 /** The sync engine as the core uses it (sync/engine.ts createSyncEngine). */
@@ -112,6 +113,24 @@ export function deadLetterView(letter: StoreDeadLetter, currency: string): DeadL
   };
 }
 
+/** A repriced order for the sync panel: which order, both totals and what to do, in the cashier's words. */
+export function repricedOrderView(entry: StoreRepricedOrder, order: OrderDoc | undefined): RepricedOrder {
+  const money = (amount: number) => formatMoney(amount, entry.currency);
+  const lines = order?.lines.length ?? 0;
+  const customer = order?.customer?.name;
+  const gap = entry.serverTotal - entry.tillTotal;
+  return {
+    id: entry.orderId,
+    description: `Order${customer ? ` for ${customer}` : ''}${order ? ` (${lines} ${lines === 1 ? 'line' : 'lines'})` : ''}`,
+    message:
+      `The cloud priced this order at ${money(entry.serverTotal)}, the till at ${money(entry.tillTotal)} ` +
+      `(${money(Math.abs(gap))} ${gap > 0 ? 'more' : 'less'}): a menu price changed before the order was sent. ` +
+      `Settle the difference with the customer if they have paid, then mark it settled.`,
+    placedAt: order ? new Date(order.created_at).toISOString() : null,
+    detectedAt: new Date(entry.detectedAt).toISOString(),
+  };
+}
+
 function deadLetterId(id: string): number {
   const n = Number(id);
   if (!Number.isSafeInteger(n) || n <= 0) throw new CoreError('not_found', 'That refused change is no longer listed. Open the sync panel again.');
@@ -173,11 +192,13 @@ export class SyncLink {
     const now = this.clock.now();
     const stats = this.store.outbox.outboxStats(now);
     const deadLetters = this.store.outbox.listDeadLetters().map((letter) => deadLetterView(letter, this.currency()));
+    const repricedOrders = this.store.repricedOrders.listUnsettled().map((entry) => repricedOrderView(entry, this.store.cashier.getOrder(entry.orderId)));
     const engine = this.#engine?.status();
     const base = {
       pending: stats.pending + stats.inFlight,
       oldestPendingAgeMs: stats.oldestPendingAgeMs,
       deadLetters,
+      repricedOrders,
     };
     if (!engine) {
       return {
@@ -228,6 +249,21 @@ export class SyncLink {
     this.#requireDeadLetter(n);
     if (this.#engine) await this.#engine.discardDeadLetter(String(n));
     else this.store.outbox.discardDeadLetter(n);
+    this.changed();
+  }
+
+  /** A manager has settled a repriced order's difference with the customer: it leaves the list, and the audit log says who. */
+  settleRepricedOrder(orderId: string, actor: string): void {
+    this.store.transaction(() => {
+      let settled: StoreRepricedOrder;
+      try {
+        settled = this.store.repricedOrders.settle(orderId, actor, this.clock.now());
+      } catch (error) {
+        if (error instanceof StoreError && error.code === 'not_found') throw new CoreError('not_found', 'That order is no longer listed as repriced. Open the sync panel again.');
+        throw error;
+      }
+      this.store.cashier.recordAudit(actor, 'order.repricing_settled', { till_total: settled.tillTotal, server_total: settled.serverTotal }, { kind: 'order', id: orderId });
+    });
     this.changed();
   }
 

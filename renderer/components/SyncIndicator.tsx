@@ -9,7 +9,7 @@ function headline(status: SyncStatusView, connected: boolean): { tone: 'ok' | 'w
   if (status.credentials === 'none') return { tone: 'warn', text: 'Not connected to an account' };
   if (status.credentials === 'rejected') return { tone: 'bad', text: 'Sign-in rejected' };
   if (!status.online) return { tone: 'bad', text: 'Offline' };
-  if (status.deadLetters.length > 0) return { tone: 'bad', text: 'Needs attention' };
+  if (status.deadLetters.length > 0 || status.repricedOrders.length > 0) return { tone: 'bad', text: 'Needs attention' };
   if (status.pending > 0) return { tone: 'warn', text: 'Syncing' };
   return { tone: 'ok', text: 'Online, all synced' };
 }
@@ -30,7 +30,7 @@ export function SyncIndicator() {
           refresh();
           setOpen(true);
         }}
-        aria-label={`Sync status: ${text}. ${status.pending} waiting. ${status.deadLetters.length} refused. Open sync details.`}
+        aria-label={`Sync status: ${text}. ${status.pending} waiting. ${status.deadLetters.length} refused. ${status.repricedOrders.length} repriced. Open sync details.`}
         data-testid="sync-indicator"
       >
         <span className="sync-dot" aria-hidden="true" />
@@ -42,6 +42,11 @@ export function SyncIndicator() {
         {status.deadLetters.length > 0 ? (
           <span className="sync-dead" data-testid="sync-dead-count">
             {status.deadLetters.length} refused
+          </span>
+        ) : null}
+        {status.repricedOrders.length > 0 ? (
+          <span className="sync-dead" data-testid="sync-repriced-count">
+            {status.repricedOrders.length} repriced
           </span>
         ) : null}
       </button>
@@ -128,6 +133,33 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
           </ul>
         </>
       )}
+      {status.repricedOrders.length > 0 ? (
+        <>
+          <h3>Priced differently by the cloud</h3>
+          <p className="dialog-message">
+            The cloud prices an order when it receives it. These were rung up at the till&apos;s price before a menu price changed, so the cloud&apos;s
+            total is not the one the customer was given.
+          </p>
+          <ul className="dead-letters">
+            {status.repricedOrders.map((order) => (
+              <li key={order.id} data-testid="repriced-order">
+                <div>
+                  <strong>{order.description}</strong>
+                  <p>{order.message}</p>
+                  <p className="muted">
+                    {order.placedAt ? `Rung up at ${formatTime(order.placedAt)} · ` : ''}noticed at {formatTime(order.detectedAt)}
+                  </p>
+                </div>
+                <div className="row-actions">
+                  <button type="button" className="secondary" disabled={busy} onClick={() => run(() => client.call('sync.settleRepricedOrder', { id: order.id }))}>
+                    Mark settled
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       <div className="dialog-actions">
         <button type="button" className="primary big" disabled={busy} onClick={() => run(() => client.call('sync.now', {}))}>
           Sync now

@@ -2,6 +2,7 @@
 // One browser and one terminal for the whole file; cases run in order and build on each other.
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
+import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MenuItem, MenuSnapshot } from '../../bridge/contract';
@@ -266,6 +267,36 @@ describe('cashier flows in the browser', () => {
     await expect.poll(() => letters.count()).toBe(0);
     await dialog.getByRole('button', { name: /Close/ }).click();
     await expect.poll(() => page.getByTestId('sync-dead-count').count()).toBe(0);
+  });
+
+  it('lists an order the cloud priced higher than the till, until a manager marks it settled', async () => {
+    const item = menu.items.filter((i) => i.available && i.modifiers.length === 0)[2] as MenuItem;
+    await terminal.sandbox.faults.set({ outage: true });
+    await screen('Register');
+    await addToTicket(item);
+    await page.keyboard.press('F7');
+    await expect.poll(pendingCount).toBeGreaterThan(0);
+    // While the till is cut off, the menu price goes up in the cloud (straight in the sandbox's
+    // database: its API is down too).
+    await terminal.sandbox.db
+      .updateTable('menu_items')
+      .set({ doc: sql<string>`json_set(doc, '$.price', ${item.price + 150})` })
+      .where('id', '=', item.id)
+      .execute();
+    await terminal.sandbox.faults.set({ outage: false });
+    await expect.poll(() => page.getByTestId('sync-repriced-count').textContent(), { timeout: 30_000 }).toBe('1 repriced');
+    await page.getByTestId('sync-indicator').click();
+    const dialog = page.locator('dialog[open]');
+    const money = (minor: number) => `$${(minor / 100).toFixed(2)}`;
+    await expect
+      .poll(() => dialog.getByTestId('repriced-order').textContent())
+      .toContain(`priced this order at ${money(item.price + 150)}, the till at ${money(item.price)} ($1.50 more)`);
+    await shot('sync-repriced-order');
+    await expectAccessible();
+    await dialog.getByRole('button', { name: 'Mark settled' }).click();
+    await expect.poll(() => dialog.getByTestId('repriced-order').count()).toBe(0);
+    await dialog.getByRole('button', { name: /Close/ }).click();
+    await expect.poll(() => page.getByTestId('sync-repriced-count').count()).toBe(0);
   });
 
   it('shows the shift', async () => {

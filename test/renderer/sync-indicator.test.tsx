@@ -77,4 +77,33 @@ describe('SyncIndicator', () => {
     expect(details.querySelector('summary')!.textContent).toBe('Details');
     expect(details.textContent).toContain('HTTP 400 invalid_request: rejected by the server: POST /v1/orders → 400 invalid_request: unknown menu item');
   });
+
+  it('lists an order the cloud priced differently, with both totals, until a manager marks it settled', async () => {
+    t = await startTestCore();
+    const client = renderIndicator();
+    const order = await act(() => client.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 2 }], customer: { name: 'Lin', phone: '' } }));
+    // The cloud confirms the order with its own, higher price per line.
+    const store = reopenStore(t.dataDir);
+    const [create] = store.outbox.claimReady(Date.now() + 1000, 1);
+    const doc = store.cashier.getOrder(order.id)!;
+    const lines = doc.lines.map((line) => ({ ...line, unit_price: line.unit_price + 50 }));
+    store.outbox.completeOperation(create!.opId, { serverRecord: { ...doc, id: 'ord_cloud_1', lines, total: doc.total + 100 } });
+    store.close();
+
+    fireEvent.click(screen.getByTestId('sync-indicator'));
+    await waitFor(() => expect(screen.getAllByTestId('repriced-order')).toHaveLength(1));
+    const money = (minor: number) => `$${(minor / 100).toFixed(2)}`;
+    expect(screen.getByTestId('repriced-order').textContent).toContain('Order for Lin (1 line)');
+    expect(screen.getByTestId('repriced-order').textContent).toContain(`priced this order at ${money(doc.total + 100)}, the till at ${money(doc.total)} ($1.00 more)`);
+    expect(screen.getByTestId('sync-repriced-count').textContent).toBe('1 repriced');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Mark settled' }));
+    await waitFor(() => expect(screen.queryAllByTestId('repriced-order')).toHaveLength(0));
+    expect(screen.queryByTestId('sync-repriced-count')).toBeNull();
+    const audit = reopenStore(t.dataDir);
+    expect(audit.cashier.listAudit({ entityKind: 'order', entityId: order.id }).map((entry) => entry.action)).toContain('order.repricing_settled');
+    audit.close();
+    // Settling it twice is refused with a plain sentence, and changes nothing.
+    await expect(client.call('sync.settleRepricedOrder', { id: order.id })).rejects.toThrow(/no longer listed as repriced/);
+  });
 });
