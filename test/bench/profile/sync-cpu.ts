@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { request } from 'undici';
 import { systemClock } from '../../../common/clock';
 import { silentLogger } from '../../../common/log';
 import { openStore } from '../../../store/index';
@@ -18,6 +17,7 @@ import { ApiKeyCredentials } from '../../../sync/credentials';
 import { DEFAULT_TUNING } from '../../../sync/engine';
 import { Puller } from '../../../sync/pull';
 import { OutboxPusher } from '../../../sync/push';
+import { queueBenchOrders, type BenchSandboxInfo } from '../bench-orders';
 
 const [mode = 'pull', countArg] = process.argv.slice(2);
 if (mode !== 'pull' && mode !== 'drain') throw new Error(`usage: sync-cpu.ts pull|drain [orders], not ${mode}`);
@@ -28,11 +28,7 @@ const profileDir = process.env.SANDBOX_CPU_PROF;
 const sandbox = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', 'tsx', fixture, String(mode === 'pull' ? count : 0)], {
   stdio: ['pipe', 'pipe', 'inherit'],
 });
-const info = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: sandbox.stdout! }).once('line', resolve))) as {
-  baseUrl: string;
-  apiKey: string;
-  locationId: string;
-};
+const info = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: sandbox.stdout! }).once('line', resolve))) as BenchSandboxInfo;
 
 /** CPU milliseconds the sandbox process has used (utime + stime, in 10 ms clock ticks). */
 function sandboxCpuMs(): number {
@@ -58,22 +54,6 @@ async function warmUp(): Promise<void> {
   }
 }
 
-async function queueOrders(): Promise<void> {
-  type Item = { id: string; name: string; price: number; available: boolean; stock: number | null; modifiers: { id: string; name: string; price: number }[] };
-  const res = await request(`${info.baseUrl}/menu/items?location_id=${info.locationId}&per_page=100`, { headers: { authorization: `Bearer ${info.apiKey}` } });
-  const items = ((await res.body.json()) as { data: Item[] }).data.filter((i) => i.available && i.stock === null).slice(0, 3);
-  const lines = items.map((item, n) => ({
-    menu_item_id: item.id,
-    name: item.name,
-    quantity: n + 1,
-    unit_price: item.price + (item.modifiers[0]?.price ?? 0),
-    modifiers: item.modifiers.slice(0, 1).map((m) => ({ modifier_id: m.id, name: m.name, price: m.price })),
-  }));
-  store.transaction(() => {
-    for (let n = 0; n < count; n++) store.cashier.createOrder({ locationId: info.locationId, currency: 'usd', lines, customer: { name: 'Profile', phone: '' } }, { actor: 'profile' });
-  });
-}
-
 async function drain(): Promise<number> {
   const pusher = new OutboxPusher({ api, store, clock: systemClock, logger: silentLogger, tuning: { ...DEFAULT_TUNING.push, concurrency: 16 } });
   while (store.outbox.unfinishedCount() > 0) {
@@ -84,7 +64,7 @@ async function drain(): Promise<number> {
 }
 
 try {
-  await (mode === 'pull' ? warmUp() : queueOrders());
+  await (mode === 'pull' ? warmUp() : queueBenchOrders(store, info, count, 'profile'));
   const cpuBefore = process.cpuUsage();
   const sandboxBefore = sandboxCpuMs();
   const started = performance.now();

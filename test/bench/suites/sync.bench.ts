@@ -25,6 +25,7 @@ import { Puller } from '../../../sync/pull';
 import { buildRequest, ReferenceResolver } from '../../../sync/operations';
 import { OutboxPusher } from '../../../sync/push';
 import { ORDER_METADATA } from '../../../sync/server-records';
+import { queueBenchOrders, type BenchSandboxInfo } from '../bench-orders';
 import { row, type BenchRow, type BenchSuite } from '../harness';
 
 interface AutocannonResult {
@@ -58,12 +59,6 @@ const PULL_ORDERS = 50_000;
 const WEBHOOK_EVENTS = 10_000;
 const MEMORY_ORDERS = 100_000;
 
-interface SandboxInfo {
-  baseUrl: string;
-  apiKey: string;
-  locationId: string;
-  orders: number;
-}
 
 /** Runs a fixture in its own process; its first stdout line is JSON, the rest comes at close (stdin end). */
 async function child<T>(args: string[]): Promise<{ info: T; close: () => Promise<string[]> }> {
@@ -90,19 +85,11 @@ async function child<T>(args: string[]): Promise<{ info: T; close: () => Promise
 }
 
 function childSandbox(extraOrders: number) {
-  return child<SandboxInfo>(['--import', 'tsx', fixture('bench-sandbox.ts'), String(extraOrders)]);
+  return child<BenchSandboxInfo>(['--import', 'tsx', fixture('bench-sandbox.ts'), String(extraOrders)]);
 }
 
 function tempStore(): Store {
   return openStore(join(mkdtempSync(join(tmpdir(), 'bench-sync-')), 'terminal.db'));
-}
-
-type MenuItem = { id: string; name: string; price: number; available: boolean; stock: number | null; modifiers: { id: string; name: string; price: number }[] };
-
-async function menuOf(info: SandboxInfo): Promise<MenuItem[]> {
-  const res = await request(`${info.baseUrl}/menu/items?location_id=${info.locationId}&per_page=100`, { headers: { authorization: `Bearer ${info.apiKey}` } });
-  const body = (await res.body.json()) as { data: MenuItem[] };
-  return body.data.filter((i) => i.available && i.stock === null).slice(0, 3);
 }
 
 function failures(result: AutocannonResult): string {
@@ -114,19 +101,7 @@ async function drainBench(): Promise<BenchRow> {
   const store = tempStore();
   const api = new ApiClient({ baseUrl: sandbox.info.baseUrl, credentials: new ApiKeyCredentials(async () => sandbox.info.apiKey), connections: CONCURRENCY });
   try {
-    const items = await menuOf(sandbox.info);
-    const lines = items.map((item, n) => ({
-      menu_item_id: item.id,
-      name: item.name,
-      quantity: n + 1,
-      unit_price: item.price + (item.modifiers[0]?.price ?? 0),
-      modifiers: item.modifiers.slice(0, 1).map((m) => ({ modifier_id: m.id, name: m.name, price: m.price })),
-    }));
-    store.transaction(() => {
-      for (let n = 0; n < DRAIN_ORDERS; n++) {
-        store.cashier.createOrder({ locationId: sandbox.info.locationId, currency: 'usd', lines, customer: { name: 'Bench', phone: '' } }, { actor: 'bench' });
-      }
-    });
+    await queueBenchOrders(store, sandbox.info, DRAIN_ORDERS, 'bench');
 
     // The raw limit sends what the engine sends: the body it builds for a queued order (metadata
     // included) with a fresh operation and local id each time, under a fresh Idempotency-Key,
