@@ -23,10 +23,11 @@ function runStart(env: Record<string, string>, untilLaunch: boolean): Promise<{ 
       if (untilLaunch && launch && !stopping) {
         stopping = true;
         child.kill('SIGTERM');
-        child.once('exit', (code) => resolve({ code, stderr, launchUrl: launch[1] as string }));
+        child.once('close', (code) => resolve({ code, stderr, launchUrl: launch[1] as string }));
       }
     });
-    child.once('exit', (code) => {
+    // 'close', not 'exit': under load the process can exit before its last stderr chunk is read.
+    child.once('close', (code) => {
       if (!untilLaunch || !/Open: /.test(stderr)) resolve({ code, stderr, launchUrl: null });
     });
   });
