@@ -245,6 +245,8 @@ export const PendingLoss = z.object({
   cardPayments: z.number().int().nonnegative(),
   /** Changes the cloud refused, still listed in the sync panel. */
   deadLetters: z.number().int().nonnegative(),
+  /** Orders the cloud priced differently, not settled yet: only this terminal knows what the till charged. */
+  repricedOrders: z.number().int().nonnegative(),
   /** When the oldest waiting change was made; null when nothing waits. */
   oldestPendingAt: IsoTime.nullable(),
   /** The same in one sentence for a dialog. */

@@ -458,7 +458,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     'terminal.reset': async ({ confirmPendingLoss, managerPin }) => {
       requireManager(managerPin, 'Resetting the terminal');
       const atStake = loss();
-      if ((atStake.pending > 0 || atStake.deadLetters > 0) && !confirmPendingLoss) {
+      if ((atStake.pending > 0 || atStake.deadLetters > 0 || atStake.repricedOrders > 0) && !confirmPendingLoss) {
         throw new CoreError('conflict', `${atStake.message} A reset deletes them for good. Confirm to reset anyway.`);
       }
       return context.reset(atStake);

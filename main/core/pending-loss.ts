@@ -8,7 +8,8 @@ function plural(n: number, one: string, many: string): string {
 }
 
 /**
- * Counts the unfinished outbox (orders and card payments among it) and the dead letters.
+ * Counts the unfinished outbox (orders and card payments among it), the dead letters and the
+ * repriced orders nobody has settled.
  * `timeZone` is the location's (empty: this computer's), for the time of the oldest change.
  */
 export function pendingLoss(store: Store, now: number, timeZone: string): PendingLoss {
@@ -22,13 +23,15 @@ export function pendingLoss(store: Store, now: number, timeZone: string): Pendin
     else if (key.startsWith('payment_intent:')) cardPayments++;
   }
   const oldestPendingAt = stats.oldestPendingAgeMs === null ? null : now - stats.oldestPendingAgeMs;
+  const repricedOrders = store.repricedOrders.listUnsettled().length;
   return {
     pending,
     orders,
     cardPayments,
     deadLetters: stats.deadLetters,
+    repricedOrders,
     oldestPendingAt: oldestPendingAt === null ? null : new Date(oldestPendingAt).toISOString(),
-    message: lossMessage({ pending, orders, cardPayments, deadLetters: stats.deadLetters, oldestPendingAt }, now, timeZone),
+    message: lossMessage({ pending, orders, cardPayments, deadLetters: stats.deadLetters, repricedOrders, oldestPendingAt }, now, timeZone),
   };
 }
 
@@ -41,11 +44,11 @@ function whenText(at: number, now: number, timeZone: string): string {
 }
 
 function lossMessage(
-  loss: { pending: number; orders: number; cardPayments: number; deadLetters: number; oldestPendingAt: number | null },
+  loss: { pending: number; orders: number; cardPayments: number; deadLetters: number; repricedOrders: number; oldestPendingAt: number | null },
   now: number,
   timeZone: string,
 ): string {
-  if (loss.pending === 0 && loss.deadLetters === 0) return 'Everything is synced.';
+  if (loss.pending === 0 && loss.deadLetters === 0 && loss.repricedOrders === 0) return 'Everything is synced.';
   const parts: string[] = [];
   if (loss.pending > 0) {
     const which = [loss.orders > 0 ? plural(loss.orders, 'order', 'orders') : '', loss.cardPayments > 0 ? plural(loss.cardPayments, 'card payment', 'card payments') : '']
@@ -55,5 +58,8 @@ function lossMessage(
     parts.push(`${plural(loss.pending, 'change is', 'changes are')} not in the cloud yet${which ? ` (touching ${which})` : ''}${oldest}.`);
   }
   if (loss.deadLetters > 0) parts.push(`${plural(loss.deadLetters, 'change was', 'changes were')} refused by the cloud and ${loss.deadLetters === 1 ? 'is' : 'are'} still listed in the sync panel.`);
+  if (loss.repricedOrders > 0) {
+    parts.push(`${plural(loss.repricedOrders, 'order', 'orders')} priced differently by the cloud ${loss.repricedOrders === 1 ? 'is' : 'are'} not settled yet (listed in the sync panel).`);
+  }
   return parts.join(' ');
 }

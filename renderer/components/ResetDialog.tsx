@@ -26,7 +26,8 @@ export function ResetDialog({ managerPinSet, onClose, onDone }: { managerPinSet:
     };
   }, [client]);
 
-  const losesWork = loss !== null && (loss.pending > 0 || loss.deadLetters > 0);
+  const losesWork = loss !== null && (loss.pending > 0 || loss.deadLetters > 0 || loss.repricedOrders > 0);
+  const changes = loss === null ? 0 : loss.pending + loss.deadLetters;
   const reset = async () => {
     setWorking(true);
     setError(null);
@@ -49,7 +50,7 @@ export function ResetDialog({ managerPinSet, onClose, onDone }: { managerPinSet:
         <p className="muted">Checking what has not reached the cloud…</p>
       ) : losesWork ? (
         <p className="dialog-message loss" role="alert" data-testid="reset-loss">
-          {loss.message} A reset deletes {loss.pending + loss.deadLetters === 1 ? 'it' : 'them'} for good.
+          {loss.message} A reset deletes {changes + loss.repricedOrders === 1 ? 'it' : 'them'} for good.
         </p>
       ) : (
         <p className="dialog-message" data-testid="reset-loss">
@@ -68,7 +69,7 @@ export function ResetDialog({ managerPinSet, onClose, onDone }: { managerPinSet:
           Keep everything
         </button>
         <button type="button" className="danger big" onClick={() => void reset()} disabled={loss === null || working || (managerPinSet && pin === '')} data-testid="confirm-reset">
-          {losesWork ? `Reset and lose ${loss.pending + loss.deadLetters} ${loss.pending + loss.deadLetters === 1 ? 'change' : 'changes'}` : 'Reset this terminal'}
+          {!losesWork ? 'Reset this terminal' : changes > 0 ? `Reset and lose ${changes} ${changes === 1 ? 'change' : 'changes'}` : 'Reset anyway'}
         </button>
       </div>
     </Dialog>

@@ -46,6 +46,25 @@ describe('terminal.reset', () => {
     expect((await t.call('settings.get', {})).credentials.kind).toBe('api_key');
   });
 
+  it('counts an unsettled repriced order as something a reset would lose', async () => {
+    t = await startTestCore();
+    const order = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
+    const store = reopenStore(t.dataDir);
+    const [create] = store.outbox.claimReady(Date.now() + 1000, 1);
+    const doc = store.cashier.getOrder(order.id)!;
+    store.outbox.completeOperation(create!.opId, { serverRecord: { ...doc, id: 'ord_cloud_1', total: doc.total + 100 } });
+    store.close();
+
+    const loss = await t.call('session.pending', {});
+    expect(loss).toMatchObject({ pending: 0, deadLetters: 0, repricedOrders: 1, message: '1 order priced differently by the cloud is not settled yet (listed in the sync panel).' });
+    const refused = await refusal(t.call('terminal.reset', {}));
+    expect(refused).toMatchObject({ code: 'conflict', message: expect.stringMatching(/1 order priced differently .* Confirm to reset anyway\./) });
+    await t.call('sync.settleRepricedOrder', { id: order.id });
+    expect(await t.call('session.pending', {})).toMatchObject({ repricedOrders: 0, message: 'Everything is synced.' });
+    await t.call('terminal.reset', {});
+    expect(await t.call('orders.list', {})).toEqual([]);
+  });
+
   it('needs the manager PIN once one is set', async () => {
     t = await startTestCore({ offlinePayments: { perTransaction: 10_000, total: 100_000, managerPinHash: hashManagerPin('8642') } });
     expect((await refusal(t.call('terminal.reset', {}))).code).toBe('needs_manager');
