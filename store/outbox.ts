@@ -288,7 +288,7 @@ export class Outbox {
         const patch = JSON.parse(row.patch) as Partial<EntityDoc<EntityKind>>;
         const sent = this.pending.layers.applyPatch(kind, base, patch);
         if (result.serverRecord) {
-          if (kind === 'order') this.#noteRepricing(row.entity_id, patch as Partial<EntityDoc<'order'>>, result.serverRecord, now);
+          if (kind === 'order') this.#noteRepricing(row.entity_id, patch as Partial<EntityDoc<'order'>>, (sent as EntityDoc<'order'> | undefined)?.currency, result.serverRecord, now);
           this.server.writeBase(kind, row.entity_id, result.serverRecord, {}, sent);
         } else {
           if (sent) this.pending.layers.write(kind, sent, 'base');
@@ -302,9 +302,9 @@ export class Outbox {
    * The server prices an order's lines itself (/v1 takes no prices): when the lines we sent come
    * back with another total, the customer paid a price the server does not have.
    */
-  #noteRepricing(orderId: string, sent: Partial<EntityDoc<'order'>>, reply: ServerRecord, now: number): void {
+  #noteRepricing(orderId: string, sent: Partial<EntityDoc<'order'>>, sentCurrency: string | undefined, reply: ServerRecord, now: number): void {
     if (sent.total === undefined || typeof reply.total !== 'number' || reply.total === sent.total) return;
-    const currency = typeof reply.currency === 'string' ? reply.currency : (sent.currency ?? this.pending.layers.merged('order', orderId)?.currency);
+    const currency = typeof reply.currency === 'string' ? reply.currency : sentCurrency;
     if (currency === undefined) return;
     this.repriced.record({ orderId, tillTotal: sent.total, serverTotal: reply.total, currency, detectedAt: now });
   }

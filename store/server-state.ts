@@ -3,7 +3,7 @@
 // on top, so nothing here can erase a change that has not been pushed.
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
-import { EntityDocs, type EntityDoc, type EntityKind } from './documents';
+import { EntityDocs, TILL_ONLY_DEFAULTS, type EntityDoc, type EntityKind } from './documents';
 import type { SqlRunner } from './database';
 import { StoreError } from './errors';
 import type { IdMap } from './id-map';
@@ -23,8 +23,6 @@ export interface PullPage {
   cursor: string | null;
   /** When the pull that fetched this page started (its high-water mark). */
   pullStartedAt: number;
-  /** Fields a record lacks when its entity has no row here yet (what only the till keeps, e.g. an order's notes). */
-  newEntityDefaults?: Record<string, unknown>;
 }
 
 export interface CursorState {
@@ -184,9 +182,12 @@ export class ServerState {
     return doc;
   }
 
-  /** The document a server record makes of `base` (fields it lacks keep their value there); throws when it is not whole. */
+  /**
+   * The document a server record makes of `base` (fields it lacks keep their value there; with no
+   * base, what only the till keeps takes its default); throws when it is not whole.
+   */
   #wholeDoc(kind: EntityKind, localId: string, record: ServerRecord, base: EntityDoc<EntityKind> | undefined, localIdFor: LocalIdLookup): EntityDoc<EntityKind> {
-    const input: Record<string, unknown> = { ...base, ...record, id: localId };
+    const input: Record<string, unknown> = { ...(base ?? TILL_ONLY_DEFAULTS[kind]), ...record, id: localId };
     this.#localize(kind, input, localIdFor);
     const parsed = EntityDocs[kind].safeParse(input);
     if (!parsed.success) {
@@ -249,7 +250,7 @@ export class ServerState {
       page.records.forEach((record, i) => {
         const localId = localIds[i]!;
         if (!withBase.has(localId) && !withPending.has(localId) && !withOperations.has(localId)) {
-          const doc = this.#wholeDoc(kind, localId, record, page.newEntityDefaults as EntityDoc<EntityKind> | undefined, localIdFor);
+          const doc = this.#wholeDoc(kind, localId, record, undefined, localIdFor);
           const earlier = fresh.get(localId);
           // A record seen twice in one page: the newer copy wins, as it would over a stored row.
           if (earlier === undefined || !isOlderThan(doc, earlier)) fresh.set(localId, doc);

@@ -20,7 +20,7 @@ import type { ApiClient } from './api-client';
 import { ApiError } from './api-error';
 import { letRequestsLeave } from './event-loop';
 import { menuItemVersionScope } from './webhooks';
-import { withTillOnlyDefaults, categoryRecord, claimOwnOrders, locationRecord, menuItemRecord, modifierRecords, orderRecord, TILL_ONLY_ORDER_DEFAULTS } from './server-records';
+import { categoryRecord, claimOwnOrders, locationRecord, menuItemRecord, modifierRecords, orderRecord } from './server-records';
 
 export interface PullTuning {
   /** Records per page (the API's maximum is 100). */
@@ -212,7 +212,7 @@ export class Puller {
       try {
         const { data } = await this.#api.call({ method: 'GET', path: spec.getPath!(serverId), schema: spec.itemSchema! });
         const records = spec.toRecords(data);
-        for (const record of spec.kind === 'order' ? withTillOnlyDefaults(this.#store, 'order', records) : records) this.#store.server.applyServerRecord(spec.kind, record);
+        for (const record of records) this.#store.server.applyServerRecord(spec.kind, record);
       } catch (error) {
         if (error instanceof ApiError && error.kind === 'not_found') this.#store.server.removeServerRecord(spec.kind, serverId);
         else throw error;
@@ -235,14 +235,7 @@ export class Puller {
         const modifiers = data.flatMap((item) => modifierRecords(item as z.infer<typeof clientMenuItemSchema>));
         if (modifiers.length > 0) this.#store.server.applyPullPage({ kind: 'modifier', scope: `modifier:${spec.scope}`, records: modifiers, cursor: null, pullStartedAt: startedAt });
       }
-      this.#store.server.applyPullPage({
-        kind: spec.kind,
-        scope: spec.scope,
-        records: serverRecords,
-        cursor,
-        pullStartedAt: startedAt,
-        newEntityDefaults: spec.kind === 'order' ? TILL_ONLY_ORDER_DEFAULTS : undefined,
-      });
+      this.#store.server.applyPullPage({ kind: spec.kind, scope: spec.scope, records: serverRecords, cursor, pullStartedAt: startedAt });
     });
     return serverRecords.length;
   }

@@ -53,19 +53,6 @@ export function orderRecord(order: ClientOrder): ServerRecord {
   });
 }
 
-/** What an order first seen from the server lacks that the store requires: the fields only the till keeps. */
-export const TILL_ONLY_ORDER_DEFAULTS = { notes: '' } as const;
-
-/**
- * Orders first seen from the server (another channel, another till) have no notes, a field only
- * the till keeps: give them the empty note the store requires of a whole order. Known orders
- * keep their notes (the record leaves the field out).
- */
-export function withTillOnlyDefaults(store: Store, kind: 'order', records: readonly ServerRecord[]): ServerRecord[] {
-  const known = store.ids.localIdsFor(kind, records.map((r) => r.id));
-  return records.map((record) => (known.has(record.id) ? record : { ...TILL_ONLY_ORDER_DEFAULTS, ...record }));
-}
-
 
 export function menuItemRecord(item: ClientMenuItem & { low_stock_threshold?: number | null; deleted?: boolean }): ServerRecord {
   const stock = item.stock;

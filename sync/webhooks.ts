@@ -14,7 +14,7 @@ import type { Store } from '../store/index';
 import { ApiClient } from './api-client';
 import { ApiError } from './api-error';
 import type { CredentialsProvider } from './credentials';
-import { withTillOnlyDefaults, cardPaymentRecord, claimOwnOrders, menuItemRecord, modifierRecords, orderRecord, paymentIntentRecord } from './server-records';
+import { cardPaymentRecord, claimOwnOrders, menuItemRecord, modifierRecords, orderRecord, paymentIntentRecord } from './server-records';
 import { startWebhookReceiverServer, type ReceivedEvent, type SinkOutcome, type WebhookEventSink, type WebhookReceiver } from './webhook-receiver';
 
 const MenuItemAttributes = clientMenuItemSchema.extend({ deleted: z.boolean().optional(), low_stock_threshold: z.int().nullish() });
@@ -114,8 +114,7 @@ export class WebhookApplier implements WebhookEventSink {
   }
 
   #writeOrder(order: ClientOrder): void {
-    const [record] = withTillOnlyDefaults(this.#store, 'order', [orderRecord(order)]);
-    this.#store.server.applyServerRecord('order', record!);
+    this.#store.server.applyServerRecord('order', orderRecord(order));
   }
 
   /** The version (updated_at, ms) last applied for a resource that has no updated_at locally. */

@@ -153,4 +153,16 @@ describe('a pulled page or single record older than the stored base', () => {
     expect(store.server.getCursor('order:all')).toBeUndefined();
     store.close();
   });
+
+  it('gives an order without notes its till-only default whether it is new or came back after a sweep', () => {
+    const { store, clock } = setup();
+    const { notes: _notes, ...withoutNotes } = serverOrder('ord_srv_1');
+    store.server.applyServerRecord('order', withoutNotes);
+    expect(store.cashier.getOrder('ord_srv_1')?.notes).toBe('');
+    store.server.removeServerRecord('order', 'ord_srv_1');
+    expect(store.localIdFor('order', 'ord_srv_1')).toBe('ord_srv_1');
+    store.server.applyPullPage({ kind: 'order', scope: 'order:all', records: [withoutNotes], cursor: null, pullStartedAt: clock.now() });
+    expect(store.cashier.getOrder('ord_srv_1')).toMatchObject({ notes: '', total: 2300 });
+    store.close();
+  });
 });
