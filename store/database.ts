@@ -35,17 +35,17 @@ export class SqlRunner {
 
   all<R>(query: Compilable<R> | CompiledQuery<R>): R[] {
     const compiled = 'compile' in query ? query.compile() : query;
-    return this.statement(compiled.sql).all(...bindable(compiled.parameters)) as R[];
+    return this.statement(compiled.sql).all(bindable(compiled.parameters)) as R[];
   }
 
   first<R>(query: Compilable<R> | CompiledQuery<R>): R | undefined {
     const compiled = 'compile' in query ? query.compile() : query;
-    return this.statement(compiled.sql).get(...bindable(compiled.parameters)) as R | undefined;
+    return this.statement(compiled.sql).get(bindable(compiled.parameters)) as R | undefined;
   }
 
   run(query: Compilable<unknown> | CompiledQuery<unknown>): RunResult {
     const compiled = 'compile' in query ? query.compile() : query;
-    return this.statement(compiled.sql).run(...bindable(compiled.parameters));
+    return this.statement(compiled.sql).run(bindable(compiled.parameters));
   }
 
   /**
@@ -62,23 +62,27 @@ export class SqlRunner {
     let statement: Statement | undefined; // prepared at first use: an older schema may lack the table
     return (row) => {
       statement ??= this.statement(sql);
-      return statement.run(...bindable(columns.map((c) => (row as Record<string, unknown>)[c])));
+      return statement.run(bindable(columns.map((c) => (row as Record<string, unknown>)[c])));
     };
   }
 
   /** Raw SQL for the few statements kysely cannot type (generic layer rows). */
   runSql(sql: string, parameters: readonly unknown[]): RunResult {
-    return this.statement(sql).run(...bindable(parameters));
+    return this.statement(sql).run(bindable(parameters));
   }
 
   allSql<R>(sql: string, parameters: readonly unknown[]): R[] {
-    return this.statement(sql).all(...bindable(parameters)) as R[];
+    return this.statement(sql).all(bindable(parameters)) as R[];
   }
 }
 
-/** better-sqlite3 binds no booleans; SQLite has none either. */
+/**
+ * better-sqlite3 binds no booleans; SQLite has none either. The parameters go to better-sqlite3
+ * as one array, not spread: a pulled page's insert binds over a thousand values.
+ */
 function bindable(parameters: readonly unknown[]): unknown[] {
-  return parameters.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+  for (const p of parameters) if (typeof p === 'boolean') return parameters.map((q) => (typeof q === 'boolean' ? (q ? 1 : 0) : q));
+  return parameters as unknown[];
 }
 
 export interface OpenedDatabase {
