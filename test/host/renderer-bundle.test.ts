@@ -1,8 +1,10 @@
-// The bundle freshness rule browser mode uses at start, on a scratch project tree.
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+// The bundle freshness rule browser mode uses at start, on a scratch project tree; the bundle itself
+// is React's production build whoever builds it.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../main/host/browser-mode';
 import { rendererBundleIsFresh } from '../../main/host/renderer-bundle';
 
 function tree(): string {
@@ -29,4 +31,22 @@ describe('rendererBundleIsFresh', () => {
     writeFileSync(join(root, 'renderer/lib/a.ts'), 'changed');
     expect(rendererBundleIsFresh(root)).toBe(false);
   });
+});
+
+describe('the renderer bundle', () => {
+  it("is a production build even when built with NODE_ENV=test (as tests build it and `npm start` then serves it)", async () => {
+    expect(process.env.NODE_ENV).toBe('test'); // vitest's own: the case this guards
+    const outDir = mkdtempSync(join(tmpdir(), 'pos-bundle-out-'));
+    const { build } = await import('vite');
+    await build({ configFile: join(PROJECT_ROOT, 'vite.config.ts'), logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+    const assets = join(outDir, 'assets');
+    const script = readdirSync(assets)
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => readFileSync(join(assets, file), 'utf8'))
+      .join('\n');
+    // Booleans: a failure should name the marker, not print 350 KB of bundle.
+    expect(script.includes('createRoot'), "the register's bundle, not an empty one").toBe(true);
+    expect(script.includes('jsxDEV'), "React's development JSX runtime").toBe(false);
+    expect(script.includes('Download the React DevTools'), "React DOM's development build").toBe(false);
+  }, 60_000);
 });
