@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'release/', 'coverage/', 'test-results/'] },
+  { ignores: ['node_modules/', 'dist/', 'release/', 'coverage/', 'test-results/', '.coord/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

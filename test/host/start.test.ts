@@ -1,16 +1,21 @@
-// `npm start`'s entry as its own process: a bad configuration stops it before anything starts,
-// with the source and field named; a good one prints the launch link and serves the register.
+// `npm start` as its own process (main/host/launch.mjs, which runs a bundle of main/host/start.ts):
+// a bad configuration stops it before anything starts, with the source and field named; a good
+// one prints the launch link and serves the register; a stale bundle is rebuilt first.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../main/host/browser-mode';
 import { ITEMS, LOCATION, reopenStore, startTestCore } from '../core/fixtures';
 
+/** What `npm start` runs. */
+const NPM_START = [join(PROJECT_ROOT, 'main/host/launch.mjs')];
+const BUNDLE = join(PROJECT_ROOT, 'dist/host/start.mjs');
+
 function runStart(env: Record<string, string>, untilLaunch: boolean): Promise<{ code: number | null; stderr: string; launchUrl: string | null }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'main/host/start.ts')], {
+    const child = spawn(process.execPath, NPM_START, {
       cwd: PROJECT_ROOT,
       env: { ...process.env, POS_BROWSER_MODE: '1', POS_LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -65,6 +70,19 @@ describe('npm start (browser mode)', () => {
     expect(second.launchUrl?.split('#')[1]).not.toBe(first.launchUrl?.split('#')[1]);
   });
 
+  it('rebuilds its bundle when a source is newer than it, then runs the new one', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pos-start-'));
+    const env = { POS_DATA_DIR: dataDir, POS_API_BASE_URL: 'http://127.0.0.1:9/v1' };
+    expect((await runStart(env, true)).code).toBe(0); // a bundle exists now
+    const longAgo = new Date('2001-01-01T00:00:00Z');
+    utimesSync(BUNDLE, longAgo, longAgo); // every source is newer than it
+    const result = await runStart(env, true);
+    expect(result.code).toBe(0);
+    expect(result.launchUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#launch=/);
+    expect(statSync(BUNDLE).mtimeMs).toBeGreaterThan(longAgo.getTime());
+    expect(readdirSync(join(PROJECT_ROOT, 'dist/host')).filter((file) => file.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('on SIGTERM with changes waiting, closes at once without a second signal and keeps them in the store', async () => {
     const placed = await startTestCore();
     await placed.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 2 }] });
@@ -86,7 +104,7 @@ describe('npm start (browser mode)', () => {
     const placed = await startTestCore();
     await placed.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
     await placed.core.shutdown();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'main/host/start.ts')], {
+    const child = spawn(process.execPath, NPM_START, {
       cwd: PROJECT_ROOT,
       env: { ...process.env, POS_BROWSER_MODE: '1', POS_LOG_LEVEL: 'warn', POS_DATA_DIR: placed.dataDir, POS_API_BASE_URL: 'http://127.0.0.1:9/v1', POS_LOCATION_ID: LOCATION },
       stdio: ['ignore', 'ignore', 'pipe'],
