@@ -38,15 +38,19 @@ export function orderRecord(order: ClientOrder): ServerRecord {
     status: order.status,
     currency: order.currency,
     customer: customer === undefined ? undefined : customer === null || (customer.name == null && customer.phone == null) ? null : { name: customer.name ?? '', phone: customer.phone ?? '' },
-    lines: order.items?.map((line) => ({
-      menu_item_id: line.menu_item_id ?? '',
-      name: line.name ?? '',
-      quantity: line.quantity,
-      unit_price: line.price ?? 0,
-      modifiers: (line.modifiers ?? []).map((m) =>
+    lines: order.items?.map((line) => {
+      const modifiers = (line.modifiers ?? []).map((m) =>
         typeof m === 'string' ? { modifier_id: m, name: '', price: 0 } : { modifier_id: m.id, name: m.name ?? '', price: m.price ?? 0 },
-      ),
-    })),
+      );
+      return {
+        menu_item_id: line.menu_item_id ?? '',
+        name: line.name ?? '',
+        quantity: line.quantity,
+        // A /v1 line's price has its modifiers in (docs/spec-gaps.md); the till keeps them apart.
+        unit_price: (line.price ?? 0) - modifiers.reduce((sum, m) => sum + m.price, 0),
+        modifiers,
+      };
+    }),
     total: order.total,
     created_at: millis(order.created_at),
     updated_at: millis(order.updated_at),

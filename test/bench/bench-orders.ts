@@ -21,7 +21,7 @@ export async function queueBenchOrders(store: Store, info: BenchSandboxInfo, cou
     menu_item_id: item.id,
     name: item.name,
     quantity: n + 1,
-    unit_price: item.price + (item.modifiers[0]?.price ?? 0),
+    unit_price: item.price, // the modifier's price is its own (store/documents.ts)
     modifiers: item.modifiers.slice(0, 1).map((m) => ({ modifier_id: m.id, name: m.name, price: m.price })),
   }));
   store.transaction(() => {

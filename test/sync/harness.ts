@@ -80,7 +80,7 @@ export function placeOrder(store: Store, menu: MenuFixture, n: number, lines = 1
           menu_item_id: item.id,
           name: item.name,
           quantity: 1 + ((n + i) % 4),
-          unit_price: item.price + (modifier?.price ?? 0),
+          unit_price: item.price, // the modifier's price is its own (store/documents.ts)
           modifiers: modifier ? [{ modifier_id: modifier.id, name: modifier.name, price: modifier.price }] : [],
         };
       }),
