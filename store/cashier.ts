@@ -22,6 +22,7 @@ import type { SqlRunner } from './database';
 import { StoreError } from './errors';
 import type { EntityLayers } from './layers';
 import type { Outbox } from './outbox';
+import { lineRefs, orderTotal } from './order-lines';
 import type { StoreTables } from './schema';
 
 const Currency = z.string().regex(/^[a-z]{3}$/);
@@ -98,14 +99,6 @@ export interface Actor {
   actor: string;
 }
 
-function orderTotal(lines: readonly z.infer<typeof OrderLineDoc>[]): number {
-  return lines.reduce((sum, line) => sum + line.quantity * (line.unit_price + line.modifiers.reduce((m, mod) => m + mod.price, 0)), 0);
-}
-
-/** The /v1 order body (local ids): items with menu_item_id, quantity and modifier ids. */
-function wireItems(lines: readonly z.infer<typeof OrderLineDoc>[]): Record<string, unknown>[] {
-  return lines.map((line) => ({ menu_item_id: line.menu_item_id, quantity: line.quantity, modifiers: line.modifiers.map((m) => m.modifier_id) }));
-}
 
 export class CashierRepositories {
   readonly #insertAudit: (row: Insertable<StoreTables['audit_log']>) => unknown;
@@ -172,7 +165,7 @@ export class CashierRepositories {
         entityKind: 'order',
         entityId: id,
         kind: 'order.create',
-        payload: { location_id: order.locationId, items: wireItems(order.lines), ...(order.customer ? { customer: order.customer } : {}) },
+        payload: { location_id: order.locationId, items: lineRefs(order.lines), ...(order.customer ? { customer: order.customer } : {}) },
         patch: doc,
         dependsOn: [],
         resourceKey: `order:${id}`,
@@ -192,7 +185,7 @@ export class CashierRepositories {
 
   #orderOperation(id: string, kind: 'order.update' | 'order.fulfil' | 'order.cancel', payload: Record<string, unknown>, patch: Partial<OrderDoc>, actor: string): OrderDoc {
     return this.transaction(() => {
-      this.#openOrder(id);
+      const order = this.#openOrder(id);
       const now = this.clock.now();
       const previous = this.outbox.latestUnfinished('order', id);
       const written = this.outbox.enqueue({
@@ -202,6 +195,8 @@ export class CashierRepositories {
         kind,
         payload,
         patch: { ...patch, updated_at: now },
+        // A change of lines remembers the lines it changed: another terminal may change them first.
+        ...('items' in payload ? { basedOn: lineRefs(order.lines) } : {}),
         dependsOn: previous ? [previous] : [],
         resourceKey: `order:${id}`,
         now,
@@ -218,7 +213,7 @@ export class CashierRepositories {
     if (parsed.lines) {
       patch.lines = parsed.lines;
       patch.total = orderTotal(parsed.lines);
-      payload.items = wireItems(parsed.lines);
+      payload.items = lineRefs(parsed.lines);
     }
     if (parsed.customer !== undefined) {
       patch.customer = parsed.customer;

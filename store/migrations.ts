@@ -188,7 +188,16 @@ const repricedOrders: Migration = {
   },
 };
 
+const lineChangeBase: Migration = {
+  version: 8,
+  name: 'the lines a change of an order\'s lines was made on',
+  up(db) {
+    // Operations queued before this have none: they are sent as they are, as before.
+    db.exec(`ALTER TABLE outbox ADD COLUMN based_on TEXT CHECK (based_on IS NULL OR json_valid(based_on));`);
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
-  domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders,
+  domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
 ];

@@ -6,6 +6,7 @@ import type { EntityDoc, EntityKind, OperationKind, OperationState } from './doc
 import type { SqlRunner } from './database';
 import { StoreError } from './errors';
 import type { IdMap } from './id-map';
+import { LineRef, lineRefs, mergeLines, orderTotal, sameLines, type LineConflict } from './order-lines';
 import type { PendingChanges } from './pending';
 import type { RepricedOrders } from './repriced-orders';
 import type { StoreTables } from './schema';
@@ -20,6 +21,8 @@ export interface OutboxOperation {
   kind: OperationKind;
   /** The /v1 request body in local ids; the engine rewrites ids to server ids at send time. */
   payload: Record<string, unknown>;
+  /** A change of an order's lines: the lines it was made on (see rebaseOrderLines). Null otherwise. */
+  basedOn: LineRef[] | null;
   dependsOn: string[];
   /** Operations with the same key drain strictly in order. */
   resourceKey: string;
@@ -35,10 +38,11 @@ export interface OutboxOperation {
 /**
  * Why an operation was refused, as data (the reason text is for logs and managers): what kind of
  * refusal, and the HTTP status and error code when the server gave them. `dependency`: it was
- * never sent because an operation it depends on was refused.
+ * never sent because an operation it depends on was refused. `conflict`: another terminal changed
+ * the same lines of an order differently first (rebaseOrderLines); this side refused to overwrite.
  */
 export const DeadLetterRefusal = z.object({
-  cause: z.enum(['invalid', 'not_found', 'permission', 'unresolved_reference', 'unrecordable', 'dependency']),
+  cause: z.enum(['invalid', 'not_found', 'permission', 'unresolved_reference', 'unrecordable', 'dependency', 'conflict']),
   status: z.number().int().nullable(),
   code: z.string().nullable(),
 });
@@ -72,10 +76,19 @@ export interface NewOperation<K extends EntityKind = EntityKind> {
   payload: Record<string, unknown>;
   /** Fields the operation changes in the entity's document (a create gives the whole document). */
   patch: Partial<EntityDoc<K>>;
+  /** A change of an order's lines: the lines the cashier changed (the order as the till showed it). */
+  basedOn?: LineRef[];
   dependsOn: readonly string[];
   resourceKey: string;
   now: number;
 }
+
+/** What rebaseOrderLines made of a change of an order's lines. */
+export type LineRebase =
+  | { outcome: 'send' }
+  | { outcome: 'applied' }
+  | { outcome: 'merged'; operation: OutboxOperation; ours: LineRef[]; theirs: LineRef[] }
+  | { outcome: 'conflict'; conflicts: LineConflict[] };
 
 type OutboxRow = StoreTables['outbox'] & { seq: number };
 
@@ -106,7 +119,7 @@ export class Outbox {
   ) {
     this.#insertOperation = sql.compiledInsert(kysely, 'outbox', [
       'op_id', 'entity_kind', 'entity_id', 'kind', 'payload', 'patch', 'resource_key',
-      'state', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'updated_at',
+      'state', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'updated_at', 'based_on',
     ]);
     // Walks pending operations in seq order and stops at the limit (migration 4's index); the
     // planner would otherwise pick (state, next_attempt_at) and sort every pending row per call.
@@ -148,6 +161,7 @@ export class Outbox {
         last_error: null,
         created_at: op.now,
         updated_at: op.now,
+        based_on: op.basedOn ? JSON.stringify(op.basedOn) : null,
       });
     for (const dependsOn of op.dependsOn) {
       this.sql.run(this.kysely.insertInto('outbox_dependencies').values({ op_id: op.opId, depends_on_op_id: dependsOn }));
@@ -199,6 +213,7 @@ export class Outbox {
       entityId: row.entity_id,
       kind: row.kind as OperationKind,
       payload: JSON.parse(row.payload) as Record<string, unknown>,
+      basedOn: row.based_on === null ? null : LineRef.array().parse(JSON.parse(row.based_on)),
       dependsOn: dependencies.get(row.op_id) ?? [],
       resourceKey: row.resource_key,
       state: row.state as OperationState,
@@ -307,6 +322,50 @@ export class Outbox {
     const currency = typeof reply.currency === 'string' ? reply.currency : sentCurrency;
     if (currency === undefined) return;
     this.repriced.record({ orderId, tillTotal: sent.total, serverTotal: reply.total, currency, detectedAt: now });
+  }
+
+  /**
+   * Before a change of an order's lines is sent, with the server's order as it is now (another
+   * terminal may have changed its lines since the change was made; /v1 takes a PATCH's lines
+   * whole). In one transaction the server's order is written to base, then:
+   * - its lines are still the ones the change was made on: 'send', as it is;
+   * - they already are what the change makes of them (an earlier attempt whose reply was lost):
+   *   'applied', nothing to send;
+   * - else the change is rewritten as the three-way merge of both sides (store/order-lines.ts),
+   *   based on the server's lines now, durably before anything is sent: 'merged', to send; or,
+   *   when both sides changed the same item differently, 'conflict': the rewritten change goes to
+   *   the dead letters, where retrying it sends the merge with this side's quantities for those
+   *   items and discarding it keeps the other side's.
+   */
+  rebaseOrderLines(opId: string, current: ServerRecord, now: number = Date.now()): LineRebase {
+    return this.transaction(() => {
+      const row = this.#row(opId);
+      if (row.entity_kind !== 'order' || row.based_on === null) return { outcome: 'send' };
+      this.server.applyServerRecord('order', current);
+      const theirLines = this.pending.layers.read('order', row.entity_id, 'base')?.lines;
+      const patch = JSON.parse(row.patch) as Partial<EntityDoc<'order'>>;
+      if (theirLines === undefined || patch.lines === undefined) return { outcome: 'send' };
+      const theirs = lineRefs(theirLines);
+      const basedOn = LineRef.array().parse(JSON.parse(row.based_on));
+      if (sameLines(theirs, basedOn)) return { outcome: 'send' };
+      const ours = lineRefs(patch.lines);
+      if (sameLines(theirs, ours)) return { outcome: 'applied' };
+      const { lines, conflicts } = mergeLines(basedOn, patch.lines, theirLines);
+      this.sql.runSql('UPDATE outbox SET payload = ?, patch = ?, based_on = ?, updated_at = ? WHERE op_id = ?', [
+        JSON.stringify({ ...(JSON.parse(row.payload) as Record<string, unknown>), items: lineRefs(lines) }),
+        JSON.stringify({ ...patch, lines, total: orderTotal(lines) }),
+        JSON.stringify(theirs),
+        now,
+        opId,
+      ]);
+      if (conflicts.length > 0) {
+        const items = conflicts.map((c) => `${c.name || 'an item'}: ${c.ours} here, ${c.theirs} there (was ${c.ancestor})`).join('; ');
+        this.deadLetter(opId, `the order's lines were changed elsewhere at the same time: ${items}`, now, { cause: 'conflict', status: null, code: null });
+        return { outcome: 'conflict', conflicts };
+      }
+      this.pending.rebuild('order', row.entity_id);
+      return { outcome: 'merged', operation: this.getOperation(opId), ours, theirs };
+    });
   }
 
   /** A transient failure: back to pending, due again at `nextAttemptAt`. */

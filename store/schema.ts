@@ -109,6 +109,11 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: number;
   updated_at: number;
+  /**
+   * JSON LineRef[] (store/order-lines.ts): for a change of an order's lines, the lines it was made
+   * on, so the engine can tell whether another terminal changed them before it is sent. Null otherwise.
+   */
+  based_on: string | null;
 }
 export interface OutboxDependenciesTable {
   op_id: string;

@@ -186,7 +186,8 @@ export class OutboxPusher {
     return result;
   }
 
-  async #process(op: OutboxOperation): Promise<Outcome> {
+  async #process(claimed: OutboxOperation): Promise<Outcome> {
+    let op = claimed;
     // Taken off the recovery list at once, whatever happens next: it must never run twice.
     const recovering = this.#recovering.delete(op.opId);
     let request: OperationRequest;
@@ -222,6 +223,15 @@ export class OutboxPusher {
           return { kind: 'completed', reachedServer: true };
         }
       }
+      if (op.basedOn !== null) {
+        const rebased = await this.#rebaseOnServerLines(op, request);
+        if ('applied' in rebased) {
+          this.#complete(op, rebased.applied);
+          return { kind: 'completed', reachedServer: true };
+        }
+        if ('conflict' in rebased) return { kind: 'dead', reachedServer: true };
+        ({ op, request } = rebased);
+      }
       attemptAt = this.#clock.now();
       const reply = await this.#api.call({
         method: request.method,
@@ -235,6 +245,36 @@ export class OutboxPusher {
     } catch (error) {
       if (!(error instanceof ApiError)) return this.#localFailure(op, error, since ?? (createsRecord(op.kind) ? attemptAt : null));
       return this.#fail(op, request, error, since ?? (error.ambiguous ? attemptAt : null));
+    }
+  }
+
+  /**
+   * A change of an order's lines, before it is sent: /v1 replaces lines whole, so the server's
+   * lines now go through the store's rebase first. Another terminal's change since ours was made
+   * is merged in rather than erased, or, where both changed the same item, the change waits in the
+   * dead letters for a person; lines that already are ours (a lost reply) need no request.
+   */
+  async #rebaseOnServerLines(
+    op: OutboxOperation,
+    request: OperationRequest,
+  ): Promise<{ applied: ServerRecord } | { conflict: true } | { op: OutboxOperation; request: OperationRequest }> {
+    const { data } = await this.#api.call({ method: 'GET', path: request.path, schema: clientOrderSchema });
+    const current = orderRecord(data);
+    const rebase = this.#store.outbox.rebaseOrderLines(op.opId, current, this.#clock.now());
+    switch (rebase.outcome) {
+      case 'send':
+        return { op, request };
+      case 'applied':
+        return { applied: current };
+      case 'conflict':
+        this.#logger.warn({ opId: op.opId, orderId: op.entityId, conflicts: rebase.conflicts }, "the order's lines were changed elsewhere at the same time: waiting in the dead letters");
+        return { conflict: true };
+      case 'merged':
+        this.#logger.info(
+          { opId: op.opId, orderId: op.entityId, ours: rebase.ours, theirs: rebase.theirs, merged: rebase.operation.payload.items },
+          "the order's lines were changed elsewhere since this change was made: sending both changes merged",
+        );
+        return { op: rebase.operation, request: buildRequest(this.#refs, rebase.operation) };
     }
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock';
-import { openStore, StoreError } from '../../store';
+import { openStore, StoreError, type OrderLineDoc, type ServerRecord } from '../../store';
+import { lineRefs } from '../../store/order-lines';
 import { cashier, tempDbPath, threeLineOrder } from './helpers';
 
 function setup() {
@@ -250,6 +251,91 @@ describe('pruning', () => {
     expect(store.serverIdFor('order', other.id)).toBe('ord_b');
     expect(store.cashier.getOrder(other.id)?.id).toBe(other.id);
     expect(store.outbox.readyOperations(clock.now(), 10).map((op) => op.kind)).toEqual(['payment_intent.create']);
+    store.close();
+  });
+});
+
+describe("a change of an order's lines against the server's lines", () => {
+  const lines = threeLineOrder().lines;
+  const [burger, fries, cola] = lines as [OrderLineDoc, OrderLineDoc, OrderLineDoc];
+  const serverOrder = (orderLines: OrderLineDoc[], updatedAt: number): ServerRecord => ({
+    id: 'ord_server',
+    location_id: 'loc_1',
+    status: 'open',
+    currency: 'usd',
+    customer: { name: 'Ann', phone: '+1 555 0100' },
+    lines: orderLines,
+    total: orderLines.reduce((sum, l) => sum + l.quantity * (l.unit_price + l.modifiers.reduce((m, x) => m + x.price, 0)), 0),
+    created_at: 1_800_000_000_000,
+    updated_at: updatedAt,
+  });
+
+  /** An order on the server, then a change of its lines here, claimed for sending. */
+  function changedHere(change: OrderLineDoc[]) {
+    const { store, clock } = setup();
+    const order = store.cashier.createOrder(threeLineOrder(), cashier);
+    const [create] = store.outbox.claimReady(clock.now(), 10);
+    store.outbox.completeOperation(create!.opId, { serverRecord: serverOrder(lines, clock.now()) }, clock.now());
+    clock.advance(1_000);
+    store.cashier.updateOrder(order.id, { lines: change }, cashier);
+    const [update] = store.outbox.claimReady(clock.now(), 10);
+    return { store, clock, order, update: update! };
+  }
+
+  it('remembers the lines a change of lines was made on, including earlier changes not yet sent; other changes remember none', () => {
+    const { store, clock } = setup();
+    const order = store.cashier.createOrder(threeLineOrder(), cashier);
+    store.cashier.updateOrder(order.id, { lines: [burger, fries] }, cashier);
+    store.cashier.updateOrder(order.id, { lines: [burger] }, cashier);
+    store.cashier.updateOrder(order.id, { notes: 'no onions' }, cashier);
+    const ops = [store.outbox.claimReady(clock.now(), 1)[0]!];
+    for (let n = 0; n < 3; n++) {
+      store.outbox.completeOperation(ops.at(-1)!.opId, {}, clock.now());
+      ops.push(store.outbox.claimReady(clock.now(), 1)[0]!);
+    }
+    expect(ops.map((op) => op.basedOn)).toEqual([null, lineRefs(lines), lineRefs([burger, fries]), null]);
+    store.close();
+  });
+
+  it('is sent as it is when the server still has those lines, and not at all when it already has the change', () => {
+    const { store, clock, update } = changedHere([burger, { ...cola, quantity: 4 }]);
+    expect(store.outbox.rebaseOrderLines(update.opId, serverOrder(lines, clock.now()), clock.now())).toEqual({ outcome: 'send' });
+    // Split or ordered differently, the same items in the same quantities are the same lines.
+    const applied = serverOrder([{ ...cola, quantity: 1 }, burger, { ...cola, quantity: 3 }], clock.now());
+    expect(store.outbox.rebaseOrderLines(update.opId, applied, clock.now())).toEqual({ outcome: 'applied' });
+    store.close();
+  });
+
+  it('is merged, durably before it is sent, with a change made elsewhere to other items', () => {
+    const { store, clock, order, update } = changedHere([burger, fries, { ...cola, quantity: 4 }]); // one more cola here
+    const elsewhere = serverOrder([burger, cola], clock.now()); // no fries there
+    const result = store.outbox.rebaseOrderLines(update.opId, elsewhere, clock.now());
+    expect(result.outcome).toBe('merged');
+    const rewritten = store.outbox.getOperation(update.opId);
+    expect(rewritten.payload.items).toEqual(lineRefs([burger, { ...cola, quantity: 4 }]));
+    expect(rewritten.basedOn).toEqual(lineRefs([burger, cola]));
+    expect(store.cashier.getOrder(order.id)).toMatchObject({ lines: [burger, { ...cola, quantity: 4 }], total: 2 * 1000 + 4 * 250 });
+    expect(store.server.readBase('order', order.id)?.lines).toEqual([burger, cola]);
+    // Sent again against the same server lines (a retry), it goes as it is now.
+    expect(store.outbox.rebaseOrderLines(update.opId, elsewhere, clock.now())).toEqual({ outcome: 'send' });
+    store.close();
+  });
+
+  it('waits in the dead letters when the same item was changed elsewhere; retried, it sends its own quantity for it', () => {
+    const { store, clock, order, update } = changedHere([burger, fries, { ...cola, quantity: 5 }]);
+    const elsewhere = serverOrder([burger, fries, { ...cola, quantity: 1 }], clock.now());
+    expect(store.outbox.rebaseOrderLines(update.opId, elsewhere, clock.now())).toEqual({
+      outcome: 'conflict',
+      conflicts: [{ name: 'Cola', ancestor: 3, ours: 5, theirs: 1 }],
+    });
+    const [letter] = store.outbox.listDeadLetters();
+    expect(letter).toMatchObject({ refusal: { cause: 'conflict', status: null, code: null }, reason: expect.stringContaining('Cola: 5 here, 1 there (was 3)') });
+    expect(store.cashier.getOrder(order.id)?.lines).toEqual([burger, fries, { ...cola, quantity: 1 }]); // theirs, meanwhile
+
+    store.outbox.retryDeadLetter(letter!.id, clock.now());
+    expect(store.cashier.getOrder(order.id)?.lines).toEqual([burger, fries, { ...cola, quantity: 5 }]);
+    const [retried] = store.outbox.claimReady(clock.now(), 10);
+    expect(store.outbox.rebaseOrderLines(retried!.opId, elsewhere, clock.now())).toEqual({ outcome: 'send' });
     store.close();
   });
 });

@@ -1,6 +1,7 @@
 // Local changes not yet pushed against the server's truth, rejected changes, and credentials:
-// a pending change survives pulls and webhooks until pushed; a refused one lands in the dead
-// letters with its reason and what depended on it; the queue never blocks behind it.
+// a pending change survives pulls and webhooks until pushed, and is not sent over a change made
+// elsewhere to the same lines; a refused one lands in the dead letters with its reason and what
+// depended on it; the queue never blocks behind it.
 import { describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../api/signature';
 import { ApiKeyCredentials } from '../../sync/credentials';
@@ -16,7 +17,7 @@ const setup = () => sandboxAndStore(defer);
 type ServerOrder = { id: string; status: string; items: { quantity: number }[]; updated_at: string };
 
 describe('pending local changes against the server', () => {
-  it('a pending change survives a conflicting pull and webhook, then is pushed', async () => {
+  it('a pending change survives a conflicting pull and webhook; pushed, it does not erase the other change but waits for a person', async () => {
     const { sandbox, store } = await setup();
     const menu = await menuFixture(sandbox);
     const order = placeOrder(store, menu, 1, 1);
@@ -53,12 +54,24 @@ describe('pending local changes against the server', () => {
     expect(store.cashier.getOrder(order.id)?.lines[0]?.quantity).toBe(7);
     expect(store.server.readBase('order', order.id)?.lines[0]?.quantity).toBe(3);
 
-    // Pushed at last: the server and the terminal agree on the cashier's change.
+    // Pushed at last: both sides changed the same line, so the change is not sent over the other
+    // one: it waits in the dead letters, and the order shows the server's version meanwhile.
     store.db.prepare(`UPDATE outbox SET next_attempt_at = 0 WHERE state = 'pending'`).run();
     const pusher = engineFor(sandbox, store, { locationId: menu.locationId });
     pusher.start();
     defer(() => pusher.stop());
     await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the push');
+    const [letter, ...others] = store.outbox.listDeadLetters();
+    expect(others).toEqual([]);
+    expect(letter?.refusal).toEqual({ cause: 'conflict', status: null, code: null });
+    expect(letter?.reason).toContain(`${line.name}: 7 here, 3 there (was ${line.quantity})`);
+    expect((await getJson<ServerOrder>(sandbox, `/orders/${serverId}`)).items[0]?.quantity).toBe(3);
+    expect(store.cashier.getOrder(order.id)?.lines[0]?.quantity).toBe(3);
+
+    // The cashier retries it: this till's quantity goes over the other one.
+    pusher.retryDeadLetter(String(letter!.id));
+    await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, 'the retried push');
+    expect(store.outbox.listDeadLetters()).toEqual([]);
     expect((await getJson<ServerOrder>(sandbox, `/orders/${serverId}`)).items[0]?.quantity).toBe(7);
     expect(store.server.readBase('order', order.id)?.lines[0]?.quantity).toBe(7);
   });
