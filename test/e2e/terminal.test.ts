@@ -269,6 +269,51 @@ describe('cashier flows in the browser', () => {
     await expect.poll(() => page.getByTestId('sync-dead-count').count()).toBe(0);
   });
 
+  it("explains an order changed here and on another till at the same time; Retry puts this till's quantity back", async () => {
+    const item = menu.items.filter((i) => i.available && i.modifiers.length === 0)[4] as MenuItem;
+    await screen('Register');
+    await addToTicket(item);
+    await page.getByRole('button', { name: 'Add customer & notes' }).click();
+    await page.getByLabel('Name').fill('Grace');
+    await page.keyboard.press('F7');
+    await expect.poll(() => page.locator('.notice').textContent()).toMatch(/Order saved for Grace/);
+    await expect.poll(pendingCount, { timeout: 15_000 }).toBe(0);
+    const local = (await terminal.mode.core.invoke({ command: 'orders.list', payload: { search: 'Grace' } })) as { value: { id: string }[] };
+    const recent = new Date(Date.now() - 60_000).toISOString();
+    const listed = (await (await api(`/orders?per_page=100&created_after=${recent}`)).json()) as { data: { id: string; metadata: Record<string, string> }[] };
+    const serverId = listed.data.find((o) => o.metadata.pos_local_id === local.value[0]!.id)!.id;
+
+    // Cut off, this till makes it two; another till (straight in the sandbox's database: its API
+    // is down too) makes it three.
+    await terminal.sandbox.faults.set({ outage: true });
+    await screen('Orders');
+    await page.locator('tbody tr').filter({ hasText: 'Grace' }).getByRole('button').click();
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await addToTicket(item);
+    await page.getByRole('button', { name: /Save changes/ }).click();
+    await expect.poll(pendingCount).toBeGreaterThan(0);
+    await terminal.sandbox.db
+      .updateTable('orders')
+      .set({ doc: sql<string>`json_set(doc, '$.items[0].quantity', 3, '$.total', ${item.price * 3}, '$.updated_at', ${new Date().toISOString()})` })
+      .where('id', '=', serverId)
+      .execute();
+    await terminal.sandbox.faults.set({ outage: false });
+
+    await expect.poll(() => page.getByTestId('sync-dead-count').count(), { timeout: 30_000 }).toBe(1);
+    await page.getByTestId('sync-indicator').click();
+    const dialog = page.locator('dialog[open]');
+    const letters = dialog.getByTestId('dead-letter');
+    await expect.poll(() => letters.allTextContents()).toEqual([expect.stringMatching(/Another terminal changed the same items of this order at the same time/)]);
+    await shot('sync-order-conflict');
+    await expectAccessible();
+    await dialog.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => letters.count(), { timeout: 15_000 }).toBe(0);
+    await dialog.getByRole('button', { name: /Close/ }).click();
+    await expect.poll(pendingCount, { timeout: 15_000 }).toBe(0);
+    const server = (await (await api(`/orders/${serverId}`)).json()) as { items: { quantity: number }[] };
+    expect(server.items.map((line) => line.quantity)).toEqual([2]);
+  });
+
   it('lists an order the cloud priced higher than the till, until a manager marks it settled', async () => {
     const item = menu.items.filter((i) => i.available && i.modifiers.length === 0)[2] as MenuItem;
     await terminal.sandbox.faults.set({ outage: true });
