@@ -1,5 +1,6 @@
 // The cashier's repositories. Every write is its domain rows (pending layer), its outbox row and
 // an audit row in ONE synchronous transaction, and returns only after the commit.
+import { isDeepStrictEqual } from 'node:util';
 import type { Insertable, Kysely } from 'kysely';
 import { z } from 'zod';
 import { newId } from '../common/ids';
@@ -206,16 +207,22 @@ export class CashierRepositories {
     });
   }
 
+  /**
+   * Sends only what the cashier changed: the register hands over the whole order, and a customer
+   * or lines sent unchanged would overwrite what another till changed meanwhile (/v1 has no
+   * If-Match; docs/sync.md, "Two terminals, one order").
+   */
   updateOrder(id: string, change: OrderChangeInput, { actor }: Actor): OrderDoc {
     const parsed = OrderChangeInput.parse(change);
+    const current = this.#openOrder(id);
     const patch: Partial<OrderDoc> = {};
     const payload: Record<string, unknown> = {};
-    if (parsed.lines) {
+    if (parsed.lines && !isDeepStrictEqual(parsed.lines, current.lines)) {
       patch.lines = parsed.lines;
       patch.total = orderTotal(parsed.lines);
       payload.items = lineRefs(parsed.lines);
     }
-    if (parsed.customer !== undefined) {
+    if (parsed.customer !== undefined && !isDeepStrictEqual(parsed.customer, current.customer)) {
       patch.customer = parsed.customer;
       payload.customer = parsed.customer;
     }

@@ -297,6 +297,22 @@ describe("a change of an order's lines against the server's lines", () => {
     store.close();
   });
 
+  it('carries only what the cashier changed: the register hands over the whole order, and unchanged fields would overwrite another till', () => {
+    const { store, clock } = setup();
+    const order = store.cashier.createOrder(threeLineOrder(), cashier);
+    store.cashier.updateOrder(order.id, { lines: order.lines, customer: order.customer, notes: 'window seat' }, cashier);
+    store.cashier.updateOrder(order.id, { lines: [burger], customer: order.customer }, cashier);
+    store.cashier.updateOrder(order.id, { lines: [burger], customer: { name: 'Ann', phone: '+1 555 0199' } }, cashier);
+    const ops = [store.outbox.claimReady(clock.now(), 1)[0]!];
+    for (let n = 0; n < 3; n++) {
+      store.outbox.completeOperation(ops.at(-1)!.opId, {}, clock.now());
+      ops.push(store.outbox.claimReady(clock.now(), 1)[0]!);
+    }
+    expect(ops.slice(1).map((op) => op.payload)).toEqual([{}, { items: lineRefs([burger]) }, { customer: { name: 'Ann', phone: '+1 555 0199' } }]);
+    expect(store.cashier.getOrder(order.id)).toMatchObject({ notes: 'window seat', lines: [burger], customer: { phone: '+1 555 0199' } });
+    store.close();
+  });
+
   it('is sent as it is when the server still has those lines, and not at all when it already has the change', () => {
     const { store, clock, update } = changedHere([burger, { ...cola, quantity: 4 }]);
     expect(store.outbox.rebaseOrderLines(update.opId, serverOrder(lines, clock.now()), clock.now())).toEqual({ outcome: 'send' });
