@@ -98,14 +98,15 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
         ) : null}
       </dl>
       <ErrorNote message={error} />
-      <h3>Refused by the cloud</h3>
+      <h3>Not taken by the cloud</h3>
       {status.deadLetters.length === 0 ? (
         <p className="muted">Nothing refused.</p>
       ) : (
         <>
           <p className="dialog-message">
-            The cloud refused these changes; they will not be sent again on their own. Retry once the problem is fixed (for example the item is back on the
-            menu), or discard to drop the change here too. A discarded order has to be entered again.
+            The cloud did not take these changes: it refused them, or another terminal had changed the same thing first. They will not be sent again on
+            their own. Retry once the problem is fixed (for example the item is back on the menu), or discard to drop the change here too. A discarded order
+            has to be entered again.
           </p>
           <ul className="dead-letters">
           {status.deadLetters.map((letter) => (
