@@ -260,7 +260,15 @@ export class OutboxPusher {
   ): Promise<{ applied: ServerRecord } | { conflict: true } | { op: OutboxOperation; request: OperationRequest }> {
     const { data } = await this.#api.call({ method: 'GET', path: request.path, schema: clientOrderSchema });
     const current = orderRecord(data);
-    const rebase = this.#store.outbox.rebaseOrderLines(op.opId, current, this.#clock.now());
+    // The merge and its audit entry commit together: a manager can see why an order's lines moved.
+    const rebase = this.#store.transaction(() => {
+      const outcome = this.#store.outbox.rebaseOrderLines(op.opId, current, this.#clock.now());
+      if (outcome.outcome === 'merged' || outcome.outcome === 'conflict') {
+        const detail = outcome.outcome === 'merged' ? { op_id: op.opId, ours: outcome.ours, theirs: outcome.theirs, merged: outcome.operation.payload.items } : { op_id: op.opId, conflicts: outcome.conflicts };
+        this.#store.cashier.recordAudit('sync', outcome.outcome === 'merged' ? 'order.lines_merged' : 'order.lines_conflict', detail, { kind: 'order', id: op.entityId });
+      }
+      return outcome;
+    });
     switch (rebase.outcome) {
       case 'send':
         return { op, request };

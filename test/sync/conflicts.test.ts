@@ -65,6 +65,11 @@ describe('pending local changes against the server', () => {
     expect(others).toEqual([]);
     expect(letter?.refusal).toEqual({ cause: 'conflict', status: null, code: null });
     expect(letter?.reason).toContain(`${line.name}: 7 here, 3 there (was ${line.quantity})`);
+    expect(store.cashier.listAudit({ entityKind: 'order', entityId: order.id })[0]).toMatchObject({
+      actor: 'sync',
+      action: 'order.lines_conflict',
+      detail: { conflicts: [{ name: line.name, ancestor: line.quantity, ours: 7, theirs: 3 }] },
+    });
     expect((await getJson<ServerOrder>(sandbox, `/orders/${serverId}`)).items[0]?.quantity).toBe(3);
     expect(store.cashier.getOrder(order.id)?.lines[0]?.quantity).toBe(3);
 

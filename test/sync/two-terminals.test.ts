@@ -60,6 +60,8 @@ describe('two tills, one order', () => {
     expect(quantities((await getJson<ServerOrder>(sandbox, `/orders/${serverId}`)).items)).toEqual(expected);
     expect(quantities(a.cashier.getOrder(order.id)!.lines)).toEqual(expected);
     expect(a.repricedOrders.listUnsettled()).toEqual([]); // the merged total is the server's
+    const [merged] = a.cashier.listAudit({ entityKind: 'order', entityId: order.id }).filter((entry) => entry.action === 'order.lines_merged');
+    expect(merged).toMatchObject({ actor: 'sync' });
     // B learns of A's item at its next sync.
     engineB.syncNow();
     await waitFor(() => b.cashier.getOrder(serverId)!.lines.length === Object.keys(expected).length, 20_000, "B to pull A's item");
