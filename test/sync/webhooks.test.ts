@@ -7,7 +7,8 @@ import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../api/signature';
 import { ApiKeyCredentials } from '../../sync/credentials';
-import { startWebhookReceiver, type RunningWebhookReceiver } from '../../sync/webhooks';
+import { ReceivedEvent } from '../../sync/webhook-receiver';
+import { startWebhookReceiver, WebhookApplier, type RunningWebhookReceiver } from '../../sync/webhooks';
 import { getJson, menuFixture, openStore, sendJson, startSandbox, tempStoreFile, type Sandbox, type Store } from './harness';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -251,6 +252,22 @@ describe('webhook receiver refusals', () => {
     await elsewhere.body.text();
     expect(elsewhere.statusCode).toBe(404);
     expect(state()).toEqual(before);
+  });
+
+  it('records and applies deliveries committed together each on its own: one that cannot be applied fails alone', () => {
+    const store = openStore(tempStoreFile());
+    cleanups.push(() => store.close());
+    const good = ReceivedEvent.parse(JSON.parse(event('evt_batch_good')));
+    // An order the terminal has never seen, with nothing but a status: not a whole order.
+    const bad = ReceivedEvent.parse({ ...good, id: 'evt_batch_bad', data: { id: 'ord_partial', type: 'order', attributes: { id: 'ord_partial', status: 'open' } } });
+    const outcomes = new WebhookApplier({ store }).acceptMany([bad, good]);
+    expect(outcomes[0]).toMatchObject({ error: expect.objectContaining({ message: expect.stringMatching(/not a whole order/) }) });
+    expect(outcomes[1]).toBe('applied');
+    expect(store.db.prepare('SELECT event_id FROM webhook_inbox').pluck().all()).toEqual(['evt_batch_good']);
+    expect(store.cashier.getOrder('ord_refusal1')).toBeDefined();
+    expect(store.cashier.getOrder('ord_partial')).toBeUndefined();
+    // Redelivered, the refused one is tried again (it was not recorded); the applied one is a duplicate.
+    expect(new WebhookApplier({ store }).acceptMany([good, bad]).map((o) => (typeof o === 'string' ? o : 'error'))).toEqual(['duplicate', 'error']);
   });
 
   it('answers 5xx and keeps nothing when the event cannot be recorded, so the service redelivers', async () => {
