@@ -68,6 +68,9 @@ export class ServerState {
     private readonly transaction: <T>(fn: () => T) => T,
   ) {}
 
+  /** The id map's answer for a reference, asked each time (a single record; a page remembers them: #pageLookup). */
+  readonly #lookUpLocalId: LocalIdLookup = (kind, serverId) => this.ids.localIdFor(kind, serverId);
+
   /** Rewrites server ids in a document's references to local ids where the map knows them (in place: `out` is a copy). */
   #localize(kind: EntityKind, out: Record<string, unknown>, localIdFor: LocalIdLookup): void {
     for (const [field, target] of Object.entries(REFERENCES[kind] ?? {})) {
@@ -129,7 +132,7 @@ export class ServerState {
       operationsUnchanged: false,
       mayBeStale: false,
       mayHavePending: true,
-      localIdFor: (target, serverId) => this.ids.localIdFor(target, serverId),
+      localIdFor: this.#lookUpLocalId,
     });
   }
 
@@ -213,7 +216,7 @@ export class ServerState {
         operationsUnchanged: true,
         mayBeStale: true,
         mayHavePending: true,
-        localIdFor: (target, serverId) => this.ids.localIdFor(target, serverId),
+        localIdFor: this.#lookUpLocalId,
       });
       return localId;
     });

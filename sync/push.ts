@@ -258,8 +258,7 @@ export class OutboxPusher {
     op: OutboxOperation,
     request: OperationRequest,
   ): Promise<{ applied: ServerRecord } | { conflict: true } | { op: OutboxOperation; request: OperationRequest }> {
-    const { data } = await this.#api.call({ method: 'GET', path: request.path, schema: clientOrderSchema });
-    const current = orderRecord(data);
+    const current = await this.#readOrder(this.#refs.serverId('order', op.entityId));
     // The merge and its audit entry commit together: a manager can see why an order's lines moved.
     const rebase = this.#store.transaction(() => {
       const outcome = this.#store.outbox.rebaseOrderLines(op.opId, current, this.#clock.now());
@@ -286,13 +285,18 @@ export class OutboxPusher {
     }
   }
 
+  /** The server's order as it is now. */
+  async #readOrder(serverId: string): Promise<ServerRecord> {
+    const { data } = await this.#api.call({ method: 'GET', path: `/orders/${encodeURIComponent(serverId)}`, schema: clientOrderSchema });
+    return orderRecord(data);
+  }
+
   async #lookForEarlierAttempt(op: OutboxOperation, request: OperationRequest, since: number): Promise<ServerRecord | null> {
     const body = request.body ?? {};
     const claimed = this.#store.serverIdFor('order', op.entityId);
     if (op.kind === 'order.create' && claimed !== undefined) {
       // A pull or webhook already matched this order to a server record by our metadata.
-      const { data } = await this.#api.call({ method: 'GET', path: `/orders/${encodeURIComponent(claimed)}`, schema: clientOrderSchema });
-      return orderRecord(data);
+      return this.#readOrder(claimed);
     }
     if (op.kind === 'order.create') {
       const order = await findCreatedOrder(this.#api, this.#store, op, body, since, this.#clock.now(), this.#tuning.lookup);
@@ -374,8 +378,7 @@ export class OutboxPusher {
     if (serverId === undefined) return false;
     let current: ServerRecord;
     try {
-      const { data } = await this.#api.call({ method: 'GET', path: `/orders/${encodeURIComponent(serverId)}`, schema: clientOrderSchema });
-      current = orderRecord(data);
+      current = await this.#readOrder(serverId);
     } catch {
       return false; // the next pull brings the server's version
     }
