@@ -148,7 +148,8 @@ describe('payment reads', () => {
     store.close();
   });
 
-  it('tells which entities still have operations to send or a dead one', () => {
+  /** Three orders: one waiting to be sent, one refused, one synced. */
+  function ordersInEachState() {
     const { store, clock } = setup();
     const pending = store.cashier.createOrder(threeLineOrder(), cashier);
     const dead = store.cashier.createOrder(threeLineOrder(), cashier);
@@ -156,6 +157,11 @@ describe('payment reads', () => {
     const [, deadOp, syncedOp] = store.outbox.readyOperations(clock.now(), 10);
     store.outbox.deadLetter(deadOp!.opId, 'rejected');
     store.outbox.completeOperation(syncedOp!.opId, { serverId: 'ord_synced' });
+    return { store, pending, dead, synced };
+  }
+
+  it('tells which entities still have operations to send or a dead one', () => {
+    const { store, pending, dead, synced } = ordersInEachState();
     expect(store.outbox.entitySyncStates()).toEqual(
       new Map([
         [`order:${pending.id}`, 'unfinished'],
@@ -167,14 +173,7 @@ describe('payment reads', () => {
   });
 
   it('tells the same for chosen entities only, by index lookups rather than a scan of the outbox', () => {
-    const { store, clock } = setup();
-    const pending = store.cashier.createOrder(threeLineOrder(), cashier);
-    const dead = store.cashier.createOrder(threeLineOrder(), cashier);
-    const synced = store.cashier.createOrder(threeLineOrder(), cashier);
-    const [, deadOp, syncedOp] = store.outbox.readyOperations(clock.now(), 10);
-    // A dead create, then a later update of the same order: the order is 'dead' whatever the order of its rows.
-    store.outbox.deadLetter(deadOp!.opId, 'rejected');
-    store.outbox.completeOperation(syncedOp!.opId, { serverId: 'ord_synced' });
+    const { store, pending, dead, synced } = ordersInEachState();
     const intent = store.cashier.createPaymentIntent(pending.id, 500, 'usd', cashier);
     const shown = [
       { kind: 'order' as const, id: pending.id },

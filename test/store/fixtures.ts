@@ -16,3 +16,23 @@ export function threeLineOrder(locationId = 'loc_1'): NewOrderInput {
     ],
   };
 }
+
+/** An order as the server's record of it (server ids), for pulls, webhooks and replies. */
+export function serverOrder(id: string, overrides: Record<string, unknown> = {}) {
+  return {
+    id,
+    location_id: 'loc_srv',
+    status: 'open',
+    currency: 'usd',
+    customer: { name: 'Ana', phone: '' },
+    notes: '',
+    lines: [
+      { menu_item_id: 'mi_srv_burger', name: 'Burger', quantity: 2, unit_price: 900, modifiers: [{ modifier_id: 'mod_srv_cheese', name: 'Cheese', price: 100 }] },
+      { menu_item_id: 'mi_srv_fries', name: 'Fries', quantity: 1, unit_price: 300, modifiers: [] },
+    ],
+    total: 2300,
+    created_at: 1_700_000_000_000,
+    updated_at: 1_700_000_000_000,
+    ...overrides,
+  };
+}

@@ -22,4 +22,4 @@ export function sha256(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
-export { cashier, threeLineOrder } from './fixtures';
+export { cashier, serverOrder, threeLineOrder } from './fixtures';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock';
 import { openStore, StoreError, type OrderLineDoc, type ServerRecord } from '../../store';
-import { lineRefs } from '../../store/order-lines';
-import { cashier, tempDbPath, threeLineOrder } from './helpers';
+import { lineRefs, orderTotal } from '../../store/order-lines';
+import { cashier, serverOrder, tempDbPath, threeLineOrder } from './helpers';
 
 function setup() {
   const clock = new ManualClock(1_800_000_000_000);
@@ -258,24 +258,15 @@ describe('pruning', () => {
 describe("a change of an order's lines against the server's lines", () => {
   const lines = threeLineOrder().lines;
   const [burger, fries, cola] = lines as [OrderLineDoc, OrderLineDoc, OrderLineDoc];
-  const serverOrder = (orderLines: OrderLineDoc[], updatedAt: number): ServerRecord => ({
-    id: 'ord_server',
-    location_id: 'loc_1',
-    status: 'open',
-    currency: 'usd',
-    customer: { name: 'Ann', phone: '+1 555 0100' },
-    lines: orderLines,
-    total: orderLines.reduce((sum, l) => sum + l.quantity * (l.unit_price + l.modifiers.reduce((m, x) => m + x.price, 0)), 0),
-    created_at: 1_800_000_000_000,
-    updated_at: updatedAt,
-  });
+  const serverLines = (orderLines: OrderLineDoc[], updatedAt: number): ServerRecord =>
+    serverOrder('ord_server', { lines: orderLines, total: orderTotal(orderLines), updated_at: updatedAt });
 
   /** An order on the server, then a change of its lines here, claimed for sending. */
   function changedHere(change: OrderLineDoc[]) {
     const { store, clock } = setup();
     const order = store.cashier.createOrder(threeLineOrder(), cashier);
     const [create] = store.outbox.claimReady(clock.now(), 10);
-    store.outbox.completeOperation(create!.opId, { serverRecord: serverOrder(lines, clock.now()) }, clock.now());
+    store.outbox.completeOperation(create!.opId, { serverRecord: serverLines(lines, clock.now()) }, clock.now());
     clock.advance(1_000);
     store.cashier.updateOrder(order.id, { lines: change }, cashier);
     const [update] = store.outbox.claimReady(clock.now(), 10);
@@ -315,16 +306,16 @@ describe("a change of an order's lines against the server's lines", () => {
 
   it('is sent as it is when the server still has those lines, and not at all when it already has the change', () => {
     const { store, clock, update } = changedHere([burger, { ...cola, quantity: 4 }]);
-    expect(store.outbox.rebaseOrderLines(update.opId, serverOrder(lines, clock.now()), clock.now())).toEqual({ outcome: 'send' });
+    expect(store.outbox.rebaseOrderLines(update.opId, serverLines(lines, clock.now()), clock.now())).toEqual({ outcome: 'send' });
     // Split or ordered differently, the same items in the same quantities are the same lines.
-    const applied = serverOrder([{ ...cola, quantity: 1 }, burger, { ...cola, quantity: 3 }], clock.now());
+    const applied = serverLines([{ ...cola, quantity: 1 }, burger, { ...cola, quantity: 3 }], clock.now());
     expect(store.outbox.rebaseOrderLines(update.opId, applied, clock.now())).toEqual({ outcome: 'applied' });
     store.close();
   });
 
   it('is merged, durably before it is sent, with a change made elsewhere to other items', () => {
     const { store, clock, order, update } = changedHere([burger, fries, { ...cola, quantity: 4 }]); // one more cola here
-    const elsewhere = serverOrder([burger, cola], clock.now()); // no fries there
+    const elsewhere = serverLines([burger, cola], clock.now()); // no fries there
     const result = store.outbox.rebaseOrderLines(update.opId, elsewhere, clock.now());
     expect(result.outcome).toBe('merged');
     const rewritten = store.outbox.getOperation(update.opId);
@@ -339,7 +330,7 @@ describe("a change of an order's lines against the server's lines", () => {
 
   it('waits in the dead letters when the same item was changed elsewhere; retried, it sends its own quantity for it', () => {
     const { store, clock, order, update } = changedHere([burger, fries, { ...cola, quantity: 5 }]);
-    const elsewhere = serverOrder([burger, fries, { ...cola, quantity: 1 }], clock.now());
+    const elsewhere = serverLines([burger, fries, { ...cola, quantity: 1 }], clock.now());
     expect(store.outbox.rebaseOrderLines(update.opId, elsewhere, clock.now())).toEqual({
       outcome: 'conflict',
       conflicts: [{ name: 'Cola', ancestor: 3, ours: 5, theirs: 1 }],

@@ -3,30 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock';
 import { openStore, StoreError } from '../../store';
-import { cashier, tempDbPath } from './helpers';
+import { cashier, serverOrder, tempDbPath } from './helpers';
 
 function setup() {
   const clock = new ManualClock(1_800_000_000_000);
   return { clock, store: openStore(tempDbPath(), { clock }) };
-}
-
-function serverOrder(id: string, overrides: Record<string, unknown> = {}) {
-  return {
-    id,
-    location_id: 'loc_srv',
-    status: 'open',
-    currency: 'usd',
-    customer: { name: 'Ana', phone: '' },
-    notes: '',
-    lines: [
-      { menu_item_id: 'mi_srv_burger', name: 'Burger', quantity: 2, unit_price: 900, modifiers: [{ modifier_id: 'mod_srv_cheese', name: 'Cheese', price: 100 }] },
-      { menu_item_id: 'mi_srv_fries', name: 'Fries', quantity: 1, unit_price: 300, modifiers: [] },
-    ],
-    total: 2300,
-    created_at: 1_700_000_000_000,
-    updated_at: 1_700_000_000_000,
-    ...overrides,
-  };
 }
 
 const rowIds = (store: ReturnType<typeof openStore>, table: string) => store.db.prepare(`SELECT rowid FROM ${table} ORDER BY rowid`).pluck().all();

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock';
 import { openStore } from '../../store';
-import { cashier, tempDbPath, threeLineOrder } from './helpers';
+import { cashier, serverOrder, tempDbPath, threeLineOrder } from './helpers';
 
 function setup() {
   const clock = new ManualClock(1_800_000_000_000);
@@ -169,18 +169,3 @@ describe('webhook inbox', () => {
     store.close();
   });
 });
-
-function serverOrder(id: string) {
-  return {
-    id,
-    location_id: 'loc_srv',
-    status: 'open',
-    currency: 'usd',
-    customer: null,
-    notes: '',
-    lines: [{ menu_item_id: 'mi_srv_burger', name: 'Burger', quantity: 1, unit_price: 900, modifiers: [] }],
-    total: 900,
-    created_at: 1_700_000_000_000,
-    updated_at: 1_700_000_000_000,
-  };
-}
