@@ -214,6 +214,8 @@ export interface StartWebhookReceiverOptions {
   path?: string;
   /** Lets the receiver fetch an order when two versions disagree; without it the next pull settles it. */
   api?: { baseUrl: string; credentials: CredentialsProvider };
+  /** Told the types of the events each commit applied (not duplicates, not failures): screens refresh at once. */
+  onApplied?: (eventTypes: readonly string[]) => void;
   toleranceSec?: number;
   maxBodyBytes?: number;
   clock?: Clock;
@@ -228,12 +230,22 @@ export async function startWebhookReceiver(options: StartWebhookReceiverOptions)
   const api = options.api ? new ApiClient({ baseUrl: options.api.baseUrl, credentials: options.api.credentials, clock: options.clock, logger: options.logger }) : undefined;
   const applier = new WebhookApplier({ store: options.store, api, clock: options.clock, logger: options.logger });
   const secrets = options.secrets;
+  const { onApplied } = options;
+  const sink: WebhookEventSink = onApplied
+    ? {
+        acceptMany: (events) => {
+          const outcomes = applier.acceptMany(events);
+          onApplied(events.filter((_, i) => outcomes[i] === 'applied').map((event) => event.type));
+          return outcomes;
+        },
+      }
+    : applier;
   const receiver = await startWebhookReceiverServer({
     host: options.host,
     port: options.port,
     path: options.path,
     secrets: typeof secrets === 'function' ? secrets : () => secrets,
-    sink: applier,
+    sink,
     toleranceSec: options.toleranceSec,
     maxBodyBytes: options.maxBodyBytes,
     clock: options.clock,

@@ -7,7 +7,7 @@ import type { BridgeEvent, BridgeHost, BridgeRequest, BridgeResponse } from '../
 import { systemClock, type Clock } from '../../common/clock';
 import { createLogger, type Logger } from '../../common/log';
 import { openStore, type Store } from '../../store/index';
-import { ApiKeyCredentials } from '../../sync/credentials';
+import { ApiKeyCredentials, type CredentialsProvider } from '../../sync/credentials';
 import { createSyncEngine } from '../../sync/engine';
 import { OAUTH_SECRET_NAMES, OAuthCredentials, runDesktopOAuthFlow } from '../../sync/oauth';
 import { FileSecretStore, type SecretStore } from '../../sync/secret-store';
@@ -241,10 +241,18 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     return secrets.get(config.credentials.oauthClientSecretRef);
   }
 
+  /** What sync is using now; the webhook receiver asks through it when an event is in doubt. */
+  let syncCredentials: CredentialsProvider | null = null;
+  const currentCredentials: CredentialsProvider = {
+    bearer: async () => (syncCredentials ? syncCredentials.bearer() : null),
+    handleRejected: async (rejected) => (syncCredentials ? syncCredentials.handleRejected(rejected) : false),
+  };
+
   /** (Re)starts sync with the current settings and credentials; none without both. */
   async function restartSync(): Promise<void> {
     const s = settings.effective();
     if (s.apiBaseUrl === '' || credentialKind === 'none') {
+      syncCredentials = null;
       await sync.attach(null);
       return;
     }
@@ -253,6 +261,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       credentialKind === 'oauth'
         ? new OAuthCredentials({ authUrl: s.authUrl, apiHost: s.apiHost, clientId: config.credentials.oauthClientId, clientSecret, secrets, clock, logger })
         : new ApiKeyCredentials(() => secrets.get(config.credentials.apiKeyRef));
+    syncCredentials = credentials;
     const options = { store, baseUrl: s.apiBaseUrl, credentials, locationId: s.locationId || null, clock, logger };
     await sync.attach(deps.createEngine ? deps.createEngine(options) : createSyncEngine(options));
   }
@@ -260,6 +269,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
   const webhooks = new WebhookLink(
     store,
     () => webhookSecret,
+    currentCredentials,
     (types) => {
       if (types.some((type) => type.startsWith('menu.') || type.startsWith('inventory.'))) cashier.menuChanged();
       if (types.some((type) => type.startsWith('order.') || type.startsWith('payment.'))) events.emit('orders.changed', { ids: [] });
@@ -297,7 +307,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
   async function settingsChanged(): Promise<SettingsView> {
     await refreshCredentials();
     await restartSync();
-    await webhooks.apply(settings.effective().webhook);
+    await webhooks.apply(settings.effective().webhook, settings.effective().apiBaseUrl);
     cashier.menuChanged();
     const view = settingsView();
     events.emit('settings.changed', view);
@@ -467,7 +477,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
 
   const invoke = createInvoker(handlers, logger);
   await restartSync();
-  await webhooks.apply(settings.effective().webhook);
+  await webhooks.apply(settings.effective().webhook, settings.effective().apiBaseUrl);
 
   return {
     store,

@@ -1,11 +1,12 @@
 // The webhook receiver, run when the settings enable it. Verified events are applied to the store
-// by the sync component's applier; the core only learns what changed so the screens refresh at
-// once (a low-stock mark, a menu edit from the dashboard) instead of at the next pull.
+// by the sync component's receiver (which also fetches an order from the API when two versions
+// disagree); the core only learns what changed so the screens refresh at once (a low-stock mark,
+// a menu edit from the dashboard) instead of at the next pull.
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/log';
 import type { Store } from '../../store/index';
-import { startWebhookReceiverServer, type WebhookReceiver } from '../../sync/webhook-receiver';
-import { WebhookApplier } from '../../sync/webhooks';
+import type { CredentialsProvider } from '../../sync/credentials';
+import { startWebhookReceiver, type RunningWebhookReceiver } from '../../sync/webhooks';
 
 export interface WebhookSettings {
   enabled: boolean;
@@ -14,13 +15,14 @@ export interface WebhookSettings {
 }
 
 export class WebhookLink {
-  #receiver: WebhookReceiver | null = null;
-  #applier: WebhookApplier | null = null;
-  #running: WebhookSettings | null = null;
+  #receiver: RunningWebhookReceiver | null = null;
+  #running: (WebhookSettings & { apiBaseUrl: string }) | null = null;
 
   constructor(
     private readonly store: Store,
     private readonly signingSecret: () => string | null,
+    /** The session's current credentials, read per request (they change without a restart here). */
+    private readonly credentials: CredentialsProvider,
     private readonly onApplied: (eventTypes: readonly string[]) => void,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -31,14 +33,15 @@ export class WebhookLink {
     return this.#receiver?.url ?? '';
   }
 
-  /** Starts, restarts or stops the receiver to match `settings`. */
-  async apply(settings: WebhookSettings): Promise<void> {
-    const same = this.#running && settings.enabled && this.#running.host === settings.host && this.#running.port === settings.port;
+  /** Starts, restarts or stops the receiver to match `settings`; `apiBaseUrl` ('' for none) is where events in doubt are checked. */
+  async apply(settings: WebhookSettings, apiBaseUrl: string): Promise<void> {
+    const running = this.#running;
+    const same = running && settings.enabled && running.host === settings.host && running.port === settings.port && running.apiBaseUrl === apiBaseUrl;
     if (same) return;
     await this.stop();
     if (!settings.enabled) return;
-    const applier = new WebhookApplier({ store: this.store, clock: this.clock, logger: this.logger });
-    this.#receiver = await startWebhookReceiverServer({
+    this.#receiver = await startWebhookReceiver({
+      store: this.store,
       host: settings.host,
       port: settings.port,
       // Read per delivery: a secret pasted in Settings takes effect without a restart.
@@ -46,27 +49,18 @@ export class WebhookLink {
         const secret = this.signingSecret();
         return secret ? [secret] : [];
       },
-      sink: {
-        acceptMany: (events) => {
-          const outcomes = applier.acceptMany(events);
-          this.onApplied(events.filter((_, i) => outcomes[i] === 'applied').map((event) => event.type));
-          return outcomes;
-        },
-      },
+      api: apiBaseUrl === '' ? undefined : { baseUrl: apiBaseUrl, credentials: this.credentials },
+      onApplied: this.onApplied,
       clock: this.clock,
       logger: this.logger,
     });
-    this.#applier = applier;
-    this.#running = settings;
+    this.#running = { ...settings, apiBaseUrl };
   }
 
   async stop(): Promise<void> {
     const receiver = this.#receiver;
-    const applier = this.#applier;
     this.#receiver = null;
-    this.#applier = null;
     this.#running = null;
     await receiver?.close();
-    await applier?.settled();
   }
 }
