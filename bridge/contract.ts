@@ -254,6 +254,11 @@ export const PendingLoss = z.object({
 });
 export type PendingLoss = z.infer<typeof PendingLoss>;
 
+/** Whether a reset would destroy something only this terminal has (the dialogs and the core ask the same). */
+export function lossAtStake(loss: Pick<PendingLoss, 'pending' | 'deadLetters' | 'repricedOrders'>): boolean {
+  return loss.pending > 0 || loss.deadLetters > 0 || loss.repricedOrders > 0;
+}
+
 function command<P extends z.ZodType, R extends z.ZodType>(payload: P, result: R) {
   return { payload, result };
 }

@@ -69,7 +69,7 @@ export type CustomerDoc = z.infer<typeof CustomerDoc>;
  * Fields only the till keeps (/v1 has no place for them): an entity first seen from the server
  * starts from these, so its record still makes a whole document.
  */
-export const TILL_ONLY_DEFAULTS: Partial<Record<string, Record<string, unknown>>> = { order: { notes: '' } };
+export const TILL_ONLY_DEFAULTS: Partial<Record<EntityKind, Record<string, unknown>>> = { order: { notes: '' } };
 
 export const OrderDoc = z.object({
   id: z.string(),

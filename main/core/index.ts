@@ -2,7 +2,7 @@
 // Both shells (Electron IPC, browser-mode HTTP) host it through the same two calls.
 import { closeSync, fsyncSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { PendingLoss, SettingsView, SyncStatusView } from '../../bridge/contract';
+import { lossAtStake, type PendingLoss, type SettingsView, type SyncStatusView } from '../../bridge/contract';
 import type { BridgeEvent, BridgeHost, BridgeRequest, BridgeResponse } from '../../bridge/protocol';
 import { systemClock, type Clock } from '../../common/clock';
 import { createLogger, type Logger } from '../../common/log';
@@ -468,7 +468,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     'terminal.reset': async ({ confirmPendingLoss, managerPin }) => {
       requireManager(managerPin, 'Resetting the terminal');
       const atStake = loss();
-      if ((atStake.pending > 0 || atStake.deadLetters > 0 || atStake.repricedOrders > 0) && !confirmPendingLoss) {
+      if (lossAtStake(atStake) && !confirmPendingLoss) {
         throw new CoreError('conflict', `${atStake.message} A reset deletes them for good. Confirm to reset anyway.`);
       }
       return context.reset(atStake);

@@ -1,6 +1,6 @@
 // What exists only on this terminal: quitting keeps it for later, but signing out leaves it unsent
 // and a reset destroys it. The dialogs that guard those actions say exactly this, in numbers.
-import type { PendingLoss } from '../../bridge/contract';
+import { lossAtStake, type PendingLoss } from '../../bridge/contract';
 import type { Store } from '../../store/index';
 
 function plural(n: number, one: string, many: string): string {
@@ -48,7 +48,7 @@ function lossMessage(
   now: number,
   timeZone: string,
 ): string {
-  if (loss.pending === 0 && loss.deadLetters === 0 && loss.repricedOrders === 0) return 'Everything is synced.';
+  if (!lossAtStake(loss)) return 'Everything is synced.';
   const parts: string[] = [];
   if (loss.pending > 0) {
     const which = [loss.orders > 0 ? plural(loss.orders, 'order', 'orders') : '', loss.cardPayments > 0 ? plural(loss.cardPayments, 'card payment', 'card payments') : '']

@@ -67,7 +67,7 @@ function deferredHost(ready: Promise<Core>): BridgeHost {
  * secret store: a newcomer gets a working terminal from one command.
  */
 async function embedSandbox(config: TerminalConfig, secrets: SecretStore, logger: Logger): Promise<{ config: TerminalConfig; sandbox: Sandbox }> {
-  // Loaded only when used: a configured terminal does not pay for the sandbox at start.
+  // Evaluated only when used (bundled, its code is in the file): a configured terminal does not start the sandbox.
   const { startSandbox } = await import('../../sandbox/index');
   const sandbox = await startSandbox({ seed: 'demo', dbFile: join(config.dataDir, 'sandbox.db'), logger: logger.child({ component: 'sandbox' }) });
   const withSandbox: TerminalConfig = {

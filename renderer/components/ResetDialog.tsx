@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { PendingLoss } from '../../bridge/contract';
+import { lossAtStake, type PendingLoss } from '../../bridge/contract';
 import { describeError, useBridge } from '../lib/hooks';
 import { Dialog, ErrorNote } from './Dialog';
 
@@ -26,7 +26,7 @@ export function ResetDialog({ managerPinSet, onClose, onDone }: { managerPinSet:
     };
   }, [client]);
 
-  const losesWork = loss !== null && (loss.pending > 0 || loss.deadLetters > 0 || loss.repricedOrders > 0);
+  const losesWork = loss !== null && lossAtStake(loss);
   const changes = loss === null ? 0 : loss.pending + loss.deadLetters;
   const reset = async () => {
     setWorking(true);
