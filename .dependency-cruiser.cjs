@@ -1,15 +1,34 @@
 // The architecture's import rules (see ARCHITECTURE.md). `npm run lint` fails on any violation.
-/** @type {import('dependency-cruiser').IConfiguration} */
 const component = (name) => `^${name}/`;
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+// The only npm packages renderer/ may import (any subpath too: react/jsx-runtime, react-dom/client).
+// Whatever the renderer imports is bundled and shipped to the page, which runs under a strict CSP
+// with no Node: a new entry needs a review (is it browser code, does it eval, what does it weigh?).
+//   react      every component and hook; the JSX runtime (react/jsx-runtime) that tsc and vite insert
+//   react-dom  main.tsx (react-dom/client: createRoot)
+//   zod        zod-jitless.ts (turns off zod's `new Function` parsers before any bridge schema is built)
+const RENDERER_PACKAGES = ['react', 'react-dom', 'zod'];
+// A package's own files, or its DefinitelyTyped types for a type-only import.
+const rendererPackagePaths = `(^|/)node_modules/(@types/)?(${RENDERER_PACKAGES.map(escapeRegExp).join('|')})/`;
+
+/** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
       name: 'renderer-only-bridge',
-      comment: 'The renderer sees the core only through the bridge contract.',
+      comment: 'The renderer sees the core only through the bridge contract: of the repo, it imports only renderer/ and bridge/.',
       severity: 'error',
       from: { path: component('renderer') },
-      to: { path: '^(common|api|store|sync|sandbox|main)/' },
+      to: { dependencyTypes: ['local'], pathNot: '^(renderer|bridge)/' },
+    },
+    {
+      name: 'renderer-allowed-packages',
+      comment: `The renderer and bridge/ (bundled into the page) import only the npm packages in RENDERER_PACKAGES (${RENDERER_PACKAGES.join(', ')}): whatever it imports is shipped to the page.`,
+      severity: 'error',
+      from: { path: '^(renderer|bridge)/' }, // bridge/ is bundled into the page too
+      // Every package outside the allow-list, and anything that does not resolve; Node built-ins are renderer-no-node's.
+      to: { dependencyTypesNot: ['local', 'core'], pathNot: rendererPackagePaths },
     },
     {
       name: 'renderer-no-node',
@@ -89,7 +108,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|release)/' },
+    // Only the build outputs at the root: `(^|/)dist/` also dropped every package whose entry is under
+    // its own dist/ (kysely, ...), and with it every rule about importing that package.
+    exclude: { path: '^(dist|release)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

@@ -73,10 +73,60 @@ describe('architecture rules', () => {
         'renderer/app.tsx': "import { s } from '../store/orders';\nexport const r = s;\n",
       }),
     ).toEqual(['renderer-only-bridge']);
+    expect(
+      rulesFired({
+        'tool.ts': 'export const x = 1;\n',
+        'renderer/app.tsx': "import { x } from '../tool';\nexport const r = x;\n",
+      }),
+    ).toEqual(['renderer-only-bridge']);
+  });
+
+  it('let the renderer import only the allow-listed npm packages', () => {
+    expect(
+      rulesFired({
+        'renderer/main.tsx': [
+          "import { StrictMode, type ReactNode } from 'react';",
+          "import { createRoot, type Root } from 'react-dom/client';",
+          "import { jsx } from 'react/jsx-runtime';",
+          "import { z } from 'zod';",
+          'export const r = [StrictMode, createRoot, jsx, z];',
+          'export type T = ReactNode | Root;',
+          'export const A = () => <div />;',
+          '',
+        ].join('\n'),
+      }),
+    ).toEqual([]);
+    // One cruise for all the forbidden imports: each file's rules, keyed by file.
+    const forbidden: Record<string, string> = {
+      'renderer/sqlite.ts': "import Database from 'better-sqlite3';\nexport const r = Database;\n",
+      'renderer/sqlite-types.ts': "import type { Database } from 'better-sqlite3';\nexport type R = Database;\n",
+      'renderer/undici.ts': "import { fetch } from 'undici';\nexport const r = fetch;\n",
+      'renderer/lazy-undici.ts': "export const r = () => import('undici');\n",
+      // kysely's entry is under its own dist/: the config must not exclude it along with the build output.
+      'renderer/kysely.ts': "import { Kysely } from 'kysely';\nexport const r = Kysely;\n",
+      // A package's name is matched whole: react-is is not react.
+      'renderer/react-is.ts': "import { isElement } from 'react-is';\nexport const r = isElement;\n",
+      'renderer/not-installed.ts': "import x from 'not-installed';\nexport const r = x;\n",
+      'renderer/electron.ts': "import { ipcRenderer } from 'electron';\nexport const r = ipcRenderer;\n",
+    };
+    const fired: Record<string, string[]> = Object.fromEntries(Object.keys(forbidden).map((file) => [file, []]));
+    for (const v of violationsFor(forbidden)) fired[v.from]?.push(v.rule.name);
+    for (const rules of Object.values(fired)) rules.sort();
+    expect(fired).toEqual({
+      'renderer/sqlite.ts': ['renderer-allowed-packages'],
+      'renderer/sqlite-types.ts': ['renderer-allowed-packages'],
+      'renderer/undici.ts': ['renderer-allowed-packages'],
+      'renderer/lazy-undici.ts': ['renderer-allowed-packages'],
+      'renderer/kysely.ts': ['renderer-allowed-packages'],
+      'renderer/react-is.ts': ['renderer-allowed-packages'],
+      'renderer/not-installed.ts': ['renderer-allowed-packages'],
+      'renderer/electron.ts': ['only-shell-imports-electron', 'renderer-allowed-packages'],
+    });
   });
 
   it('keep Node built-ins out of the renderer and the bridge contract', () => {
     expect(rulesFired({ 'renderer/app.tsx': "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n" })).toEqual(['renderer-no-node']);
+    expect(rulesFired({ 'renderer/app.tsx': "import { readFileSync } from 'fs';\nexport const r = readFileSync;\n" })).toEqual(['renderer-no-node']);
     expect(rulesFired({ 'bridge/contract.ts': "import { createHash } from 'node:crypto';\nexport const b = createHash;\n" })).toEqual(['renderer-no-node']);
   });
 
