@@ -1,5 +1,6 @@
 // The API listener ({api_host}): /v1, POST /oauth/token and /openapi.json, behind the injected
-// faults. Each /v1 operation runs in one SQLite transaction with its events and its idempotent reply.
+// faults. Each /v1 operation runs in one SQLite transaction with its events and its idempotent reply;
+// the output profile in force when a request arrives shapes its reply and its events.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Endpoint, OperationId } from '../api/endpoints';
@@ -10,15 +11,25 @@ import { authenticate, authorize } from './auth';
 import { serialise, type OpContext } from './context';
 import { recordEvent } from './events';
 import type { FaultController, FaultSettings } from './faults';
-import { ApiError, BodyTooLargeError, errorBody, parseOrThrow, queryObject, readRawBody, sendJson } from './http';
+import { ApiError, BodyTooLargeError, errorBody, parseOrThrow, queryObject, readRawBody, sendJson, sendText } from './http';
 import { checkKeyShape, fingerprint, type IdempotencyStore, type StoredReply } from './idempotency';
 import { OPERATIONS } from './operations';
+import { profileHeaders, renderError } from './profile-errors';
+import { presentReply, presentRequestBody, type OutputMode } from './profiles';
 import type { RateLimiter } from './rate-limit';
 import { matchRoute } from './router';
 import type { Db } from './storage';
 import type { WebhookDispatcher } from './webhook-dispatcher';
 
 export type IdempotencyMode = 'honour' | 'ignore';
+
+/** The switches the API listener reads once per request. */
+export interface ApiMode extends OutputMode {
+  idempotency: IdempotencyMode;
+}
+
+/** The longest a write's reply waits for its events' first delivery attempts (events_before_reply). */
+export const EVENTS_BEFORE_REPLY_MAX_WAIT_MS = 2000;
 
 export interface ApiServerDeps {
   db: Db;
@@ -28,7 +39,8 @@ export interface ApiServerDeps {
   rateLimiter: RateLimiter;
   idempotency: IdempotencyStore;
   dispatcher: WebhookDispatcher;
-  settings: { idempotency: IdempotencyMode };
+  /** The switches in force: a snapshot, replaced (never changed) when they change. */
+  mode: () => Readonly<ApiMode>;
   openapi: () => unknown;
   oauthToken: (req: IncomingMessage, res: ServerResponse, rawBody: Buffer) => Promise<void>;
 }
@@ -36,8 +48,10 @@ export interface ApiServerDeps {
 const noQuery = z.strictObject({});
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
-function sendError(res: ServerResponse, error: ApiError, requestId: string, headers: Record<string, string> = {}): void {
-  sendJson(res, error.status, errorBody(error, requestId), { ...headers, ...error.headers });
+function sendError(res: ServerResponse, error: ApiError, requestId: string, mode: Readonly<ApiMode>, nowMs: number): void {
+  const rendered = renderError(error, requestId, mode.profile, nowMs);
+  if (rendered.contentType === 'text') sendText(res, rendered.status, rendered.payload, rendered.headers);
+  else sendJson(res, rendered.status, rendered.payload, rendered.headers);
 }
 
 function parseBody(endpoint: Endpoint, req: IncomingMessage, raw: Buffer): unknown {
@@ -64,32 +78,48 @@ function parseBody(endpoint: Endpoint, req: IncomingMessage, raw: Buffer): unkno
 export function createApiHandler(deps: ApiServerDeps) {
   const { db, clock, logger, faults } = deps;
 
-  async function runOperation(endpoint: Endpoint, id: string, query: unknown, body: unknown, requestUrl: URL, idem?: { key: string; print: string }): Promise<StoredReply> {
-    let deliveriesQueued = endpoint.operationId === 'sendTestWebhook';
+  /** Runs one operation in its transaction; returns its reply and the webhook deliveries it queued. */
+  async function runOperation(
+    endpoint: Endpoint,
+    request: { id: string; query: unknown; body: unknown; url: URL },
+    mode: Readonly<ApiMode>,
+    idem?: { key: string; print: string },
+  ): Promise<{ reply: StoredReply; deliveryIds: string[] }> {
+    const operationId = endpoint.operationId as OperationId;
+    const deliveryIds: string[] = [];
     const reply = await db.transaction().execute(async (tx) => {
       const ctx: OpContext = {
         tx,
         clock,
-        id,
-        query,
-        body,
-        requestUrl,
-        emit: async (type, data) => {
-          const { deliveryIds } = await recordEvent(tx, clock, type, data);
-          if (deliveryIds.length > 0) deliveriesQueued = true;
+        id: request.id,
+        query: request.query,
+        body: request.body,
+        requestUrl: request.url,
+        emit: async (type, data, test) => {
+          const recorded = await recordEvent(tx, clock, type, data, { profile: mode.profile, test });
+          deliveryIds.push(...recorded.deliveryIds);
+          return recorded;
         },
       };
-      const result = await OPERATIONS[endpoint.operationId as OperationId](ctx);
-      const stored = { status: result.status, body: serialise(result.body) };
+      const result = await OPERATIONS[operationId](ctx);
+      const stored = { status: result.status, body: serialise(presentReply(operationId, result.body, mode)) };
       if (idem) await deps.idempotency.save(tx, idem.key, idem.print, stored);
       return stored;
     });
-    // Test webhooks record their event (and its delivery) directly rather than through emit.
-    if (deliveriesQueued) deps.dispatcher.kick();
-    return reply;
+    if (deliveryIds.length > 0) deps.dispatcher.kick();
+    return { reply, deliveryIds };
   }
 
-  async function handleV1(req: IncomingMessage, res: ServerResponse, url: URL, path: string, raw: Buffer, requestId: string, settings: Readonly<FaultSettings>): Promise<void> {
+  async function handleV1(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    raw: Buffer,
+    requestId: string,
+    settings: Readonly<FaultSettings>,
+    mode: Readonly<ApiMode>,
+  ): Promise<void> {
+    const path = url.pathname.slice(3);
     const method = req.method ?? 'GET';
     const route = matchRoute(method, path);
     if (route.kind === 'no_route') throw new ApiError('not_found', `no such endpoint: ${method} /v1${path}`);
@@ -97,17 +127,20 @@ export function createApiHandler(deps: ApiServerDeps) {
     const { endpoint, id } = route;
     const principal = await authenticate(db, req, clock);
     const verdict = deps.rateLimiter.check(principal.credentialId);
-    for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
+    // The spec shows no rate-limit headers: spec-minimal sends none.
+    if (mode.profile === 'default') for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
     if (!verdict.allowed) {
       throw new ApiError('rate_limit_exceeded', `too many requests: at most ${deps.rateLimiter.settings.limit} per ${deps.rateLimiter.settings.window_sec} s`, {}, { 'Retry-After': String(verdict.retryAfterSec) });
     }
     authorize(principal, endpoint);
     const query = parseOrThrow(endpoint.query ?? noQuery, queryObject(url), 'query');
-    const body = parseBody(endpoint, req, raw);
+    const body = presentRequestBody(parseBody(endpoint, req, raw), mode.profile);
+    const request = { id, query, body, url };
 
     const keyHeader = req.headers['idempotency-key'];
-    const useKey = method === 'POST' && keyHeader !== undefined && deps.settings.idempotency === 'honour';
-    let reply: StoredReply;
+    // spec-minimal ignores keys as a server without them would, whatever `idempotency` says.
+    const useKey = method === 'POST' && keyHeader !== undefined && mode.idempotency === 'honour' && mode.profile === 'default';
+    let outcome: { reply: StoredReply; deliveryIds: string[] };
     if (useKey) {
       const key = Array.isArray(keyHeader) ? '' : keyHeader;
       checkKeyShape(key);
@@ -119,7 +152,7 @@ export function createApiHandler(deps: ApiServerDeps) {
           sendJson(res, stored.status, stored.body, { 'Idempotent-Replayed': 'true' });
           return;
         }
-        reply = await runOperation(endpoint, id, query, body, url, { key, print });
+        outcome = await runOperation(endpoint, request, mode, { key, print });
       } catch (err) {
         // An operation that ran and refused is a result too (Stripe does the same): store it.
         if (err instanceof ApiError && err.code !== 'idempotency_key_reused') {
@@ -130,7 +163,10 @@ export function createApiHandler(deps: ApiServerDeps) {
         deps.idempotency.release(key);
       }
     } else {
-      reply = await runOperation(endpoint, id, query, body, url);
+      outcome = await runOperation(endpoint, request, mode);
+    }
+    if (mode.events_before_reply && outcome.deliveryIds.length > 0) {
+      await deps.dispatcher.firstAttempts(outcome.deliveryIds, EVENTS_BEFORE_REPLY_MAX_WAIT_MS);
     }
 
     if (endpoint.method !== 'GET' && settings.drop_response_methods.includes(endpoint.method as 'POST') && faults.roll(settings.drop_response_rate)) {
@@ -138,12 +174,15 @@ export function createApiHandler(deps: ApiServerDeps) {
       req.socket.destroy();
       return;
     }
-    sendJson(res, reply.status, reply.body);
+    sendJson(res, outcome.reply.status, outcome.reply.body);
   }
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = newId('req_', clock.now());
-    res.setHeader('Request-Id', requestId);
+    // One snapshot per request: a switch while it runs does not mix two profiles in one reply.
+    const mode = deps.mode();
+    // The spec shows no request id: spec-minimal keeps it for its own log only.
+    if (mode.profile === 'default') res.setHeader('Request-Id', requestId);
     const path = (req.url ?? '').split('?')[0] ?? '';
     const tokenEndpoint = path === '/oauth/token';
     const startedAt = Date.now();
@@ -180,18 +219,18 @@ export function createApiHandler(deps: ApiServerDeps) {
       const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
       if (url.pathname === '/oauth/token') return await deps.oauthToken(req, res, raw);
       if (url.pathname === '/openapi.json' && req.method === 'GET') return sendJson(res, 200, deps.openapi());
-      if (url.pathname.startsWith('/v1/')) return await handleV1(req, res, url, url.pathname.slice(3), raw, requestId, settings);
+      if (url.pathname.startsWith('/v1/')) return await handleV1(req, res, url, raw, requestId, settings, mode);
       throw new ApiError('not_found', `no such path: ${url.pathname} (the API lives under /v1)`);
     } catch (err) {
       if (res.headersSent || res.destroyed) return;
       // The token endpoint speaks RFC 6749 even when a fault answers for it.
       if (err instanceof ApiError && tokenEndpoint) {
         const error = err.status >= 500 ? 'server_error' : err.status === 429 ? 'temporarily_unavailable' : 'invalid_request';
-        return sendJson(res, err.status, { error, error_description: err.message }, err.headers);
+        return sendJson(res, err.status, { error, error_description: err.message }, profileHeaders(err.headers, mode.profile, clock.now()));
       }
-      if (err instanceof ApiError) return sendError(res, err, requestId);
+      if (err instanceof ApiError) return sendError(res, err, requestId, mode, clock.now());
       logger.error({ err, requestId }, 'unhandled error in the API');
-      sendError(res, new ApiError('internal_error', 'internal error'), requestId);
+      sendError(res, new ApiError('internal_error', 'internal error'), requestId, mode, clock.now());
     }
   };
 }

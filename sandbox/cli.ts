@@ -1,17 +1,28 @@
 // `npm run sandbox -- --port <p> [--dashboard-port <p>] [--host <h>] [--db <file>] [--seed demo]
-//  [--credentials-out <file>]`: runs the sandbox until interrupted and prints its base URL when ready.
+//  [--credentials-out <file>] [--profile default|spec-minimal] [--record-shape flat|jsonapi]`: runs the
+//  sandbox until interrupted and prints its base URL when ready.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { z } from 'zod';
 import { createLogger } from '../common/log';
 import { startSandbox } from './index';
+import { profileSchema, recordShapeSchema } from './profile-schemas';
 
-const USAGE = 'usage: npm run sandbox -- --port <p> [--dashboard-port <p>] [--host 127.0.0.1] [--db <file>] [--seed demo|none] [--credentials-out <file>]';
+const USAGE =
+  'usage: npm run sandbox -- --port <p> [--dashboard-port <p>] [--host 127.0.0.1] [--db <file>] [--seed demo|none] [--credentials-out <file>] [--profile default|spec-minimal] [--record-shape flat|jsonapi]';
 
 function portArg(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number (0-65535), not ${value}`);
   return port;
+}
+
+function choiceArg<T extends string>(value: string | undefined, name: string, schema: z.ZodEnum<{ [K in T]: K }>): T | undefined {
+  if (value === undefined) return undefined;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`${name} must be ${schema.options.join(' or ')}, not ${value}`);
+  return parsed.data;
 }
 
 async function main(): Promise<void> {
@@ -23,6 +34,8 @@ async function main(): Promise<void> {
       db: { type: 'string' },
       seed: { type: 'string' },
       'credentials-out': { type: 'string' },
+      profile: { type: 'string' },
+      'record-shape': { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -32,6 +45,8 @@ async function main(): Promise<void> {
     return;
   }
   if (values.seed !== undefined && values.seed !== 'demo' && values.seed !== 'none') throw new Error(`--seed must be demo or none, not ${values.seed}`);
+  const profile = choiceArg(values.profile, '--profile', profileSchema);
+  const recordShape = choiceArg(values['record-shape'], '--record-shape', recordShapeSchema);
   const port = portArg(values.port, '--port') ?? 0;
   // The dashboard sits next to the API: port + 1 when a port was chosen, any free port otherwise.
   const dashboardPort = portArg(values['dashboard-port'], '--dashboard-port') ?? (port > 0 ? port + 1 : 0);
@@ -41,6 +56,8 @@ async function main(): Promise<void> {
     host: values.host,
     dbFile: values.db,
     seed: values.seed === 'demo' ? 'demo' : 'none',
+    profile,
+    recordShape,
     logger: createLogger({ name: 'sandbox', level: 'warn' }),
   });
   if (values['credentials-out']) {

@@ -1,5 +1,6 @@
 // What every /v1 operation handler receives and returns.
 import type { EventType, ResourceType } from '../api/enums';
+import type { WebhookEvent } from '../api/events';
 import type { Clock } from '../common/clock';
 import type { Tx } from './storage';
 
@@ -18,8 +19,11 @@ export interface OpContext {
   body: unknown;
   /** The absolute URL of the request, for the list envelope's links. */
   requestUrl: URL;
-  /** Records an event in the operation's transaction; webhook deliveries follow the commit. */
-  emit(type: EventType, data: EventData): Promise<void>;
+  /**
+   * Records an event in the operation's transaction; webhook deliveries follow the commit. A test
+   * event goes to the one endpoint named, whatever kinds it subscribed to.
+   */
+  emit(type: EventType, data: EventData, test?: { endpointId: string }): Promise<{ event: WebhookEvent; deliveryIds: string[] }>;
 }
 
 /** A reply body already serialised (list pages splice stored JSON records without re-parsing them). */

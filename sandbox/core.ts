@@ -5,9 +5,10 @@ import type { FaultController } from './faults';
 import { ApiError } from './http';
 import type { IdempotencyStore } from './idempotency';
 import type { RateLimiter, RateLimitSettings } from './rate-limit';
+import { DEFAULT_OUTPUT_MODE, EVENTS_BEFORE_REPLY_BY_PROFILE } from './profiles';
 import { locationIds, seedDemo, type SeededCredentials } from './seed';
 import type { Db } from './storage';
-import type { IdempotencyMode } from './api-server';
+import type { ApiMode } from './api-server';
 import type { WebhookDispatcher } from './webhook-dispatcher';
 
 export interface SandboxUrls {
@@ -32,14 +33,13 @@ export function isAdvanceable(clock: Clock): clock is AdvanceableClock {
   return typeof (clock as Partial<AdvanceableClock>).advance === 'function';
 }
 
-export interface SandboxSettingsView {
-  idempotency: IdempotencyMode;
+export interface SandboxSettingsView extends ApiMode {
   rate_limit: RateLimitSettings;
 }
 
 export class SandboxCore {
   urls: SandboxUrls = { baseUrl: '', apiHost: '', authUrl: '', dashboardUrl: '', dashboardApiUrl: '' };
-  readonly mode: { idempotency: IdempotencyMode } = { idempotency: 'honour' };
+  #mode: Readonly<ApiMode> = Object.freeze({ idempotency: 'honour', ...DEFAULT_OUTPUT_MODE });
 
   constructor(
     readonly db: Db,
@@ -55,12 +55,27 @@ export class SandboxCore {
     return { ...this.urls, credentials: this.credentials };
   }
 
-  settings(): SandboxSettingsView {
-    return { idempotency: this.mode.idempotency, rate_limit: { ...this.rateLimiter.settings } };
+  /** What the API listener reads per request: replaced, never changed in place, so a request keeps its snapshot. */
+  mode(): Readonly<ApiMode> {
+    return this.#mode;
   }
 
+  settings(): SandboxSettingsView {
+    const { idempotency, profile, record_shape, events_before_reply } = this.#mode;
+    return { idempotency, rate_limit: { ...this.rateLimiter.settings }, profile, record_shape, events_before_reply };
+  }
+
+  /** Choosing a profile also sets events_before_reply to the profile's default, unless the patch gives it. */
   updateSettings(patch: Partial<SandboxSettingsView>): SandboxSettingsView {
-    if (patch.idempotency) this.mode.idempotency = patch.idempotency;
+    const next = { ...this.#mode };
+    if (patch.idempotency) next.idempotency = patch.idempotency;
+    if (patch.record_shape) next.record_shape = patch.record_shape;
+    if (patch.profile) {
+      next.profile = patch.profile;
+      next.events_before_reply = EVENTS_BEFORE_REPLY_BY_PROFILE[patch.profile];
+    }
+    if (patch.events_before_reply !== undefined) next.events_before_reply = patch.events_before_reply;
+    this.#mode = Object.freeze(next);
     if (patch.rate_limit) {
       this.rateLimiter.settings = patch.rate_limit;
       this.rateLimiter.reset();

@@ -8,6 +8,7 @@ import { newId } from '../common/ids';
 import type { Logger } from '../common/log';
 import { createApiKey, listApiKeys, regenerateApiKey } from './auth';
 import { faultPatchSchema } from './faults';
+import { profileSchema, recordShapeSchema } from './profile-schemas';
 import { ApiError, errorBody, escapeHtml, parseOrThrow, queryObject, readRawBody, sendHtml, sendJson } from './http';
 import { registerOAuthAppSchema, registerOAuthApp, type OAuthService } from './oauth';
 import { rateLimitSettingsSchema } from './rate-limit';
@@ -30,10 +31,18 @@ export const createWebhookEndpointSchema = z.strictObject({
 
 export const advanceClockSchema = z.strictObject({ ms: z.int().min(0).max(366 * 24 * 3600 * 1000) });
 
+const idempotencyModeSchema = z.enum(['honour', 'ignore']);
+
 export const settingsPatchSchema = z.strictObject({
-  idempotency: z.enum(['honour', 'ignore']).optional(),
+  idempotency: idempotencyModeSchema.optional(),
   rate_limit: rateLimitSettingsSchema.optional(),
+  profile: profileSchema.optional(),
+  record_shape: recordShapeSchema.optional(),
+  events_before_reply: z.boolean().optional(),
 });
+
+/** The settings form's events-before-reply choice: empty keeps what the chosen profile sets. */
+const formSwitch = z.enum(['', 'on', 'off']);
 
 const deliveriesQuerySchema = z.strictObject({ endpoint_id: z.string().optional(), status: webhookDeliveryStatusSchema.optional() });
 
@@ -147,6 +156,20 @@ export function createDashboardHandler(core: SandboxCore, oauth: OAuthService, l
           }),
         );
         return;
+      case 'settings': {
+        // A field left out or empty leaves its setting as it is.
+        const given = (name: string) => field(name) || undefined;
+        const eventsBeforeReply = formSwitch.parse(field('events_before_reply'));
+        core.updateSettings(
+          settingsPatchSchema.parse({
+            profile: given('profile'),
+            record_shape: given('record_shape'),
+            idempotency: given('idempotency'),
+            events_before_reply: eventsBeforeReply === '' ? undefined : eventsBeforeReply === 'on',
+          }),
+        );
+        return;
+      }
       case 'seed':
         await core.seedDemo();
         return;
@@ -160,9 +183,12 @@ export function createDashboardHandler(core: SandboxCore, oauth: OAuthService, l
     const endpoints = await listWebhookEndpoints(db);
     const deliveries = (await listDeliveries(db)).slice(-50);
     const faults = core.faults.get();
+    const settings = core.settings();
     const state = core.describe();
     const rows = (cells: string[][]) => cells.map((c) => `<tr>${c.map((x) => `<td>${x}</td>`).join('')}</tr>`).join('');
     const post = (action: string, inner: string) => `<form method="post" action="/_dashboard/forms/${action}">${inner}</form>`;
+    const select = (name: string, options: readonly string[], current: string) =>
+      `<select name="${name}">${options.map((o) => `<option${o === current ? ' selected' : ''}>${o}</option>`).join('')}</select>`;
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox dashboard</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:70rem}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;font-size:.85rem}code{font-size:.8rem}form{display:inline}section{margin-bottom:2rem}</style></head><body>
 <h1>Sandbox dashboard</h1>
@@ -184,6 +210,13 @@ ${rows(deliveries.map((d) => [d.id, d.event_type, d.status, String(d.attempts), 
 <label>reset rate <input name="reset_rate" value="${faults.reset_rate}" size="4"></label>
 <label>drop-after-commit rate <input name="drop_response_rate" value="${faults.drop_response_rate}" size="4"></label>
 <label><input type="checkbox" name="outage" ${faults.outage ? 'checked' : ''}> outage</label> <button>Apply</button>`,
+    )}</section>
+<section><h2>Settings</h2>${post(
+      'settings',
+      `<label>profile ${select('profile', profileSchema.options, settings.profile)}</label>
+<label>record shape ${select('record_shape', recordShapeSchema.options, settings.record_shape)}</label>
+<label>Idempotency-Key ${select('idempotency', idempotencyModeSchema.options, settings.idempotency)}</label>
+<label>events before reply (now ${settings.events_before_reply ? 'on' : 'off'}) <select name="events_before_reply"><option value="" selected>as the profile sets it</option><option>on</option><option>off</option></select></label> <button>Apply</button>`,
     )}</section></body></html>`;
   }
 

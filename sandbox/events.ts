@@ -5,23 +5,25 @@ import type { WebhookEvent } from '../api/events';
 import type { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { iso, type EventData } from './context';
+import { presentEvent, type Profile } from './profiles';
 import type { Tx } from './storage';
 
 /** Built once: every event checks each endpoint's subscriptions. */
 const storedEventTypes = eventTypeSchema.array();
 
-export async function recordEvent(tx: Tx, clock: Clock, type: EventType, data: EventData, options: { test?: boolean; endpointId?: string } = {}): Promise<{ event: WebhookEvent; deliveryIds: string[] }> {
+/** The event is stored as the profile in force sends it: a later switch does not change what was announced. */
+export async function recordEvent(tx: Tx, clock: Clock, type: EventType, data: EventData, options: { profile: Profile; test?: { endpointId: string } }): Promise<{ event: WebhookEvent; deliveryIds: string[] }> {
   const now = clock.now();
-  const event = { id: newId('evt_', now), type, created_at: iso(now), test: options.test ?? false, data } as WebhookEvent;
-  const body = JSON.stringify(event);
+  const event = { id: newId('evt_', now), type, created_at: iso(now), test: options.test !== undefined, data } as WebhookEvent;
+  const body = JSON.stringify(presentEvent(event, options.profile));
   const inserted = await tx
     .insertInto('events')
     .values({ seq: null, id: event.id, type, resource_id: data.id, created_at: now, body })
     .returning('seq')
     .executeTakeFirstOrThrow();
-  let endpoints = await tx.selectFrom('webhook_endpoints').select(['id', 'event_types']).execute();
-  if (options.endpointId) endpoints = endpoints.filter((e) => e.id === options.endpointId);
-  else endpoints = endpoints.filter((e) => storedEventTypes.parse(JSON.parse(e.event_types)).includes(type));
+  const endpoints = (await tx.selectFrom('webhook_endpoints').select(['id', 'event_types']).execute()).filter((e) =>
+    options.test ? e.id === options.test.endpointId : storedEventTypes.parse(JSON.parse(e.event_types)).includes(type),
+  );
   const deliveryIds: string[] = [];
   for (const endpoint of endpoints) {
     const id = newId('whd_', now);

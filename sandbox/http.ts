@@ -86,6 +86,11 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(payload);
 }
 
+export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
 export function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, {
     'Content-Type': 'text/html; charset=utf-8',

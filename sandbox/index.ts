@@ -11,6 +11,7 @@ import { createDashboardHandler, DASHBOARD_API_PREFIX } from './dashboard';
 import { FaultController, type FaultPatch, type FaultSettings } from './faults';
 import { IdempotencyStore } from './idempotency';
 import { OAuthService } from './oauth';
+import type { Profile, RecordShape } from './profiles';
 import { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limit';
 import { createWebhookEndpoint, listDeliveries } from './resources/webhooks';
 import { bootstrap, locationIds, seedDemo, type SeededCredentials } from './seed';
@@ -21,7 +22,8 @@ import type { WebhookDelivery, WebhookEndpoint } from '../api/events';
 
 export type { SeededCredentials } from './seed';
 export type { FaultSettings, FaultPatch } from './faults';
-export type { SandboxUrls } from './core';
+export type { SandboxUrls, SandboxSettingsView } from './core';
+export type { Profile, RecordShape } from './profiles';
 
 export interface SandboxOptions {
   /** API listener port; 0 (default) picks a free one. */
@@ -39,6 +41,12 @@ export interface SandboxOptions {
   webhookTimeoutMs?: number;
   /** How often due webhook retries are looked for between wake-ups. */
   webhookPollMs?: number;
+  /** What replies and events carry (docs/sandbox.md, "Profiles"); 'default' when absent. */
+  profile?: Profile;
+  /** 'jsonapi' wraps every record as { id, type, attributes }; 'flat' when absent. */
+  recordShape?: RecordShape;
+  /** Hold a write's reply until its events' first delivery attempts; the profile's default when absent. */
+  eventsBeforeReply?: boolean;
 }
 
 export interface FaultControl {
@@ -115,6 +123,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     maxInFlight: 16,
   });
   const core = new SandboxCore(db, clock, faults, dispatcher, rateLimiter, idempotency, { ...seeded, locationIds: await locationIds(db) });
+  core.updateSettings({ profile: options.profile, record_shape: options.recordShape, events_before_reply: options.eventsBeforeReply });
   const oauth = new OAuthService(db, clock);
 
   let openapi: Record<string, unknown> | undefined;
@@ -128,7 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       rateLimiter,
       idempotency,
       dispatcher,
-      settings: core.mode,
+      mode: () => core.mode(),
       openapi: () => (openapi ??= buildOpenApiDocument({ baseUrl: core.urls.baseUrl, apiHost: core.urls.apiHost })),
       oauthToken: (req, res, raw) => oauth.token(req, res, raw),
     }),

@@ -23,6 +23,8 @@ type DeliveryRow = SandboxSchema['deliveries'];
 export class WebhookDispatcher {
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #abort = new AbortController();
+  /** Replies waiting for a delivery's first attempt (events_before_reply), by delivery id. */
+  readonly #firstAttemptWaiters = new Map<string, () => void>();
   #poll: NodeJS.Timeout | undefined;
   #scanDone: Promise<void> = Promise.resolve();
   #scanning = false;
@@ -75,10 +77,34 @@ export class WebhookDispatcher {
     }
   }
 
+  /**
+   * Resolves once the first attempt of each of these deliveries has finished (whatever its outcome),
+   * or after `maxWaitMs`: a reply held until then reaches the client after its events did.
+   */
+  async firstAttempts(deliveryIds: readonly string[], maxWaitMs: number): Promise<void> {
+    const attempted = deliveryIds.map((id) => new Promise<void>((resolve) => this.#firstAttemptWaiters.set(id, resolve)));
+    // An attempt may have finished before the waiters were set.
+    const finished = await this.db.selectFrom('deliveries').select('id').where('id', 'in', [...deliveryIds]).where('first_attempt_done', '=', 1).execute();
+    for (const row of finished) this.#firstAttemptDone(row.id);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([Promise.all(attempted), new Promise((resolve) => (timer = setTimeout(resolve, maxWaitMs)))]);
+    } finally {
+      clearTimeout(timer);
+      for (const id of deliveryIds) this.#firstAttemptWaiters.delete(id);
+    }
+  }
+
+  #firstAttemptDone(deliveryId: string): void {
+    this.#firstAttemptWaiters.get(deliveryId)?.();
+    this.#firstAttemptWaiters.delete(deliveryId);
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#poll);
     this.#abort.abort();
+    for (const release of this.#firstAttemptWaiters.values()) release();
     // The database closes after this: let a running scan and every attempt finish first.
     await this.#scanDone;
     await Promise.allSettled(this.#inFlight.values());
@@ -167,6 +193,7 @@ export class WebhookDispatcher {
       })
       .where('id', '=', row.id)
       .execute();
+    this.#firstAttemptDone(row.id);
     this.logger.debug({ delivery: row.id, attempts, statusCode, error }, 'webhook attempt');
   }
 

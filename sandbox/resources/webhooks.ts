@@ -8,7 +8,6 @@ import type { WebhookTestRequest } from '../../api/requests';
 import type { Clock } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { iso, type EventData, type OpContext, type OpResult } from '../context';
-import { recordEvent } from '../events';
 import { ApiError } from '../http';
 import type { Db, SandboxSchema, Tx } from '../storage';
 
@@ -141,10 +140,7 @@ export async function sendTestWebhook(ctx: OpContext): Promise<OpResult> {
   const body = ctx.body as WebhookTestRequest;
   const endpoint = await ctx.tx.selectFrom('webhook_endpoints').select('id').where('id', '=', body.endpoint_id).executeTakeFirst();
   if (!endpoint) throw new ApiError('invalid_request', `endpoint_id: no webhook endpoint ${body.endpoint_id}`, { param: 'endpoint_id' });
-  const { event, deliveryIds } = await recordEvent(ctx.tx, ctx.clock, body.event_type, sampleData(body.event_type, ctx.clock.now()), {
-    test: true,
-    endpointId: endpoint.id,
-  });
+  const { event, deliveryIds } = await ctx.emit(body.event_type, sampleData(body.event_type, ctx.clock.now()), { endpointId: endpoint.id });
   const [delivery] = await listDeliveries(ctx.tx, { ids: deliveryIds });
   return { status: 202, body: { object: 'webhook_test', event, delivery } };
 }

@@ -1,0 +1,157 @@
+// The output profiles (docs/sandbox.md, "Profiles"): the stored data and every business rule are the
+// same in each; only what goes on the wire differs. `default` sends our documented gap decisions;
+// `spec-minimal` narrows every record and event to the fields the spec shows, so the terminal can be
+// tested against a server as minimal as the spec allows. `jsonapi` wraps records as { id, type, attributes }.
+import type { OperationId } from '../api/endpoints';
+import type { WebhookEvent, WebhookTestResult } from '../api/events';
+import type { Category, DeletedMenuItem, ListEnvelope, Location, MenuItem, Order, Payment, Refund } from '../api/records';
+import { serialise } from './context';
+import {
+  JSONAPI_TYPE,
+  REPLIES,
+  type JsonApiResource,
+  type JsonApiType,
+  type Profile,
+  type RecordShape,
+  type ReplyKind,
+  type SpecCategory,
+  type SpecDeletedMenuItem,
+  type SpecLocation,
+  type SpecMenuItem,
+  type SpecOrder,
+  type SpecPayment,
+  type SpecRefund,
+  type SpecWebhookEvent,
+  type SpecWebhookTestResult,
+} from './profile-schemas';
+
+export type { Profile, RecordShape } from './profile-schemas';
+
+/** The settings that decide what a /v1 reply and a webhook event look like. */
+export interface OutputMode {
+  profile: Profile;
+  record_shape: RecordShape;
+  /** Hold a write's reply until the first delivery attempt of the events it emitted (at most 2 s). */
+  events_before_reply: boolean;
+}
+
+export const DEFAULT_OUTPUT_MODE: OutputMode = { profile: 'default', record_shape: 'flat', events_before_reply: false };
+
+/** What choosing a profile sets events_before_reply to, unless it is given alongside. */
+export const EVENTS_BEFORE_REPLY_BY_PROFILE: Record<Profile, boolean> = { default: false, 'spec-minimal': true };
+
+export function specOrder(order: Order): SpecOrder {
+  return {
+    id: order.id,
+    location_id: order.location_id,
+    status: order.status,
+    total: order.total,
+    customer: order.customer && { name: order.customer.name, phone: order.customer.phone },
+    items: order.items.map((line) => ({
+      menu_item_id: line.menu_item_id,
+      name: line.name,
+      quantity: line.quantity,
+      price: line.price,
+      modifiers: line.modifiers.map((m) => m.id),
+    })),
+  };
+}
+
+export function specMenuItem(item: MenuItem): SpecMenuItem {
+  return { id: item.id, name: item.name, price: item.price, category_id: item.category_id, description: item.description, available: item.available };
+}
+
+export function specLocation(location: Location): SpecLocation {
+  return { id: location.id, name: location.name };
+}
+
+export function specCategory(category: Category): SpecCategory {
+  return { id: category.id, name: category.name };
+}
+
+export function specPayment(payment: Payment): SpecPayment {
+  return { id: payment.id, order_id: payment.order_id, amount: payment.amount, currency: payment.currency, status: payment.status };
+}
+
+export function specRefund(refund: Refund): SpecRefund {
+  return { id: refund.id, amount: refund.amount, reason: refund.reason };
+}
+
+export function specDeletedMenuItem(deleted: DeletedMenuItem): SpecDeletedMenuItem {
+  return { id: deleted.id };
+}
+
+export function specWebhookTestResult(result: WebhookTestResult): SpecWebhookTestResult {
+  return { id: result.event.id };
+}
+
+interface DefaultRecords {
+  order: Order;
+  menu_item: MenuItem;
+  location: Location;
+  category: Category;
+  payment: Payment;
+  refund: Refund;
+  deleted_menu_item: DeletedMenuItem;
+  webhook_test: WebhookTestResult;
+}
+
+const SPEC_MINIMAL: { [K in ReplyKind]: (record: DefaultRecords[K]) => object } = {
+  order: specOrder,
+  menu_item: specMenuItem,
+  location: specLocation,
+  category: specCategory,
+  payment: specPayment,
+  refund: specRefund,
+  deleted_menu_item: specDeletedMenuItem,
+  webhook_test: specWebhookTestResult,
+};
+
+/** A flat record as a jsonapi resource: id and type on top, every other field in attributes. */
+export function jsonApiResource(type: JsonApiType, record: object): JsonApiResource {
+  const { id, ...attributes } = record as { id: string } & Record<string, unknown>;
+  return { id, type, attributes };
+}
+
+/** One record of `kind`, stored in the default shape, as these settings send it. */
+export function presentRecord(kind: ReplyKind, record: unknown, mode: Pick<OutputMode, 'profile' | 'record_shape'>): object {
+  // The table is keyed by kind, so each function receives its own record type.
+  const narrowed = mode.profile === 'spec-minimal' ? (SPEC_MINIMAL[kind] as (r: unknown) => object)(record) : (record as object);
+  const type = JSONAPI_TYPE[kind];
+  return mode.record_shape === 'jsonapi' && type !== null ? jsonApiResource(type, narrowed) : narrowed;
+}
+
+/** The reply body of `operationId` as these settings send it; the default settings pass it through untouched. */
+export function presentReply(operationId: OperationId, body: unknown, mode: Pick<OutputMode, 'profile' | 'record_shape'>): unknown {
+  if (mode.profile === 'default' && mode.record_shape === 'flat') return body;
+  const { kind, list } = REPLIES[operationId];
+  if (!list) return presentRecord(kind, body, mode);
+  // List pages arrive as stored JSON spliced together: only the other settings pay for parsing them.
+  const page = JSON.parse(serialise(body)) as ListEnvelope<unknown>;
+  return { data: page.data.map((record) => presentRecord(kind, record, mode)), meta: page.meta, links: page.links };
+}
+
+/** An event with only the spec's envelope; order attributes narrowed to the spec's, others empty. */
+export function specWebhookEvent(event: WebhookEvent): SpecWebhookEvent {
+  const envelope = { id: event.id, type: event.type, created_at: event.created_at };
+  const { data } = event;
+  if (data.type === 'order') {
+    const order = data.attributes;
+    const items = order.items.map((line) => ({ name: line.name, quantity: line.quantity, price: line.price }));
+    return { ...envelope, data: { id: data.id, type: 'order', attributes: { total: order.total, status: order.status, items, location_id: order.location_id } } };
+  }
+  if (data.type === 'payment') return { ...envelope, data: { id: data.id, type: 'payment', attributes: {} } };
+  return { ...envelope, data: { id: data.id, type: 'menu_item', attributes: {} } };
+}
+
+/** The event body as the profile sends it. */
+export function presentEvent(event: WebhookEvent, profile: Profile): WebhookEvent | SpecWebhookEvent {
+  return profile === 'spec-minimal' ? specWebhookEvent(event) : event;
+}
+
+/** spec-minimal drops the metadata a client sends (the terminal sends it; a minimal server would ignore it). */
+export function presentRequestBody(body: unknown, profile: Profile): unknown {
+  if (profile !== 'spec-minimal' || body === null || typeof body !== 'object' || !('metadata' in body)) return body;
+  const { metadata: _dropped, ...rest } = body as Record<string, unknown>;
+  return rest;
+}
