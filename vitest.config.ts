@@ -1,14 +1,27 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The sync suites that decide "nothing lost, nothing doubled" run again against the sandbox's
+ * spec-minimal profile in both record shapes: what a /v1 written from the spec alone may send
+ * (test/sync/harness.ts reads POS_TEST_SANDBOX_PROFILE).
+ */
+const SUITES_PER_PROFILE = ['push', 'crash', 'pull', 'webhooks', 'conflicts', 'two-terminals'].map((name) => `test/sync/${name}.test.ts`);
+
 // One runner for every suite: unit, integration over real HTTP, crash tests and browser e2e.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // 2-core machines: the heavy suites (crash, outage, e2e) must not starve each other.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'] } },
+      ...['spec-minimal/flat', 'spec-minimal/jsonapi'].map((profile) => ({
+        extends: true as const,
+        test: { name: profile, include: SUITES_PER_PROFILE, env: { POS_TEST_SANDBOX_PROFILE: profile } },
+      })),
+    ],
   },
 });

@@ -1,7 +1,10 @@
-// What a client (the terminal's sync engine) accepts from a /v1 server: liberal. Unknown fields
-// are kept, fields the spec does not show are optional, and close variants are normalised
-// (e.g. "canceled" → "cancelled", epoch seconds → ISO string). The sandbox's exact output is
-// in ./records; these schemas accept it and also a real server that differs where the spec is silent.
+// What a client (the terminal's sync engine) accepts from a /v1 server: liberal. What the spec
+// shows is validated; every field it does not show is optional (docs/spec-gaps.md gives the
+// default each takes); unknown fields are kept; close variants are normalised ("canceled" →
+// "cancelled", epoch seconds → ISO string); and a record may come flat or in the
+// {id, type, attributes, relationships, meta} shape of the spec's own event payloads. The
+// sandbox's default output is in ./records; these schemas accept it, its spec-minimal profile,
+// and any server that differs where the spec is silent.
 import { z } from 'zod';
 import { eventTypeSchema } from './enums';
 
@@ -28,6 +31,38 @@ export const clientTimestampSchema = z.union([
     .transform((n) => new Date(n < 1e11 ? n * 1000 : n).toISOString()),
 ]);
 const money = z.int();
+
+function plainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * A resource in the {id, type, attributes, relationships, meta} shape (alone, or as the `data`
+ * of a document), read as the flat record it stands for: the attributes, the id, and `<name>_id` for each to-one relationship the attributes
+ * do not already name (`relationships.location.data.id` → `location_id`). A flat record passes
+ * unchanged (one property read: this runs for every pulled record).
+ */
+export function flattenResource(input: unknown): unknown {
+  // A JSON:API document wraps its one resource: { data: { id, type, attributes } }.
+  if (plainObject(input) && input.id === undefined && plainObject(input.data) && plainObject(input.data.attributes)) input = input.data;
+  if (!plainObject(input) || !plainObject(input.attributes)) return input;
+  const flat: Record<string, unknown> = {};
+  if (plainObject(input.relationships)) {
+    for (const [name, link] of Object.entries(input.relationships)) {
+      const data = plainObject(link) ? link.data : undefined;
+      if (plainObject(data) && typeof data.id === 'string') flat[`${name}_id`] = data.id;
+    }
+  }
+  Object.assign(flat, input.attributes);
+  if (input.meta !== undefined && !('meta' in flat)) flat.meta = input.meta;
+  flat.id = input.id ?? input.attributes.id;
+  return flat;
+}
+
+/** A record schema that also reads the attributes shape (see flattenResource). */
+function resource<T extends z.ZodType>(fields: T) {
+  return z.preprocess(flattenResource, fields);
+}
 const lowercaseCurrency = z.string().transform((c) => c.toLowerCase());
 
 /** Case-insensitive enum that also maps known spelling variants onto the canonical value. */
@@ -61,10 +96,11 @@ export const clientCustomerSchema = z.looseObject({
   phone: z.string().nullish(),
 });
 
-export const clientOrderSchema = z.looseObject({
+/** The order's fields; `clientOrderSchema` reads them in either record shape. */
+export const clientOrderFieldsSchema = z.looseObject({
   id: z.string().min(1),
   location_id: z.string().optional(),
-  status: clientOrderStatusSchema,
+  status: clientOrderStatusSchema.optional(),
   items: z.array(clientOrderLineSchema).optional(),
   customer: clientCustomerSchema.nullish(),
   total: money.optional(),
@@ -74,7 +110,8 @@ export const clientOrderSchema = z.looseObject({
   created_at: clientTimestampSchema.optional(),
   updated_at: clientTimestampSchema.optional(),
 });
-export type ClientOrder = z.infer<typeof clientOrderSchema>;
+export const clientOrderSchema = resource(clientOrderFieldsSchema);
+export type ClientOrder = z.infer<typeof clientOrderFieldsSchema>;
 
 export const clientPaymentStatusSchema = liberalEnum(['authorized', 'captured', 'partially_refunded', 'refunded'] as const, {
   requires_capture: 'authorized',
@@ -82,7 +119,7 @@ export const clientPaymentStatusSchema = liberalEnum(['authorized', 'captured', 
   completed: 'captured',
 });
 
-export const clientRefundSchema = z.looseObject({
+export const clientRefundFieldsSchema = z.looseObject({
   id: z.string().min(1),
   payment_id: z.string().optional(),
   amount: money,
@@ -91,9 +128,10 @@ export const clientRefundSchema = z.looseObject({
   status: z.string().optional(),
   created_at: clientTimestampSchema.optional(),
 });
-export type ClientRefund = z.infer<typeof clientRefundSchema>;
+export const clientRefundSchema = resource(clientRefundFieldsSchema);
+export type ClientRefund = z.infer<typeof clientRefundFieldsSchema>;
 
-export const clientPaymentSchema = z.looseObject({
+export const clientPaymentFieldsSchema = z.looseObject({
   id: z.string().min(1),
   order_id: z.string().optional(),
   amount: money,
@@ -105,11 +143,13 @@ export const clientPaymentSchema = z.looseObject({
   created_at: clientTimestampSchema.optional(),
   updated_at: clientTimestampSchema.optional(),
 });
-export type ClientPayment = z.infer<typeof clientPaymentSchema>;
+export const clientPaymentSchema = resource(clientPaymentFieldsSchema);
+export type ClientPayment = z.infer<typeof clientPaymentFieldsSchema>;
 
-export const clientLocationSchema = z.looseObject({
+export const clientLocationFieldsSchema = z.looseObject({
   id: z.string().min(1),
-  name: z.string(),
+  /** The spec shows no location field: a location without a name is named by its id. */
+  name: z.string().optional(),
   address: z.union([z.string(), z.looseObject({})]).nullish(),
   phone: z.string().nullish(),
   timezone: z.string().nullish(),
@@ -118,15 +158,18 @@ export const clientLocationSchema = z.looseObject({
   created_at: clientTimestampSchema.optional(),
   updated_at: clientTimestampSchema.optional(),
 });
-export type ClientLocation = z.infer<typeof clientLocationSchema>;
+export const clientLocationSchema = resource(clientLocationFieldsSchema);
+export type ClientLocation = z.infer<typeof clientLocationFieldsSchema>;
 
-export const clientCategorySchema = z.looseObject({
+export const clientCategoryFieldsSchema = z.looseObject({
   id: z.string().min(1),
-  name: z.string(),
+  /** Not shown by the spec either: a category without a name is named by its id. */
+  name: z.string().optional(),
   description: z.string().nullish(),
   position: z.int().optional(),
 });
-export type ClientCategory = z.infer<typeof clientCategorySchema>;
+export const clientCategorySchema = resource(clientCategoryFieldsSchema);
+export type ClientCategory = z.infer<typeof clientCategoryFieldsSchema>;
 
 export const clientModifierSchema = z.looseObject({
   id: z.string().min(1),
@@ -135,7 +178,7 @@ export const clientModifierSchema = z.looseObject({
 });
 export type ClientModifier = z.infer<typeof clientModifierSchema>;
 
-export const clientMenuItemSchema = z.looseObject({
+export const clientMenuItemFieldsSchema = z.looseObject({
   id: z.string().min(1),
   name: z.string(),
   price: money,
@@ -149,9 +192,11 @@ export const clientMenuItemSchema = z.looseObject({
   created_at: clientTimestampSchema.optional(),
   updated_at: clientTimestampSchema.optional(),
 });
-export type ClientMenuItem = z.infer<typeof clientMenuItemSchema>;
+export const clientMenuItemSchema = resource(clientMenuItemFieldsSchema);
+export type ClientMenuItem = z.infer<typeof clientMenuItemFieldsSchema>;
 
-export const clientDeletedSchema = z.looseObject({ id: z.string().min(1), deleted: z.boolean().optional() });
+/** DELETE's reply: the spec shows none, so any body (or none) is read as "deleted". */
+export const clientDeletedSchema = z.unknown();
 
 /** A page of a list: data is required; meta and links are read when present. */
 export function clientListEnvelopeSchema<T extends z.ZodType>(record: T) {

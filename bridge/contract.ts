@@ -3,9 +3,11 @@
 // the renderer's client derives its types from the same table: one source of truth, no drift.
 import { z } from 'zod';
 
+/** The largest amount any command carries: 1,000,000.00 in a two-digit currency. */
+export const MAX_AMOUNT = 100_000_000;
 /** Amounts are integer minor units (cents) of the location's currency. */
-const Amount = z.number().int().nonnegative().max(100_000_000);
-const PositiveAmount = z.number().int().positive().max(100_000_000);
+const Amount = z.number().int().nonnegative().max(MAX_AMOUNT);
+const PositiveAmount = z.number().int().positive().max(MAX_AMOUNT);
 const Id = z.string().min(1).max(80);
 const IsoTime = z.iso.datetime({ offset: true });
 const ManagerPin = z.string().regex(/^\d{4,8}$/, 'a manager PIN is 4 to 8 digits');
@@ -26,6 +28,8 @@ export const MenuItem = z.object({
   /** The cloud reported inventory.low_stock for it. */
   lowStock: z.boolean(),
   modifiers: z.array(Modifier),
+  /** The barcode or PLU the register's scanner matches (ItemCode), kept by this terminal only. */
+  barcode: z.string().nullable(),
 });
 export type MenuItem = z.infer<typeof MenuItem>;
 
@@ -97,9 +101,24 @@ export const Payment = z.object({
 });
 export type Payment = z.infer<typeof Payment>;
 
+/**
+ * What a restaurant reads at a glance, derived from the /v1 status (still `status`) and the
+ * payments this terminal knows: open orders say whether they are paid, fulfilled ones read
+ * "Completed" (orders pulled from the cloud come without their payments, so a fulfilled order
+ * is never called unpaid).
+ */
+export const OrderDisplayState = z.enum(['open_unpaid', 'open_part_paid', 'paid_in_kitchen', 'completed', 'cancelled']);
+export type OrderDisplayState = z.infer<typeof OrderDisplayState>;
+
+/** How much of what was paid went back: the "Partially refunded" / "Refunded" badge. */
+export const RefundState = z.enum(['none', 'partial', 'full']);
+export type RefundState = z.infer<typeof RefundState>;
+
 export const Order = z.object({
   id: Id,
   status: OrderStatus,
+  displayState: OrderDisplayState,
+  refundState: RefundState,
   lines: z.array(OrderLine),
   customer: Customer,
   notes: z.string(),
@@ -164,6 +183,18 @@ export const SyncStatusView = z.object({
   lastError: z.string().nullable(),
   /** False when no sync engine runs (the status then comes from the local outbox alone). */
   engineRunning: z.boolean(),
+  /**
+   * The configured server cannot be used and it is not a plain outage (a name that does not
+   * exist, a server refusing since start, an address that is not a /v1 API): one sentence for
+   * the cashier naming the address; null otherwise.
+   */
+  serverProblem: z.object({ kind: z.enum(['dns_not_found', 'refused', 'not_an_api']), message: z.string() }).nullable(),
+  /** Data from the cloud that could not be read ("The menu from the cloud could not be read."), with the details behind it. */
+  readProblems: z.array(z.object({ message: z.string(), detail: z.string(), since: IsoTime })),
+  /** A full sync of the menu and orders has completed on this terminal at least once. */
+  initialSyncDone: z.boolean(),
+  /** Webhook events recorded but not applied yet: their resource could not be read from the cloud. */
+  unappliedEvents: z.array(z.object({ id: z.string(), type: z.string(), resource: z.string(), reason: z.string(), receivedAt: IsoTime })),
 });
 export type SyncStatusView = z.infer<typeof SyncStatusView>;
 
@@ -174,6 +205,9 @@ export const OfflineLimits = z.object({
   total: Amount,
 });
 export type OfflineLimits = z.infer<typeof OfflineLimits>;
+
+/** A charge above this many minor units ($1,000.00) asks the cashier to confirm it, unless configured otherwise. */
+export const DEFAULT_CONFIRM_CHARGE_ABOVE = 100_000;
 
 export const SettingsView = z.object({
   apiBaseUrl: z.string(),
@@ -194,6 +228,8 @@ export const SettingsView = z.object({
     secretSet: z.boolean(),
   }),
   offlineLimits: OfflineLimits,
+  /** A charge above this asks the cashier to confirm the amount first; 0 never asks. */
+  confirmChargeAbove: Amount,
   managerPinSet: z.boolean(),
   kioskMode: z.boolean(),
 });
@@ -225,13 +261,31 @@ const OrderDraft = z.strictObject({
 });
 export type OrderDraft = z.input<typeof OrderDraft>;
 
+/**
+ * A barcode as a scanner types it (digits only, up to GTIN-14), or a short PLU keyed in by hand.
+ * A PLU needs a digit, so a word ("TEA") never takes over a name search; letters are kept
+ * upper-case, so "b12" finds "B12".
+ */
+export const ItemCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^(\d{1,14}|(?=[A-Z]*\d)[A-Z\d]{1,6})$/, 'A barcode is digits only (up to 14); a PLU is up to 6 letters and digits, with at least one digit.');
+
 const MenuItemFields = z.strictObject({
   name: z.string().trim().min(1, 'give the item a name').max(120),
   price: Amount,
   categoryId: Id,
   description: z.string().trim().max(500).default(''),
   available: z.boolean().default(true),
+  /** null (or left out): no code. */
+  barcode: ItemCode.nullable().optional(),
 });
+/** An edit names only what it changes: the create's defaults must not reset what it leaves out. */
+const MenuItemChanges = MenuItemFields.extend({
+  description: MenuItemFields.shape.description.unwrap(),
+  available: MenuItemFields.shape.available.unwrap(),
+}).partial();
 
 const Empty = z.strictObject({}).default({});
 const Ok = z.object({ ok: z.literal(true) });
@@ -272,7 +326,7 @@ export const commands = {
   ),
   /** Menu edits are a manager's: when a manager PIN is set, they carry it. */
   'menu.createItem': command(MenuItemFields.extend({ managerPin: ManagerPin.optional() }), MenuItem),
-  'menu.updateItem': command(z.strictObject({ id: Id, changes: MenuItemFields.partial(), managerPin: ManagerPin.optional() }), MenuItem),
+  'menu.updateItem': command(z.strictObject({ id: Id, changes: MenuItemChanges, managerPin: ManagerPin.optional() }), MenuItem),
   'menu.deleteItem': command(z.strictObject({ id: Id, managerPin: ManagerPin.optional() }), Ok),
   /** "86 it": the kitchen ran out (or it is back). */
   'menu.setAvailable': command(z.strictObject({ id: Id, available: z.boolean() }), MenuItem),
@@ -341,6 +395,7 @@ export const commands = {
       /** The whsec_ secret the dashboard showed when the endpoint was registered. */
       webhookSigningSecret: z.string().trim().regex(/^whsec_[A-Za-z0-9_\-+/=]+$/, 'a signing secret starts with whsec_').optional(),
       offlineLimits: OfflineLimits.optional(),
+      confirmChargeAbove: Amount.optional(),
       /** A new manager PIN; the current one is required to change it once set. */
       newManagerPin: ManagerPin.optional(),
       managerPin: ManagerPin.optional(),
@@ -350,7 +405,8 @@ export const commands = {
   'credentials.setApiKey': command(
     // The spec promises only the prefix; what follows is any visible ASCII (the sandbox's keys carry '-').
     z.strictObject({ apiKey: z.string().trim().regex(/^sk_(test|live)_[!-~]+$/, 'an API key starts with sk_test_ or sk_live_') }),
-    SettingsView,
+    // A key the cloud refuses is not saved (an error); otherwise what the cloud said of it, or why it could not be asked yet.
+    SettingsView.extend({ keyCheck: z.string() }),
   ),
   /** Opens the system browser on the consent page; resolves when the terminal holds tokens. */
   'credentials.connectOAuth': command(Empty, z.object({ authorizeUrl: z.string() })),

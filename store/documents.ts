@@ -44,6 +44,8 @@ export const MenuItemDoc = z.object({
   modifier_ids: z.array(z.string()),
   /** A pending local delete hides the item from the merged view until the server confirms it. */
   deleted: z.boolean(),
+  /** Barcode or PLU the register's scanner matches: the till's own, /v1 has no such field. */
+  barcode: z.string().nullable(),
 });
 export type MenuItemDoc = z.infer<typeof MenuItemDoc>;
 
@@ -69,7 +71,35 @@ export type CustomerDoc = z.infer<typeof CustomerDoc>;
  * Fields only the till keeps (/v1 has no place for them): an entity first seen from the server
  * starts from these, so its record still makes a whole document.
  */
-export const TILL_ONLY_DEFAULTS: Partial<Record<EntityKind, Record<string, unknown>>> = { order: { notes: '' } };
+export const TILL_ONLY_DEFAULTS: Partial<Record<EntityKind, Record<string, unknown>>> = { order: { notes: '' }, menu_item: { barcode: null } };
+
+/**
+ * Fields the /v1 spec does not show, which a server may leave out: an entity first seen without
+ * them starts from these (docs/spec-gaps.md, "What the terminal accepts"). An entity already
+ * known keeps its own values instead. Money takes the currency of the store (see ServerState).
+ */
+export function unstatedFieldDefaults(kind: EntityKind, context: { now: number; currency: string }): Record<string, unknown> {
+  const { now, currency } = context;
+  switch (kind) {
+    case 'location':
+      return { currency, address: null, timezone: null };
+    case 'category':
+      return { position: 0 };
+    case 'modifier':
+      return { price: 0 };
+    case 'menu_item':
+      return { currency, location_id: null, category_id: null, description: '', available: true, low_stock: false, modifier_ids: [], deleted: false };
+    case 'order':
+      // First seen now: a server that sends no timestamps gives the till no better date.
+      return { status: 'open', currency, customer: null, lines: [], total: 0, created_at: now, updated_at: now };
+    case 'payment_intent':
+      return { currency, status: 'authorized', created_at: now };
+    case 'payment':
+      return { currency, payment_intent_id: null, status: 'captured', created_at: now };
+    case 'refund':
+      return { currency, reason: 'requested_by_customer', status: 'succeeded', created_at: now };
+  }
+}
 
 export const OrderDoc = z.object({
   id: z.string(),

@@ -197,7 +197,34 @@ const lineChangeBase: Migration = {
   },
 };
 
+const unappliedWebhookEvents: Migration = {
+  version: 9,
+  name: 'webhook events kept when they could not be applied',
+  up(db) {
+    // A validly signed event is recorded even when it cannot be applied (the sender retries only
+    // three times): it waits here, with why, until a fetch of its resource settles it.
+    db.exec(`
+      ALTER TABLE webhook_inbox ADD COLUMN apply_error TEXT;
+      CREATE INDEX webhook_inbox_unapplied ON webhook_inbox (received_at) WHERE apply_error IS NOT NULL;
+    `);
+  },
+};
+
+const menuItemBarcode: Migration = {
+  version: 10,
+  name: 'a barcode or PLU per menu item, kept by the till only',
+  up(db) {
+    // NULL: no code yet. A queued create carries the whole item as its patch: without the field a
+    // replay would no longer make a whole item, and the item would vanish from the till.
+    db.exec(`
+      ALTER TABLE menu_items ADD COLUMN barcode TEXT;
+      UPDATE outbox SET patch = json_set(patch, '$.barcode', NULL) WHERE kind = 'menu_item.create' AND json_type(patch, '$.barcode') IS NULL;
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
+  unappliedWebhookEvents, menuItemBarcode,
 ];

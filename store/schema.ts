@@ -42,6 +42,8 @@ export interface MenuItemsTable extends LayerColumns {
   low_stock: number;
   modifier_ids: string;
   deleted: number;
+  /** Migration 10; the till's own (TILL_ONLY_DEFAULTS). */
+  barcode: string | null;
 }
 export interface OrdersTable extends LayerColumns {
   id: string;
@@ -134,6 +136,8 @@ export interface WebhookInboxTable {
   type: string;
   payload: string;
   received_at: number;
+  /** Why the event could not be applied; NULL once it is (or was at once). */
+  apply_error: string | null;
 }
 export interface SyncCursorsTable {
   scope: string;

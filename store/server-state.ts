@@ -3,7 +3,8 @@
 // on top, so nothing here can erase a change that has not been pushed.
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
-import { EntityDocs, TILL_ONLY_DEFAULTS, type EntityDoc, type EntityKind } from './documents';
+import type { Clock } from '../common/clock';
+import { EntityDocs, TILL_ONLY_DEFAULTS, unstatedFieldDefaults, type EntityDoc, type EntityKind } from './documents';
 import type { SqlRunner } from './database';
 import { StoreError } from './errors';
 import type { IdMap } from './id-map';
@@ -66,6 +67,9 @@ export class ServerState {
     private readonly pending: PendingChanges,
     private readonly ids: IdMap,
     private readonly transaction: <T>(fn: () => T) => T,
+    private readonly clock: Clock,
+    /** The store's currency: money a server sends without one is in it (StoreOptions.currency). */
+    private readonly currency: string,
   ) {}
 
   /** The id map's answer for a reference, asked each time (a single record; a page remembers them: #pageLookup). */
@@ -190,13 +194,27 @@ export class ServerState {
    * base, what only the till keeps takes its default); throws when it is not whole.
    */
   #wholeDoc(kind: EntityKind, localId: string, record: ServerRecord, base: EntityDoc<EntityKind> | undefined, localIdFor: LocalIdLookup): EntityDoc<EntityKind> {
-    const input: Record<string, unknown> = { ...(base ?? TILL_ONLY_DEFAULTS[kind]), ...record, id: localId };
+    const input: Record<string, unknown> = { ...(base ?? this.#firstSeen(kind, record, localIdFor)), ...record, id: localId };
     this.#localize(kind, input, localIdFor);
     const parsed = EntityDocs[kind].safeParse(input);
     if (!parsed.success) {
       throw new StoreError('conflict', `server ${kind} ${record.id} is not a whole ${kind}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     }
     return parsed.data as EntityDoc<EntityKind>;
+  }
+
+  /** Where an entity first seen from the server starts: what only the till keeps, and what the server may leave out. */
+  #firstSeen(kind: EntityKind, record: ServerRecord, localIdFor: LocalIdLookup): Record<string, unknown> {
+    const currency = typeof record.currency === 'string' ? record.currency : this.#currencyOf(kind, record, localIdFor);
+    return { ...unstatedFieldDefaults(kind, { now: this.clock.now(), currency }), ...TILL_ONLY_DEFAULTS[kind] };
+  }
+
+  /** Money without a currency is in its location's currency where the location has one, else the store's. */
+  #currencyOf(kind: EntityKind, record: ServerRecord, localIdFor: LocalIdLookup): string {
+    const locationId = kind === 'location' ? undefined : record.location_id;
+    if (typeof locationId !== 'string') return this.currency;
+    const localId = localIdFor('location', locationId);
+    return (localId === undefined ? undefined : this.pending.layers.read('location', localId, 'base')?.currency) ?? this.currency;
   }
 
   /** Local id of a server entity, creating the self-link for an entity first seen from the server. */
@@ -329,11 +347,13 @@ export class ServerState {
   }
 
   /**
-   * Records a webhook event by its id and applies it in the same transaction. A duplicate is
-   * reported and not applied; if `apply` throws, neither the event nor its effects are kept, so a
-   * redelivery can try again.
+   * Records a webhook event by its id, then applies it on a savepoint of the same transaction. A
+   * duplicate is reported and not applied. An event that fails to apply stays recorded (the
+   * sender's retries are few and a redelivery would fail the same way) with the reason, and its
+   * effects are rolled back: 'kept', until `settleWebhookEvent` after a fetch of its resource.
+   * Only a failure to record it throws.
    */
-  recordWebhookEvent(event: WebhookEventRecord, apply: () => void): 'applied' | 'duplicate' {
+  recordWebhookEvent(event: WebhookEventRecord, apply: () => void): 'applied' | 'duplicate' | { kept: string } {
     return this.transaction(() => {
       // Fixed SQL text: this runs for every delivery (thousands a second at peak).
       const inserted = this.sql.runSql(
@@ -341,9 +361,35 @@ export class ServerState {
         [event.eventId, event.type, JSON.stringify(event.payload), event.receivedAt],
       );
       if (inserted.changes === 0) return 'duplicate';
-      apply();
-      return 'applied';
+      try {
+        this.transaction(apply);
+        return 'applied';
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.sql.runSql('UPDATE webhook_inbox SET apply_error = ? WHERE event_id = ?', [reason, event.eventId]);
+        return { kept: reason };
+      }
     });
+  }
+
+  /** A kept event is settled: its resource was fetched and written (or is known to be gone). */
+  settleWebhookEvent(eventId: string): void {
+    this.sql.runSql('UPDATE webhook_inbox SET apply_error = NULL WHERE event_id = ?', [eventId]);
+  }
+
+  /** A kept event's latest reason (a fetch failed too). */
+  noteWebhookEventError(eventId: string, reason: string): void {
+    this.sql.runSql('UPDATE webhook_inbox SET apply_error = ? WHERE event_id = ? AND apply_error IS NOT NULL', [reason, eventId]);
+  }
+
+  /** Events recorded but not applied, oldest first: shown in the sync panel until settled. */
+  unappliedWebhookEvents(limit = 100): { eventId: string; type: string; payload: unknown; receivedAt: number; reason: string }[] {
+    return this.sql
+      .allSql<{ event_id: string; type: string; payload: string; received_at: number; apply_error: string }>(
+        'SELECT event_id, type, payload, received_at, apply_error FROM webhook_inbox WHERE apply_error IS NOT NULL ORDER BY received_at LIMIT ?',
+        [limit],
+      )
+      .map((r) => ({ eventId: r.event_id, type: r.type, payload: JSON.parse(r.payload) as unknown, receivedAt: r.received_at, reason: r.apply_error }));
   }
 
   hasWebhookEvent(eventId: string): boolean {

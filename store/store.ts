@@ -19,6 +19,8 @@ export interface StoreOptions {
   clock?: Clock;
   /** The app passes nothing (its own list); tests pass longer lists to prove upgrades and refusals. */
   migrations?: readonly Migration[];
+  /** Lowercase ISO 4217: the currency of money a server sends without one (default 'usd'). */
+  currency?: string;
 }
 
 export class Store {
@@ -50,7 +52,7 @@ export class Store {
     const layers = new EntityLayers(opened.sql);
     const pending = new PendingChanges(opened.sql, layers);
     this.ids = new IdMap(opened.kysely, opened.sql);
-    this.server = new ServerState(opened.kysely, opened.sql, pending, this.ids, transaction);
+    this.server = new ServerState(opened.kysely, opened.sql, pending, this.ids, transaction, options.clock ?? systemClock, options.currency ?? 'usd');
     this.repricedOrders = new RepricedOrders(opened.kysely, opened.sql);
     this.outbox = new Outbox(opened.kysely, opened.sql, pending, this.ids, this.server, this.repricedOrders, transaction);
     this.cashier = new CashierRepositories(opened.kysely, opened.sql, layers, this.outbox, options.clock ?? systemClock, transaction);

@@ -166,7 +166,7 @@ function transportError(error: unknown, method: string, url: string, hasSideEffe
   const code = err.code ?? err.cause?.code ?? 'unknown';
   // A refused or unresolved connection never carried our request: safe to resend as is.
   const neverSent = UNDICI_TRANSPORT_CODES_BEFORE_SEND.has(code);
-  return new ApiError('network', `${method} ${path} failed: ${code}`, { ambiguous: hasSideEffects && !neverSent });
+  return new ApiError('network', `${method} ${path} failed: ${code}`, { ambiguous: hasSideEffects && !neverSent, transportCode: code });
 }
 
 function parseJson(text: string): unknown {

@@ -26,6 +26,8 @@ export class ApiError extends Error {
        * bytes left this machine and the connection died, timed out or a 5xx came back.
        */
       ambiguous?: boolean;
+      /** For 'network': the system's code (ENOTFOUND, ECONNREFUSED, ...), which tells a wrong address from an outage. */
+      transportCode?: string;
     } = {},
   ) {
     super(message);
@@ -42,6 +44,9 @@ export class ApiError extends Error {
   }
   get ambiguous(): boolean {
     return this.details.ambiguous ?? false;
+  }
+  get transportCode(): string | null {
+    return this.details.transportCode ?? null;
   }
   get retryable(): boolean {
     return isRetryableKind(this.kind);
@@ -64,7 +69,10 @@ const CODE_KINDS: Record<string, ApiErrorKind> = {
   permission_denied: 'permission',
 };
 
-/** Reads an error code out of any reasonable error body: {error:{code}}, {error:"code"}, {code}, {errors:[{code}]}. */
+/**
+ * Reads an error code out of any reasonable error body: {error:{code}}, {error:"code"}, {code},
+ * {errors:[{code, detail|title}]} (JSON:API). A text body or none has no code: the status decides.
+ */
 export function extractErrorCode(body: unknown): { code: string | null; message: string | null } {
   if (body === null || typeof body !== 'object') return { code: null, message: null };
   const record = body as Record<string, unknown>;
@@ -72,7 +80,7 @@ export function extractErrorCode(body: unknown): { code: string | null; message:
   if (error !== null && typeof error === 'object') {
     const inner = error as Record<string, unknown>;
     const code = stringOrNull(inner.code) ?? stringOrNull(inner.type);
-    return { code, message: stringOrNull(inner.message) ?? stringOrNull(record.message) };
+    return { code, message: stringOrNull(inner.message) ?? stringOrNull(inner.detail) ?? stringOrNull(inner.title) ?? stringOrNull(record.message) };
   }
   if (typeof error === 'string') {
     return { code: error, message: stringOrNull(record.message) ?? stringOrNull(record.error_description) };
@@ -80,14 +88,17 @@ export function extractErrorCode(body: unknown): { code: string | null; message:
   if (Array.isArray(record.errors) && record.errors.length > 0) {
     return extractErrorCode({ error: record.errors[0] });
   }
-  return { code: stringOrNull(record.code) ?? stringOrNull(record.type), message: stringOrNull(record.message) };
+  return { code: stringOrNull(record.code) ?? stringOrNull(record.type), message: stringOrNull(record.message) ?? stringOrNull(record.detail) };
 }
 
 function stringOrNull(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-/** The kind of an HTTP error answer: a known code wins; otherwise the status decides. */
+/**
+ * The kind of an HTTP error answer: a known code wins; otherwise the status decides (400, 409,
+ * 422 and other 4xx: the server refused the request as it is).
+ */
 export function classifyHttpError(status: number, code: string | null): ApiErrorKind {
   if (status === 403) return 'permission';
   if (code !== null && code in CODE_KINDS) return CODE_KINDS[code] as ApiErrorKind;

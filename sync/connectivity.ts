@@ -3,7 +3,8 @@
 // the answer. The probe is the cheapest authenticated request /v1 has (one location), so it also
 // catches a key revoked while the terminal sat idle.
 import { z } from 'zod';
-import type { ApiClient } from './api-client';
+import { ApiClient } from './api-client';
+import { ApiError } from './api-error';
 
 export interface ConnectivityTiming {
   /** While online and idle, a probe this long after the last answer from the server. */
@@ -43,4 +44,26 @@ export function nextProbeAt(state: {
       ? state.pause.untilMs
       : state.lastContactAt + state.timing.idleIntervalMs;
   return Math.max(wanted, state.lastProbeAt + state.timing.minGapMs);
+}
+
+/**
+ * What the API says of a credential before it is saved: 'accepted'; 'rejected' (401: a wrong or
+ * revoked key); 'limited' (it signs in but may not read the store's locations); 'unchecked' (the
+ * API could not be asked: offline, or an address that is not /v1), with the reason.
+ */
+export type CredentialCheck = { outcome: 'accepted' | 'rejected' | 'limited' } | { outcome: 'unchecked'; reason: string };
+
+export async function checkCredential(baseUrl: string, bearer: string, timeoutMs = 5_000): Promise<CredentialCheck> {
+  const api = new ApiClient({ baseUrl, credentials: { bearer: async () => bearer, handleRejected: async () => false }, timeoutMs });
+  try {
+    await probeApi(api, timeoutMs);
+    return { outcome: 'accepted' };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.kind === 'authentication') return { outcome: 'rejected' };
+    if (error.kind === 'permission') return { outcome: 'limited' };
+    return { outcome: 'unchecked', reason: error.message };
+  } finally {
+    await api.destroy();
+  }
 }

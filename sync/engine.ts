@@ -16,7 +16,7 @@ import { nextProbeAt, probeApi, type ConnectivityTiming } from './connectivity';
 import type { CredentialsProvider } from './credentials';
 import { OutboxPusher, type DrainResult, type PushTuning } from './push';
 import { Puller, type PullTuning } from './pull';
-import { SyncStatus, type CredentialsState, type SyncBackoff } from './status';
+import { SyncStatus, type CredentialsState, type ReachProblem, type SyncBackoff } from './status';
 
 export interface SyncTimers {
   /** Push attempts while the outbox is not empty (also retries due operations). */
@@ -136,6 +136,11 @@ class Engine implements SyncEngine {
   #pushPermissionProblems: string[] = [];
   /** A pull failed because the server was unreachable. */
   #pullMissed = false;
+  /** The configured server has answered since sync started: a refused connection is then an outage, not a wrong address. */
+  #everAnswered = false;
+  #reachProblem: ReachProblem | null = null;
+  /** When each read problem was first seen (kept while it lasts). */
+  readonly #readProblemSince = new Map<string, number>();
   #lastEmitted = '';
 
   constructor(options: SyncEngineOptions) {
@@ -206,11 +211,18 @@ class Engine implements SyncEngine {
       backoff: this.#backoff && this.#backoff.untilMs > now ? this.#backoff : null,
       credentials: this.#credentials,
       lastError: this.#lastError,
+      reachProblem: this.#reachProblem,
+      readProblems: [...this.#puller.readProblems].map(([scope, detail]) => ({ scope, detail, since: this.#readProblemSince.get(scope) ?? now })),
+      initialSyncDone: this.#puller.initialSyncDone(this.#locationId),
     });
   }
 
   isOnline(): boolean {
     return this.#online;
+  }
+
+  #apiHost(): string {
+    return new URL(this.#api.baseUrl).host;
   }
 
   onStatus(listener: (status: SyncStatus) => void): () => void {
@@ -349,6 +361,8 @@ class Engine implements SyncEngine {
     this.#lastContactAt = this.#clock.now();
     const wasOffline = !this.#online;
     this.#online = true;
+    this.#everAnswered = true;
+    this.#reachProblem = null;
     this.#transportFailures = 0;
     if (this.#backoff?.reason.startsWith('offline')) this.#backoff = null;
     if (wasOffline) this.#lastError = null;
@@ -381,6 +395,7 @@ class Engine implements SyncEngine {
       case 'network':
       case 'timeout': {
         this.#online = false;
+        this.#reachProblem = reachProblemOf(error, this.#everAnswered, this.#apiHost());
         this.#lastContactAt = now;
         this.#transportFailures += 1;
         const wait = Math.max(this.#tuning.offlineBackoff.baseMs / 2, fullJitterDelay(this.#transportFailures, this.#tuning.offlineBackoff, this.#random));
@@ -413,6 +428,7 @@ class Engine implements SyncEngine {
     this.#pulling = this.#pullOnce()
       .catch((error: unknown) => {
         if (error instanceof ApiError && error.status !== null) this.#markOnline();
+        if (answersNotAsAnApi(error)) this.#reachProblem = { kind: 'not_an_api', host: this.#apiHost() };
         if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout')) {
           this.#pullMissed = true;
           // Going offline on this failure: check at once whether it was a blip.
@@ -437,6 +453,8 @@ class Engine implements SyncEngine {
     const fullOrders = this.#lastFullPullAt === null || now - this.#lastFullPullAt >= this.#timers.fullPullIntervalMs;
     await this.#puller.reconcile({ locationId: this.#locationId, fullOrders });
     this.#markOnline();
+    for (const scope of this.#readProblemSince.keys()) if (!this.#puller.readProblems.has(scope)) this.#readProblemSince.delete(scope);
+    for (const scope of this.#puller.readProblems.keys()) if (!this.#readProblemSince.has(scope)) this.#readProblemSince.set(scope, now);
     this.#lastPullAt = this.#clock.now();
     if (fullOrders) this.#lastFullPullAt = now;
     this.#refreshPermissionState();
@@ -489,6 +507,7 @@ class Engine implements SyncEngine {
       })
       .catch((error: unknown) => {
         if (error instanceof ApiError && error.status !== null) this.#markOnline();
+        if (answersNotAsAnApi(error)) this.#reachProblem = { kind: 'not_an_api', host: this.#apiHost() };
         this.#handleFailure(error);
       })
       .finally(() => {
@@ -497,4 +516,22 @@ class Engine implements SyncEngine {
         this.#scheduleProbe();
       });
   }
+}
+
+/**
+ * A transport failure that points at the configuration rather than an outage: a name that does
+ * not exist (a network down fails with EAI_AGAIN or a timeout instead), or a refusal from a
+ * server that has not answered once since sync started.
+ */
+function reachProblemOf(error: ApiError, everAnswered: boolean, host: string): ReachProblem | null {
+  if (error.transportCode === 'ENOTFOUND') return { kind: 'dns_not_found', host };
+  if (error.transportCode === 'ECONNREFUSED' && !everAnswered) return { kind: 'refused', host };
+  return null;
+}
+
+/** Every /v1 lists /locations and answers JSON: a 404/405 there, or a body that is not a list, is some other server. */
+function answersNotAsAnApi(error: unknown): boolean {
+  if (!(error instanceof ApiError) || error.status === null) return false;
+  if ((error.status === 404 || error.status === 405) && error.code === null) return true;
+  return error.kind === 'server' && error.status >= 200 && error.status < 300 && error.message.includes('/locations');
 }

@@ -10,9 +10,10 @@ import {
   clientOrderSchema,
   clientPaymentSchema,
   clientRefundSchema,
+  type ClientRefund,
 } from '../api/client-records';
 import type { EntityKind, OperationKind, OutboxOperation, ServerRecord, Store } from '../store/index';
-import { ORDER_METADATA, cardPaymentRecord, locationRecord, menuItemRecord, orderRecord, paymentIntentRecord } from './server-records';
+import { ORDER_METADATA, cardPaymentRecord, locationRecord, menuItemRecord, orderRecord, paymentIntentRecord, refundRecord } from './server-records';
 
 export interface OperationRequest {
   method: 'POST' | 'PATCH' | 'DELETE';
@@ -96,16 +97,6 @@ const orderReply = { schema: clientOrderSchema, toRecord: (r: unknown) => orderR
 const paymentReply = { schema: clientPaymentSchema, toRecord: (r: unknown) => paymentIntentRecord(r as z.infer<typeof clientPaymentSchema>) };
 const menuItemReply = { schema: clientMenuItemSchema, toRecord: (r: unknown) => menuItemRecord(r as z.infer<typeof clientMenuItemSchema>) };
 
-function refundRecord(reply: unknown): ServerRecord {
-  const refund = reply as z.infer<typeof clientRefundSchema>;
-  const record: Record<string, unknown> = { id: refund.id, amount: refund.amount };
-  if (refund.currency !== undefined) record.currency = refund.currency;
-  if (refund.reason != null) record.reason = refund.reason;
-  if (refund.status !== undefined) record.status = refund.status;
-  if (refund.created_at !== undefined) record.created_at = Date.parse(refund.created_at);
-  return record as ServerRecord;
-}
-
 /** The server id of the card payment a refund is for: the payment's own mapping, or its intent's. */
 function paymentServerId(refs: ReferenceResolver, paymentId: unknown): string {
   if (typeof paymentId !== 'string') throw new UnresolvedReferenceError('refund without a payment');
@@ -182,7 +173,7 @@ export function buildRequest(refs: ReferenceResolver, op: OutboxOperation): Oper
         path: `/payments/${encodeURIComponent(paymentServerId(refs, paymentId))}/refunds`,
         body,
         schema: clientRefundSchema,
-        toRecord: refundRecord,
+        toRecord: (r) => refundRecord(r as ClientRefund),
       };
     }
     case 'menu_item.create':

@@ -52,6 +52,8 @@ export interface ScopeSpec<R> {
 interface PassOutcome extends PassResult {
   /** Server ids seen by the pass. */
   seen: Set<string>;
+  /** Some pages were stepped by number (records without created_at): the pass can drift unseen, as a numbered one. */
+  byPageNumber: boolean;
 }
 
 function sameIds(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
@@ -71,6 +73,15 @@ function parseKeysetCursor(cursor: string | null): { after: number | null; start
   }
 }
 
+/**
+ * A failure to read what the server answered (a body no schema accepts, a record the store
+ * refuses), as opposed to not getting an answer: retrying soon will not change it.
+ */
+function isUnreadable(error: unknown): boolean {
+  if (error instanceof ApiError) return error.kind === 'server' && error.status !== null && error.status >= 200 && error.status < 300;
+  return error instanceof Error && (error.name === 'StoreError' || error.name === 'ZodError');
+}
+
 export interface PassResult {
   startedAt: number;
   /** The total moved during the pass, or fewer records came than the total announced. */
@@ -87,6 +98,8 @@ export class Puller {
   readonly #tuning: PullTuning;
   /** Scopes skipped because the credentials may not read them (restricted key): reported on status. */
   readonly permissionProblems = new Set<string>();
+  /** Data the last reconciliation could not read, by what it is ('menu items' → why): reported on status. */
+  readonly readProblems = new Map<string, string>();
 
   constructor(deps: { api: ApiClient; store: Store; clock: Clock; logger: Logger; tuning: PullTuning }) {
     this.#api = deps.api;
@@ -99,6 +112,7 @@ export class Puller {
   /** Locations, categories, the location's menu, and its orders (full with sweep, or incremental). */
   async reconcile(options: { locationId: string | null; fullOrders: boolean }): Promise<void> {
     this.permissionProblems.clear();
+    this.readProblems.clear();
     await this.#guard('locations', () => this.fullPull(this.#locationsSpec()));
     await this.#guard('menu categories', () => this.fullPull(this.#categoriesSpec()));
     await this.#guard('menu items', () => this.fullPull(this.#menuItemsSpec(options.locationId)));
@@ -114,8 +128,21 @@ export class Puller {
         this.permissionProblems.add(`cannot read ${what}: ${error.message}`);
         return;
       }
+      if (isUnreadable(error)) {
+        // The server answered with data this terminal cannot read or keep: the rest still syncs,
+        // and the status says so instead of looking synced.
+        this.readProblems.set(what, (error as Error).message);
+        this.#logger.warn({ what, reason: (error as Error).message }, 'pulled data could not be read');
+        return;
+      }
       throw error;
     }
+  }
+
+  /** A full pull of the menu and of the orders has completed here at least once (their high-water marks). */
+  initialSyncDone(locationId: string | null): boolean {
+    const done = (scope: string) => this.#store.server.getCursor(scope)?.highWaterMark != null;
+    return done(this.#menuItemsSpec(locationId).scope) && done(this.#ordersSpec(locationId, {}).scope);
   }
 
   #locationsSpec(): ScopeSpec<z.infer<typeof clientLocationSchema>> {
@@ -190,7 +217,7 @@ export class Puller {
     let last: PassOutcome | null = null;
     for (let pass = 1; pass <= this.#tuning.maxPasses; pass++) {
       last = spec.keyset ? await this.#keysetPass(spec, { full: true, mayResume: pass === 1 }) : await this.#numberedPass(spec);
-      const steady = !last.drifted && (spec.keyset || (previous !== null && sameIds(previous.seen, last.seen)));
+      const steady = !last.drifted && ((spec.keyset && !last.byPageNumber) || (previous !== null && sameIds(previous.seen, last.seen)));
       if (!steady) {
         if (last.drifted) this.#logger.info({ scope: spec.scope, pass }, 'records changed during the pull: pulling again');
         previous = last.drifted ? null : last;
@@ -202,7 +229,7 @@ export class Puller {
       this.#store.server.setCursor(spec.scope, { cursor: null, highWaterMark: last.startedAt }, this.#clock.now());
       break;
     }
-    const { seen: _seen, ...result } = last as PassOutcome;
+    const { seen: _seen, byPageNumber: _byPageNumber, ...result } = last as PassOutcome;
     return result;
   }
 
@@ -267,18 +294,22 @@ export class Puller {
     let pages = 0;
     let after = saved?.after ?? lowerBound;
     let page = 1;
+    let byPageNumber = false;
     let next = fetch(after, page);
     for (;;) {
       const data = await next;
       const fresh = data.data.filter((r) => !seen.has((r as { id: string }).id));
-      const full = data.data.length >= perPage;
+      // A server may serve fewer per page than asked: its own per_page says what a full page is.
+      const full = data.data.length > 0 && data.data.length >= Math.min(perPage, data.meta?.per_page ?? perPage);
       const newest = data.data.length > 0 ? createdAt(data.data[data.data.length - 1]!) : Number.NaN;
       let nextAfter = after;
       let nextPage = 1;
-      if (full && fresh.length === 0) {
-        nextPage = page + 1; // a whole page within one millisecond: step through it by number
+      if (full && (fresh.length === 0 || Number.isNaN(newest))) {
+        // A whole page within one millisecond, or records without created_at (the spec shows
+        // none): step by page number. A full pull then needs two passes that agree, as numbered ones do.
+        nextPage = page + 1;
+        if (Number.isNaN(newest)) byPageNumber = true;
       } else if (full) {
-        if (Number.isNaN(newest)) throw new ApiError('server', `${spec.path} records carry no created_at: cannot page by keyset`);
         nextAfter = newest - 1;
       }
       // Ask for the next page before writing this one, and let the request leave before the
@@ -304,7 +335,7 @@ export class Puller {
     } else if (mode.full) {
       drifted = true; // a resumed pass did not see the first part itself: one more, whole pass
     }
-    return { startedAt, drifted, records, pages, seen };
+    return { startedAt, drifted, records, pages, seen, byPageNumber };
   }
 
   /**
@@ -360,7 +391,7 @@ export class Puller {
     }
     await Promise.allSettled([...ahead.values()]);
     if (total !== undefined && seen.size !== total) drifted = true;
-    return { startedAt, drifted, records, pages, seen };
+    return { startedAt, drifted, records, pages, seen, byPageNumber: true };
   }
 
   /**

@@ -1,7 +1,8 @@
 // Translates what /v1 returns (read liberally through api/client-records) into the store's
 // document fields. Ids stay the server's; the store maps them to local ids. A field the server
-// did not send is left out, so the store keeps its current value instead of inventing one.
-import type { ClientCategory, ClientLocation, ClientMenuItem, ClientOrder, ClientPayment } from '../api/client-records';
+// did not send is left out, so the store keeps its current value, or for an entity it has not
+// seen, the default docs/spec-gaps.md gives (store/documents.ts, unstatedFieldDefaults).
+import type { ClientCategory, ClientLocation, ClientMenuItem, ClientOrder, ClientPayment, ClientRefund } from '../api/client-records';
 import type { ServerRecord, Store } from '../store/index';
 
 function millis(iso: string | undefined): number | undefined {
@@ -32,13 +33,14 @@ export function metadataString(order: ClientOrder, key: string): string | undefi
 
 export function orderRecord(order: ClientOrder): ServerRecord {
   const customer = order.customer;
+  const items = order.items;
   return defined({
     id: order.id,
     location_id: order.location_id,
     status: order.status,
     currency: order.currency,
     customer: customer === undefined ? undefined : customer === null || (customer.name == null && customer.phone == null) ? null : { name: customer.name ?? '', phone: customer.phone ?? '' },
-    lines: order.items?.map((line) => {
+    lines: items?.map((line) => {
       const modifiers = (line.modifiers ?? []).map((m) =>
         typeof m === 'string' ? { modifier_id: m, name: '', price: 0 } : { modifier_id: m.id, name: m.name ?? '', price: m.price ?? 0 },
       );
@@ -51,7 +53,8 @@ export function orderRecord(order: ClientOrder): ServerRecord {
         modifiers,
       };
     }),
-    total: order.total,
+    // The spec shows a total on every order; a server that leaves it out charges what its lines add up to.
+    total: order.total ?? items?.reduce((sum, line) => sum + (line.price ?? 0) * line.quantity, 0),
     created_at: millis(order.created_at),
     updated_at: millis(order.updated_at),
   });
@@ -93,15 +96,27 @@ function addressText(address: ClientLocation['address']): string | null {
 export function locationRecord(location: ClientLocation): ServerRecord {
   return defined({
     id: location.id,
-    name: location.name,
+    name: location.name ?? location.id,
     currency: location.currency,
-    address: addressText(location.address),
-    timezone: location.timezone ?? null,
+    address: location.address === undefined ? undefined : addressText(location.address),
+    timezone: location.timezone === undefined ? undefined : location.timezone,
   });
 }
 
 export function categoryRecord(category: ClientCategory): ServerRecord {
-  return defined({ id: category.id, name: category.name, position: category.position ?? 0 });
+  return defined({ id: category.id, name: category.name ?? category.id, position: category.position });
+}
+
+export function refundRecord(refund: ClientRefund, paymentId?: string): ServerRecord {
+  return defined({
+    id: refund.id,
+    payment_id: paymentId ?? refund.payment_id,
+    amount: refund.amount,
+    currency: refund.currency,
+    reason: refund.reason ?? undefined,
+    status: refund.status,
+    created_at: millis(refund.created_at),
+  });
 }
 
 /**

@@ -12,6 +12,27 @@ export const SyncBackoff = z.object({
 });
 export type SyncBackoff = z.infer<typeof SyncBackoff>;
 
+/**
+ * Why the configured server cannot be used, when it is not a plain outage: its name does not
+ * resolve, it refuses connections and has not answered since sync started, or it answers but
+ * not as a /v1 API would (no /locations, a web page).
+ */
+export const ReachProblem = z.object({
+  kind: z.enum(['dns_not_found', 'refused', 'not_an_api']),
+  /** host[:port] of the configured API. */
+  host: z.string(),
+});
+export type ReachProblem = z.infer<typeof ReachProblem>;
+
+/** The server answered, but what it sent for one kind of data could not be read. */
+export const ReadProblem = z.object({
+  /** Which data: 'locations', 'menu categories', 'menu items' or 'orders'. */
+  scope: z.string(),
+  detail: z.string(),
+  since: z.number(),
+});
+export type ReadProblem = z.infer<typeof ReadProblem>;
+
 export const SyncStatus = z.object({
   /** The last request (a push, a pull or the idle connectivity probe) reached the server: any HTTP answer counts; only transport failures mean offline. */
   online: z.boolean(),
@@ -25,5 +46,10 @@ export const SyncStatus = z.object({
   backoff: SyncBackoff.nullable(),
   credentials: CredentialsState,
   lastError: z.string().nullable(),
+  reachProblem: ReachProblem.nullable(),
+  /** Data the last pull could not read (the rest was pulled); empty when it read everything. */
+  readProblems: z.array(ReadProblem),
+  /** A full pull of the menu and of the orders has completed on this terminal at least once. */
+  initialSyncDone: z.boolean(),
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;

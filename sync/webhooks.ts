@@ -1,11 +1,15 @@
-// Applying webhook events. Each event is recorded in the inbox by its id and applied in the same
-// transaction, so a duplicate changes nothing. Events of one resource may arrive out of order:
-// a record older than what we hold is ignored (orders compare updated_at with the base copy;
-// menu items and payments keep the updated_at last applied per resource), and when two versions
-// claim the same instant but differ, the order is fetched from the API instead of guessing.
-// Echoes of the terminal's own pushes land on the local entity through the metadata we sent.
+// Applying webhook events. Every validly signed event is recorded in the inbox by its id (a
+// duplicate changes nothing) and applied on a savepoint of the same transaction. The spec's
+// sender retries three times and gives up, so an event is never refused for its data: one that
+// names a resource the terminal cannot write from the event alone (partial attributes, an order
+// not known yet, two versions claiming one instant, a record the store refuses) is kept in the
+// inbox, acknowledged, and settled by fetching the resource from the API; if that fails too it
+// stays kept and the sync panel shows it. Events of one resource may arrive out of order: a
+// record older than what we hold is ignored (orders compare updated_at with the base copy; menu
+// items and payments keep the updated_at last applied per resource). Echoes of the terminal's own
+// pushes land on the local entity through the metadata we sent.
 import { z } from 'zod';
-import { clientMenuItemSchema, clientOrderSchema, clientPaymentSchema, type ClientOrder } from '../api/client-records';
+import { clientListEnvelopeSchema, clientMenuItemFieldsSchema, clientMenuItemSchema, clientOrderSchema, clientPaymentSchema, type ClientMenuItem, type ClientOrder } from '../api/client-records';
 import type { Clock } from '../common/clock';
 import { systemClock } from '../common/clock';
 import type { Logger } from '../common/log';
@@ -14,17 +18,36 @@ import type { Store } from '../store/index';
 import { ApiClient } from './api-client';
 import { ApiError } from './api-error';
 import type { CredentialsProvider } from './credentials';
-import { cardPaymentRecord, claimOwnOrders, menuItemRecord, modifierRecords, orderRecord, paymentIntentRecord } from './server-records';
+import { cardPaymentRecord, claimOwnOrders, menuItemRecord, modifierRecords, orderRecord, paymentIntentRecord, refundRecord } from './server-records';
 import { startWebhookReceiverServer, type ReceivedEvent, type SinkOutcome, type WebhookEventSink, type WebhookReceiver } from './webhook-receiver';
 
-const MenuItemAttributes = clientMenuItemSchema.extend({ deleted: z.boolean().optional(), low_stock_threshold: z.int().nullish() });
+const MenuItemAttributes = clientMenuItemFieldsSchema.extend({ deleted: z.boolean().optional(), low_stock_threshold: z.int().nullish() });
+
+/** Resource kinds a kept event can be settled for by reading the API. */
+type FetchableKind = 'order' | 'menu_item';
+
+/** Thrown while applying: the event alone cannot be written; the resource must be read from the API. */
+class NeedsFetch extends Error {
+  constructor(
+    readonly kind: FetchableKind,
+    readonly resourceId: string,
+    why: string,
+  ) {
+    super(`${why}: waiting for the server's copy`);
+  }
+}
+
+/** Menu pages read at most while looking for one item (/v1 has no GET of a menu item by id). */
+const MAX_MENU_PAGES = 50;
 
 export interface WebhookApplierOptions {
   store: Store;
-  /** Used to fetch an order when two versions of it disagree at the same updated_at. */
+  /** Reads the resource of an event that cannot be applied on its own; without it the event stays kept until a pull. */
   api?: ApiClient;
   clock?: Clock;
   logger?: Logger;
+  /** Told the types of the events each commit applied (not duplicates, not failures): screens refresh at once. */
+  onApplied?: (eventTypes: readonly string[]) => void;
 }
 
 /** Records and applies verified events; the receiver's sink. */
@@ -33,7 +56,9 @@ export class WebhookApplier implements WebhookEventSink {
   readonly #api: ApiClient | undefined;
   readonly #clock: Clock;
   readonly #logger: Logger;
-  readonly #toFetch = new Set<string>();
+  readonly #onApplied: (eventTypes: readonly string[]) => void;
+  /** Resources to read, `kind:id` → the kept events each read settles. */
+  readonly #toFetch = new Map<string, QueuedFetch>();
   #fetching: Promise<void> | null = null;
 
   constructor(options: WebhookApplierOptions) {
@@ -41,6 +66,7 @@ export class WebhookApplier implements WebhookEventSink {
     this.#api = options.api;
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? silentLogger;
+    this.#onApplied = options.onApplied ?? (() => undefined);
   }
 
   acceptMany(events: readonly ReceivedEvent[]): SinkOutcome[] {
@@ -48,21 +74,43 @@ export class WebhookApplier implements WebhookEventSink {
     const outcomes = this.#store.transaction(() =>
       events.map((event): SinkOutcome => {
         try {
-          // Its own savepoint: if applying fails, this event leaves no trace and the others stay.
           // The parsed event is the body as sent (the receiver's schema keeps every field).
-          return this.#store.server.recordWebhookEvent({ eventId: event.id, type: event.type, payload: event, receivedAt }, () => this.#apply(event));
+          const outcome = this.#store.server.recordWebhookEvent({ eventId: event.id, type: event.type, payload: event, receivedAt }, () => this.#apply(event));
+          if (typeof outcome === 'string') return outcome;
+          this.#keep(event);
+          return 'kept';
         } catch (error) {
-          return { error };
+          return { error }; // not recorded: only then may the sender be asked to deliver it again
         }
       }),
     );
-    if (this.#toFetch.size > 0) this.#fetchDoubtful();
+    const applied = events.filter((_, i) => outcomes[i] === 'applied').map((event) => event.type);
+    if (applied.length > 0) this.#onApplied(applied);
+    if (this.#toFetch.size > 0) this.#fetchQueued();
     return outcomes;
   }
 
-  /** Resolves once the orders queued for a fetch have been fetched (tests, shutdown). */
+  /** Retries the fetches of events kept earlier (after a restart, or when the API is back). */
+  retryKept(): void {
+    for (const kept of this.#store.server.unappliedWebhookEvents()) {
+      const parsed = KeptEvent.safeParse(kept.payload);
+      if (parsed.success) this.#keep(parsed.data);
+    }
+    if (this.#toFetch.size > 0) this.#fetchQueued();
+  }
+
+  /** Resolves once the resources queued for a fetch have been read (tests, shutdown). */
   async settled(): Promise<void> {
     while (this.#fetching) await this.#fetching;
+  }
+
+  #keep(event: KeptEvent): void {
+    const kind: FetchableKind | null = event.data.type === 'order' ? 'order' : event.data.type === 'menu_item' ? 'menu_item' : null;
+    if (kind === null) return; // nothing to read it from: it stays kept and shown
+    const key = `${kind}:${event.data.id}`;
+    const queued = this.#toFetch.get(key) ?? { kind, id: event.data.id, events: new Map<string, string>() };
+    queued.events.set(event.id, event.type);
+    this.#toFetch.set(key, queued);
   }
 
   #apply(event: ReceivedEvent): void {
@@ -85,29 +133,26 @@ export class WebhookApplier implements WebhookEventSink {
 
   #applyOrder(event: ReceivedEvent): void {
     const parsed = clientOrderSchema.safeParse({ id: event.data.id, ...event.data.attributes });
-    if (!parsed.success) {
-      this.#logger.warn({ eventId: event.id }, 'order event without a readable order: fetching it');
-      this.#toFetch.add(event.data.id);
-      return;
-    }
+    if (!parsed.success) throw new NeedsFetch('order', event.data.id, `the event's order could not be read (${parsed.error.issues[0]?.message ?? 'invalid'})`);
     const order = parsed.data;
     claimOwnOrders(this.#store, [order]);
     const localId = this.#store.localIdFor('order', order.id);
     const base = localId === undefined ? undefined : this.#store.server.readBase('order', localId);
     if (base === undefined) {
+      // An order first seen here must be whole: the spec's event lines name no menu item.
+      if (order.status === undefined || order.items === undefined || order.items.some((line) => line.menu_item_id === undefined)) {
+        throw new NeedsFetch('order', order.id, 'an order this terminal does not know, with only part of it in the event');
+      }
       this.#writeOrder(order);
       return;
     }
     const incoming = order.updated_at === undefined ? Number.NaN : Date.parse(order.updated_at);
-    if (Number.isNaN(incoming)) {
-      this.#toFetch.add(order.id); // cannot tell which is newer: ask the server
-      return;
-    }
+    if (Number.isNaN(incoming)) throw new NeedsFetch('order', order.id, 'an order event without a version'); // which is newer? ask the server
     if (incoming < base.updated_at) return; // an older version arriving late
     if (incoming === base.updated_at) {
       const record = orderRecord(order);
-      const same = record.status === base.status && (record.total === undefined || record.total === base.total);
-      if (!same) this.#toFetch.add(order.id); // two versions, one instant: the server decides
+      const same = (record.status === undefined || record.status === base.status) && (record.total === undefined || record.total === base.total);
+      if (!same) throw new NeedsFetch('order', order.id, 'two versions of the order at one instant'); // the server decides
       return;
     }
     this.#writeOrder(order);
@@ -124,10 +169,7 @@ export class WebhookApplier implements WebhookEventSink {
 
   #applyMenuItem(event: ReceivedEvent): void {
     const parsed = MenuItemAttributes.safeParse({ id: event.data.id, ...event.data.attributes });
-    if (!parsed.success) {
-      this.#logger.warn({ eventId: event.id }, 'menu item event without a readable item: ignored until the next pull');
-      return;
-    }
+    if (!parsed.success) throw new NeedsFetch('menu_item', event.data.id, `the event's menu item could not be read (${parsed.error.issues[0]?.message ?? 'invalid'})`);
     const item = parsed.data;
     const scope = menuItemVersionScope(item.id);
     const version = item.updated_at === undefined ? null : Date.parse(item.updated_at);
@@ -137,17 +179,25 @@ export class WebhookApplier implements WebhookEventSink {
     if (item.deleted === true) {
       this.#store.server.removeServerRecord('menu_item', item.id);
     } else {
-      for (const modifier of modifierRecords(item)) this.#store.server.applyServerRecord('modifier', modifier);
-      const record = menuItemRecord(item);
-      this.#store.server.applyServerRecord('menu_item', lowStockEvent ? { ...record, low_stock: true } : record);
+      const record = this.#writeMenuItem(item);
+      if (lowStockEvent) this.#store.server.applyServerRecord('menu_item', { ...record, low_stock: true });
     }
     if (version !== null) this.#store.server.setCursor(scope, { highWaterMark: version }, this.#clock.now());
+  }
+
+  #writeMenuItem(item: ClientMenuItem): ReturnType<typeof menuItemRecord> {
+    for (const modifier of modifierRecords(item)) this.#store.server.applyServerRecord('modifier', modifier);
+    const record = menuItemRecord(item);
+    this.#store.server.applyServerRecord('menu_item', record);
+    return record;
   }
 
   #applyPayment(event: ReceivedEvent): void {
     const parsed = clientPaymentSchema.safeParse({ id: event.data.id, ...event.data.attributes });
     if (!parsed.success) {
-      this.#logger.warn({ eventId: event.id }, 'payment event without a readable payment: ignored');
+      // /v1 cannot read a payment back (no GET): the terminal knows its own from their replies,
+      // and another channel's payment changes nothing on this till. Acknowledged, not applied.
+      this.#logger.info({ eventId: event.id }, 'payment event without a readable payment: nothing to apply');
       return;
     }
     const payment = parsed.data;
@@ -162,41 +212,80 @@ export class WebhookApplier implements WebhookEventSink {
     if (card) {
       this.#store.server.applyServerRecord('payment', { ...card, payment_intent_id: payment.id });
       for (const refund of payment.refunds ?? []) {
-        this.#store.server.applyServerRecord('refund', {
-          id: refund.id,
-          payment_id: payment.id,
-          amount: refund.amount,
-          currency: refund.currency ?? payment.currency ?? 'usd',
-          reason: refund.reason ?? 'requested_by_customer',
-          status: refund.status ?? 'succeeded',
-          created_at: refund.created_at === undefined ? this.#clock.now() : Date.parse(refund.created_at),
-        });
+        this.#store.server.applyServerRecord('refund', refundRecord({ ...refund, currency: refund.currency ?? payment.currency }, payment.id));
       }
     }
     if (version !== null) this.#store.server.setCursor(scope, { highWaterMark: version }, this.#clock.now());
   }
 
-  /** Fetches the orders whose events were in doubt, one batch at a time, after the answer went out. */
-  #fetchDoubtful(): void {
+  /** Reads the resources of kept events, one at a time, after the answer went out; settles the events. */
+  #fetchQueued(): void {
     if (this.#fetching || !this.#api) return;
     const api = this.#api;
     this.#fetching = (async () => {
       while (this.#toFetch.size > 0) {
-        const [id] = this.#toFetch;
-        this.#toFetch.delete(id as string);
+        const [key, queued] = this.#toFetch.entries().next().value as [string, QueuedFetch];
+        this.#toFetch.delete(key);
         try {
-          const { data } = await api.call({ method: 'GET', path: `/orders/${encodeURIComponent(id as string)}`, schema: clientOrderSchema });
-          claimOwnOrders(this.#store, [data]);
-          this.#writeOrder(data);
+          if (queued.kind === 'order') await this.#fetchOrder(api, queued.id);
+          else await this.#fetchMenuItem(api, queued.id);
+          this.#store.transaction(() => {
+            for (const eventId of queued.events.keys()) this.#store.server.settleWebhookEvent(eventId);
+          });
+          this.#onApplied([...queued.events.values()]);
         } catch (error) {
-          // The next pull reconciles it; a webhook must not retry forever.
-          this.#logger.warn({ err: error instanceof ApiError ? error.message : error, orderId: id }, 'could not fetch an order named by a webhook');
+          // Kept and shown; retried at the next start or the next event for it. A webhook must not retry forever.
+          const reason = `could not read ${queued.kind.replace('_', ' ')} ${queued.id} from the server: ${error instanceof Error ? error.message : String(error)}`;
+          this.#logger.warn({ kind: queued.kind, id: queued.id, err: error instanceof ApiError ? error.message : error }, 'could not fetch a resource named by a webhook');
+          this.#store.transaction(() => {
+            for (const eventId of queued.events.keys()) this.#store.server.noteWebhookEventError(eventId, reason);
+          });
         }
       }
     })().finally(() => {
       this.#fetching = null;
     });
   }
+
+  async #fetchOrder(api: ApiClient, id: string): Promise<void> {
+    try {
+      const { data } = await api.call({ method: 'GET', path: `/orders/${encodeURIComponent(id)}`, schema: clientOrderSchema });
+      this.#store.transaction(() => {
+        claimOwnOrders(this.#store, [data]);
+        this.#writeOrder(data);
+      });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.kind === 'not_found')) throw error;
+      this.#store.server.removeServerRecord('order', id); // gone on the server: nothing left to apply
+    }
+  }
+
+  /** /v1 reads menu items only as a list: page through it for the one item (absent: deleted). */
+  async #fetchMenuItem(api: ApiClient, id: string): Promise<void> {
+    const pageSchema = clientListEnvelopeSchema(clientMenuItemSchema);
+    for (let page = 1; page <= MAX_MENU_PAGES; page++) {
+      const { data } = await api.call({ method: 'GET', path: '/menu/items', query: { per_page: 100, page }, schema: pageSchema });
+      const item = data.data.find((candidate) => candidate.id === id);
+      if (item !== undefined) {
+        this.#store.transaction(() => this.#writeMenuItem(item));
+        return;
+      }
+      const last = data.meta?.total_pages ?? (data.links?.next ? page + 1 : page);
+      if (data.data.length === 0 || page >= last) break;
+    }
+    this.#store.server.removeServerRecord('menu_item', id);
+  }
+}
+
+/** What a kept event needs to be fetched again: its id, type and resource. */
+const KeptEvent = z.looseObject({ id: z.string(), type: z.string(), data: z.looseObject({ id: z.string(), type: z.string() }) });
+type KeptEvent = z.infer<typeof KeptEvent>;
+
+interface QueuedFetch {
+  kind: FetchableKind;
+  id: string;
+  /** The kept events this read settles: event id → event type. */
+  events: Map<string, string>;
 }
 
 /** Where the applied version of a menu item is kept (pulls write it too). */
@@ -212,7 +301,7 @@ export interface StartWebhookReceiverOptions {
   host?: string;
   port?: number;
   path?: string;
-  /** Lets the receiver fetch an order when two versions disagree; without it the next pull settles it. */
+  /** Lets the receiver read the resource of an event it cannot apply on its own; without it such events stay kept. */
   api?: { baseUrl: string; credentials: CredentialsProvider };
   /** Told the types of the events each commit applied (not duplicates, not failures): screens refresh at once. */
   onApplied?: (eventTypes: readonly string[]) => void;
@@ -228,24 +317,15 @@ export interface RunningWebhookReceiver extends WebhookReceiver {
 
 export async function startWebhookReceiver(options: StartWebhookReceiverOptions): Promise<RunningWebhookReceiver> {
   const api = options.api ? new ApiClient({ baseUrl: options.api.baseUrl, credentials: options.api.credentials, clock: options.clock, logger: options.logger }) : undefined;
-  const applier = new WebhookApplier({ store: options.store, api, clock: options.clock, logger: options.logger });
+  const applier = new WebhookApplier({ store: options.store, api, clock: options.clock, logger: options.logger, onApplied: options.onApplied });
   const secrets = options.secrets;
-  const { onApplied } = options;
-  const sink: WebhookEventSink = onApplied
-    ? {
-        acceptMany: (events) => {
-          const outcomes = applier.acceptMany(events);
-          onApplied(events.filter((_, i) => outcomes[i] === 'applied').map((event) => event.type));
-          return outcomes;
-        },
-      }
-    : applier;
+  applier.retryKept();
   const receiver = await startWebhookReceiverServer({
     host: options.host,
     port: options.port,
     path: options.path,
     secrets: typeof secrets === 'function' ? secrets : () => secrets,
-    sink,
+    sink: applier,
     toleranceSec: options.toleranceSec,
     maxBodyBytes: options.maxBodyBytes,
     clock: options.clock,

@@ -23,6 +23,7 @@ export const SETTINGS: readonly { path: readonly string[]; flag: string; env: st
   { path: ['credentials', 'oauthClientId'], flag: 'oauth-client-id', env: 'POS_OAUTH_CLIENT_ID' },
   { path: ['credentials', 'oauthClientSecretRef'], flag: 'oauth-client-secret-ref', env: 'POS_OAUTH_CLIENT_SECRET_REF' },
   { path: ['locationId'], flag: 'location-id', env: 'POS_LOCATION_ID' },
+  { path: ['currency'], flag: 'currency', env: 'POS_CURRENCY' },
   { path: ['webhook', 'enabled'], flag: 'webhook', env: 'POS_WEBHOOK_ENABLED' },
   { path: ['webhook', 'host'], flag: 'webhook-host', env: 'POS_WEBHOOK_HOST' },
   { path: ['webhook', 'port'], flag: 'webhook-port', env: 'POS_WEBHOOK_PORT' },
@@ -30,9 +31,11 @@ export const SETTINGS: readonly { path: readonly string[]; flag: string; env: st
   { path: ['offlinePayments', 'perTransaction'], flag: 'offline-per-transaction', env: 'POS_OFFLINE_PER_TRANSACTION' },
   { path: ['offlinePayments', 'total'], flag: 'offline-total', env: 'POS_OFFLINE_TOTAL' },
   { path: ['offlinePayments', 'managerPinHash'], flag: 'manager-pin-hash', env: 'POS_MANAGER_PIN_HASH' },
+  { path: ['payments', 'confirmAbove'], flag: 'confirm-charge-above', env: 'POS_CONFIRM_CHARGE_ABOVE' },
   { path: ['kioskMode'], flag: 'kiosk', env: 'POS_KIOSK' },
   { path: ['browserMode', 'port'], flag: 'port', env: 'POS_PORT' },
   { path: ['browserMode', 'openBrowser'], flag: 'open', env: 'POS_OPEN_BROWSER' },
+  { path: ['verbose'], flag: 'verbose', env: 'POS_VERBOSE' },
 ];
 
 export class ConfigError extends Error {

@@ -2,6 +2,7 @@
 // no configuration at all gets a working terminal (the embedded sandbox) and a bad value anywhere
 // is refused with the source and field named.
 import { z } from 'zod';
+import { DEFAULT_CONFIRM_CHARGE_ABOVE } from '../../bridge/contract';
 
 /** scrypt:<salt base64>:<hash base64>, as produced by `npm run hash-pin -- <pin>`. */
 export const MANAGER_PIN_HASH = /^scrypt:[A-Za-z0-9+/=]{16,}:[A-Za-z0-9+/=]{32,}$/;
@@ -37,6 +38,11 @@ export const TerminalConfig = z.strictObject({
     .prefault({}),
   /** The location this terminal sells for. Empty → the first location the API lists. */
   locationId: z.string().default(''),
+  /**
+   * The store's currency (lowercase ISO 4217): money a /v1 server sends without a currency is in
+   * the location's currency where its record has one, else in this.
+   */
+  currency: z.string().regex(/^[a-z]{3}$/, 'must be a lowercase ISO 4217 code such as usd').default('usd'),
   webhook: z
     .strictObject({
       enabled: Flag.default(false),
@@ -53,6 +59,12 @@ export const TerminalConfig = z.strictObject({
       managerPinHash: z.union([z.literal(''), z.string().regex(MANAGER_PIN_HASH, 'must be scrypt:<salt>:<hash> (npm run hash-pin)')]).default(''),
     })
     .prefault({}),
+  payments: z
+    .strictObject({
+      /** A charge above this (minor units) asks the cashier "Charge $4,000.75?" first; 0 never asks. */
+      confirmAbove: Minor.default(DEFAULT_CONFIRM_CHARGE_ABOVE),
+    })
+    .prefault({}),
   kioskMode: Flag.default(false),
   browserMode: z
     .strictObject({
@@ -62,6 +74,8 @@ export const TerminalConfig = z.strictObject({
       openBrowser: Flag.default(false),
     })
     .prefault({}),
+  /** `npm start`: log lines on the console too, one readable line each (they always go to the log file). */
+  verbose: Flag.default(false),
 });
 export type TerminalConfig = z.output<typeof TerminalConfig>;
 export type TerminalConfigInput = z.input<typeof TerminalConfig>;

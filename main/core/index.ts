@@ -7,6 +7,7 @@ import type { BridgeEvent, BridgeHost, BridgeRequest, BridgeResponse } from '../
 import { systemClock, type Clock } from '../../common/clock';
 import { createLogger, type Logger } from '../../common/log';
 import { openStore, type Store } from '../../store/index';
+import { checkCredential, type CredentialCheck } from '../../sync/connectivity';
 import { ApiKeyCredentials, type CredentialsProvider } from '../../sync/credentials';
 import { createSyncEngine } from '../../sync/engine';
 import { OAUTH_SECRET_NAMES, OAuthCredentials, runDesktopOAuthFlow } from '../../sync/oauth';
@@ -59,7 +60,8 @@ interface Session {
   invoke(request: BridgeRequest): Promise<BridgeResponse>;
   syncStatus(): SyncStatusView;
   settingsView(): SettingsView;
-  stop(): Promise<void>;
+  /** Stops sync and closes the store; answers how many changes it kept for next time. */
+  stop(): Promise<number>;
 }
 
 /** Everything the sessions of one core share: configuration, secrets, the renderers' event stream. */
@@ -136,6 +138,7 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
   ticker.unref();
 
   let closing = false;
+  let keptAtShutdown: number | null = null;
   const inFlight = new Set<Promise<BridgeResponse>>();
   /** A reset under way: every other command waits for the fresh store (none runs on the old one). */
   let resetting: Promise<BridgeResponse> | null = null;
@@ -173,6 +176,8 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
       return events.subscribe(listener);
     },
     pendingOperations() {
+      // After shutdown: what the closed store kept (the goodbye line says it).
+      if (keptAtShutdown !== null) return keptAtShutdown;
       // Mid-reset the old changes are being deleted on request and the new store is not open yet.
       return storeState === 'open' ? session.store.outbox.unfinishedCount() : 0;
     },
@@ -181,7 +186,7 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
       closing = true;
       clearInterval(ticker);
       await Promise.allSettled([...inFlight]);
-      if (storeState === 'open') await session.stop();
+      if (storeState === 'open') keptAtShutdown = await session.stop();
     },
   };
 }
@@ -203,7 +208,7 @@ function deleteStoreFiles(file: string): void {
 
 /** Opens the store and builds a session on it; a failure part way closes the store again. */
 async function openSession(storeFile: string, context: CoreContext): Promise<Session> {
-  const store = openStore(storeFile, { clock: context.clock });
+  const store = openStore(storeFile, { clock: context.clock, currency: context.config.currency });
   try {
     return await buildSession(store, context);
   } catch (error) {
@@ -280,14 +285,23 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
 
   // Status to every renderer on each change.
   let lastPullAt: number | null = null;
+  let lastOutbox = '';
   sync.onChange(() => {
+    const status = sync.status();
     const engineStatus = sync.engine?.status();
-    if (engineStatus && engineStatus.lastPullAt !== lastPullAt) {
+    const pulled = engineStatus !== undefined && engineStatus.lastPullAt !== lastPullAt;
+    if (pulled) {
       lastPullAt = engineStatus.lastPullAt;
       cashier.menuChanged();
+    }
+    // The order list shows each order's sync state: it refetches on the same change that moves the
+    // indicator, before the indicator hears of it, instead of waiting for the next pull.
+    const outbox = `${status.pending}:${status.deadLetters.length}`;
+    if (pulled || outbox !== lastOutbox) {
+      lastOutbox = outbox;
       events.emit('orders.changed', { ids: [] });
     }
-    events.emit('sync.status', sync.status());
+    events.emit('sync.status', status);
   });
   function settingsView(): SettingsView {
     const s = settings.effective();
@@ -299,6 +313,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       credentials: { kind: credentialKind === 'rejected' ? 'none' : credentialKind, hint: credentialHint },
       webhook: { ...s.webhook, url: webhooks.url, secretSet: webhookSecret !== null },
       offlineLimits: s.offlineLimits,
+      confirmChargeAbove: s.confirmChargeAbove,
       managerPinSet: s.managerPinHash !== '',
       kioskMode: config.kioskMode,
     };
@@ -352,7 +367,9 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     'shift.summary': (p) => cashier.shiftSummary(p),
     'settings.get': () => settingsView(),
     'settings.update': async (p) => {
-      if (p.offlineLimits !== undefined || p.newManagerPin !== undefined) requireManager(p.managerPin, 'Changing offline limits or the manager PIN');
+      if (p.offlineLimits !== undefined || p.confirmChargeAbove !== undefined || p.newManagerPin !== undefined) {
+        requireManager(p.managerPin, 'Changing payment limits or the manager PIN');
+      }
       if (p.webhookSigningSecret !== undefined) {
         await secrets.setMany({ [config.webhook.signingSecretRef]: p.webhookSigningSecret });
         webhookSecret = p.webhookSigningSecret;
@@ -365,6 +382,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
           ...(p.locationId !== undefined ? { locationId: p.locationId } : {}),
           ...(p.webhook !== undefined ? { webhook: p.webhook } : {}),
           ...(p.offlineLimits !== undefined ? { offlineLimits: p.offlineLimits } : {}),
+          ...(p.confirmChargeAbove !== undefined ? { confirmChargeAbove: p.confirmChargeAbove } : {}),
           ...(p.newManagerPin !== undefined ? { managerPinHash: hashManagerPin(p.newManagerPin) } : {}),
         },
         'manager',
@@ -372,9 +390,15 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       return settingsChanged();
     },
     'credentials.setApiKey': async ({ apiKey }) => {
+      // Asked before saving: a wrong key is refused at once, not discovered later as "Sign-in rejected".
+      const baseUrl = settings.effective().apiBaseUrl;
+      const check = baseUrl === '' ? null : await checkCredential(baseUrl, apiKey);
+      if (check?.outcome === 'rejected') {
+        throw new CoreError('invalid_command', 'The cloud refused this API key. Check that it was copied whole and belongs to this account. Nothing was saved.');
+      }
       await secrets.setMany({ [config.credentials.apiKeyRef]: apiKey });
       settings.update({ credentials: 'api_key' }, 'manager');
-      return settingsChanged();
+      return { ...(await settingsChanged()), keyCheck: keyCheckMessage(check) };
     },
     'credentials.connectOAuth': async () => {
       const s = settings.effective();
@@ -489,7 +513,23 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       await Promise.allSettled([...runningFlows]);
       await webhooks.stop();
       await sync.stop();
+      const kept = store.outbox.unfinishedCount();
       store.close();
+      return kept;
     },
   };
+}
+
+/** What the cashier is told after saving an API key. */
+function keyCheckMessage(check: CredentialCheck | null): string {
+  if (check === null) return 'API key saved. No API address is set yet: the key will be checked once one is.';
+  switch (check.outcome) {
+    case 'accepted':
+      return 'API key saved. The cloud accepted it.';
+    case 'limited':
+      return "API key saved. The cloud accepted it, but it may not read the store's locations: some data will not sync.";
+    case 'rejected':
+    case 'unchecked':
+      return 'API key saved. The cloud could not be reached to check it: it will be checked when the terminal is back online.';
+  }
 }

@@ -5,7 +5,7 @@ import { formatMoney } from '../../bridge/money';
 import type { DeadLetter, RepricedOrder, SyncStatusView } from '../../bridge/contract';
 import type { Clock } from '../../common/clock';
 import type { DeadLetter as StoreDeadLetter, DeadLetterRefusal, EntityKind, OrderDoc, OutboxOperation, RepricedOrder as StoreRepricedOrder, Store } from '../../store/index';
-import type { SyncStatus } from '../../sync/status';
+import type { ReachProblem, SyncStatus } from '../../sync/status';
 import { StoreError } from '../../store/index';
 import { CoreError } from './errors';
 
@@ -103,6 +103,35 @@ export function plainRefusal(refusal: DeadLetterRefusal | null, operation: Outbo
   }
 }
 
+/** The configured server's problem in the cashier's words: what is wrong and who can fix it. */
+export function serverProblemMessage(problem: ReachProblem): string {
+  switch (problem.kind) {
+    case 'dns_not_found':
+      return `The server name ${problem.host} does not exist (DNS). Check the API address in Settings.`;
+    case 'refused':
+      return `Cannot reach the configured server: ${problem.host} refuses connections. Check the API address in Settings.`;
+    case 'not_an_api':
+      return `${problem.host} answers, but it is not the POS cloud's /v1 API. Check the API address in Settings.`;
+  }
+}
+
+const READ_SCOPES: Record<string, string> = {
+  locations: 'The store details from the cloud could not be read.',
+  'menu categories': 'The menu from the cloud could not be read.',
+  'menu items': 'The menu from the cloud could not be read.',
+  orders: 'The orders from the cloud could not be read.',
+};
+
+export function readProblemMessage(scope: string): string {
+  return READ_SCOPES[scope] ?? `Data from the cloud (${scope}) could not be read.`;
+}
+
+/** An event's resource, as "order ord_123". */
+function resourceOf(payload: unknown): string {
+  const data = (payload as { data?: { type?: unknown; id?: unknown } } | null)?.data;
+  return typeof data?.type === 'string' && typeof data.id === 'string' ? `${data.type.replace('_', ' ')} ${data.id}` : 'unknown';
+}
+
 export function deadLetterView(letter: StoreDeadLetter, currency: string): DeadLetter {
   const { refusal } = letter;
   const stated = [refusal?.status != null ? `HTTP ${refusal.status}` : null, refusal?.code ?? null].filter((part) => part !== null).join(' ');
@@ -196,11 +225,19 @@ export class SyncLink {
     const deadLetters = this.store.outbox.listDeadLetters().map((letter) => deadLetterView(letter, this.currency()));
     const repricedOrders = this.store.repricedOrders.listUnsettled().map((entry) => repricedOrderView(entry, this.store.cashier.getOrder(entry.orderId)));
     const engine = this.#engine?.status();
+    const iso = (ms: number) => new Date(ms).toISOString();
     const base = {
       pending: stats.pending + stats.inFlight,
       oldestPendingAgeMs: stats.oldestPendingAgeMs,
       deadLetters,
       repricedOrders,
+      unappliedEvents: this.store.server.unappliedWebhookEvents().map((event) => ({
+        id: event.eventId,
+        type: event.type,
+        resource: resourceOf(event.payload),
+        reason: event.reason,
+        receivedAt: iso(event.receivedAt),
+      })),
     };
     if (!engine) {
       return {
@@ -212,18 +249,24 @@ export class SyncLink {
         credentials: this.credentials(),
         lastError: this.credentials() === 'none' ? 'Not connected: add an API key or connect with OAuth in Settings.' : null,
         engineRunning: false,
+        serverProblem: null,
+        readProblems: [],
+        initialSyncDone: false,
       };
     }
-    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
     return {
       ...base,
       online: engine.online,
-      lastPushAt: iso(engine.lastPushAt),
-      lastPullAt: iso(engine.lastPullAt),
+      lastPushAt: isoOrNull(engine.lastPushAt),
+      lastPullAt: isoOrNull(engine.lastPullAt),
       retryInMs: engine.backoff ? Math.max(0, engine.backoff.untilMs - now) : null,
       credentials: CREDENTIALS_FROM_ENGINE[engine.credentials] ?? this.credentials(),
       lastError: engine.lastError,
       engineRunning: true,
+      serverProblem: engine.reachProblem && { kind: engine.reachProblem.kind, message: serverProblemMessage(engine.reachProblem) },
+      readProblems: engine.readProblems.map((problem) => ({ message: readProblemMessage(problem.scope), detail: problem.detail, since: iso(problem.since) })),
+      initialSyncDone: engine.initialSyncDone,
     };
   }
 

@@ -4,14 +4,34 @@ import { formatAge, formatTime } from '../lib/format';
 import { describeError, useBridge, useEventStreamConnected, useSyncStatus } from '../lib/hooks';
 import { Dialog, ErrorNote } from './Dialog';
 
+/** Events are fetched within moments of arriving; one still kept after this needs a person. */
+const EVENT_STUCK_MS = 30_000;
+
 function headline(status: SyncStatusView, connected: boolean): { tone: 'ok' | 'warn' | 'bad'; text: string } {
   if (!connected) return { tone: 'bad', text: 'Terminal program not answering' };
   if (status.credentials === 'none') return { tone: 'warn', text: 'Not connected to an account' };
   if (status.credentials === 'rejected') return { tone: 'bad', text: 'Sign-in rejected' };
+  if (status.serverProblem) return { tone: 'bad', text: SERVER_PROBLEM_HEADLINES[status.serverProblem.kind] };
   if (!status.online) return { tone: 'bad', text: 'Offline' };
-  if (status.deadLetters.length > 0 || status.repricedOrders.length > 0) return { tone: 'bad', text: 'Needs attention' };
+  if (status.readProblems.length > 0) return { tone: 'bad', text: 'Cloud data unreadable' };
+  const stuckEvents = status.unappliedEvents.some((event) => Date.now() - Date.parse(event.receivedAt) > EVENT_STUCK_MS);
+  if (status.deadLetters.length > 0 || status.repricedOrders.length > 0 || stuckEvents) return { tone: 'bad', text: 'Needs attention' };
+  if (!status.initialSyncDone && status.engineRunning) return { tone: 'warn', text: 'First sync…' };
   if (status.pending > 0) return { tone: 'warn', text: 'Syncing' };
   return { tone: 'ok', text: 'Online, all synced' };
+}
+
+const SERVER_PROBLEM_HEADLINES: Record<NonNullable<SyncStatusView['serverProblem']>['kind'], string> = {
+  dns_not_found: 'Server name not found',
+  refused: 'Cannot reach server',
+  not_an_api: 'Wrong server address',
+};
+
+function connectionText(status: SyncStatusView): string {
+  if (status.serverProblem) return status.serverProblem.message;
+  if (!status.online) return 'Offline: orders and payments are kept on this terminal and sent when the connection returns.';
+  if (!status.initialSyncDone && status.engineRunning) return 'Online. The first sync with the cloud has not completed yet: the menu and orders may be incomplete.';
+  return 'Online';
 }
 
 /** Always visible: online/offline, what waits to sync and for how long, and refused changes. */
@@ -74,7 +94,7 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
     <Dialog title="Sync" onClose={onClose} wide>
       <dl className="facts">
         <dt>Connection</dt>
-        <dd>{status.online ? 'Online' : 'Offline: orders and payments are kept on this terminal and sent when the connection returns.'}</dd>
+        <dd data-testid="sync-connection">{connectionText(status)}</dd>
         <dt>Waiting to sync</dt>
         <dd>
           {status.pending}
@@ -98,6 +118,47 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
         ) : null}
       </dl>
       <ErrorNote message={error} />
+      {status.readProblems.length > 0 ? (
+        <>
+          <h3>Could not read from the cloud</h3>
+          <ul className="dead-letters">
+            {status.readProblems.map((problem) => (
+              <li key={problem.message + problem.detail} data-testid="read-problem">
+                <div>
+                  <strong>{problem.message}</strong>
+                  <p className="muted">Since {formatTime(problem.since)}. What could be read is up to date; sync tries again every minute.</p>
+                  <details className="dead-letter-detail">
+                    <summary>Details</summary>
+                    <p className="muted">{problem.detail}</p>
+                  </details>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {status.unappliedEvents.length > 0 ? (
+        <>
+          <h3>Updates from the cloud not applied yet</h3>
+          <p className="dialog-message">The cloud announced these changes, but the terminal could not read them yet. They are kept and tried again.</p>
+          <ul className="dead-letters">
+            {status.unappliedEvents.map((event) => (
+              <li key={event.id} data-testid="unapplied-event">
+                <div>
+                  <strong>
+                    {event.type} · {event.resource}
+                  </strong>
+                  <p className="muted">Received at {formatTime(event.receivedAt)}</p>
+                  <details className="dead-letter-detail">
+                    <summary>Details</summary>
+                    <p className="muted">{event.reason}</p>
+                  </details>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       <h3>Not taken by the cloud</h3>
       {status.deadLetters.length === 0 ? (
         <p className="muted">Nothing refused.</p>

@@ -1,9 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { SettingsView } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { ConfirmDialog, ErrorNote } from '../components/Dialog';
+import { describedBy, FieldError } from '../components/FieldError';
 import { ResetDialog } from '../components/ResetDialog';
-import { parseAmount, toAmountText } from '../lib/format';
+import { readAmount, readWholeNumber, toAmountText } from '../lib/format';
 import { describeError, useBridge, useQuery } from '../lib/hooks';
 
 export function Settings({ currency }: { currency: string }) {
@@ -55,10 +56,20 @@ function SettingsForm({ settings, currency, oauthMessage, message, setMessage, o
   const [apiHost, setApiHost] = useState(settings.apiHost);
   const [authUrl, setAuthUrl] = useState(settings.authUrl);
   const [locationId, setLocationId] = useState(settings.locationId);
-  const [webhook, setWebhook] = useState({ enabled: settings.webhook.enabled, host: settings.webhook.host, port: settings.webhook.port });
+  const [webhook, setWebhook] = useState({ enabled: settings.webhook.enabled, host: settings.webhook.host });
+  // Kept as typed: a port that is not a number is refused next to the field, never read as 0.
+  const [portText, setPortText] = useState(String(settings.webhook.port));
   const [webhookSecret, setWebhookSecret] = useState('');
   const [perTransaction, setPerTransaction] = useState(toAmountText(settings.offlineLimits.perTransaction, digits));
   const [total, setTotal] = useState(toAmountText(settings.offlineLimits.total, digits));
+  const [confirmAbove, setConfirmAbove] = useState(toAmountText(settings.confirmChargeAbove, digits));
+  const fieldIds = { port: useId(), perTransaction: useId(), total: useId(), confirmAbove: useId(), newPin: useId() };
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof typeof fieldIds, string>>>({});
+  const fieldError = (field: keyof typeof fieldIds) => fieldErrors[field] ?? null;
+  const invalid = (field: keyof typeof fieldIds) => describedBy(fieldIds[field], fieldError(field));
+  const formRef = useRef<HTMLFormElement>(null);
+  // The first refused field may be scrolled away from the Save button: take the cashier to it.
+  useEffect(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), [fieldErrors]);
   const [newPin, setNewPin] = useState('');
   const [currentPin, setCurrentPin] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -85,10 +96,20 @@ function SettingsForm({ settings, currency, oauthMessage, message, setMessage, o
 
   const saveConnection = (event: FormEvent) => {
     event.preventDefault();
-    const per = parseAmount(perTransaction, digits);
-    const all = parseAmount(total, digits);
-    if (per === null || all === null) {
-      setError('Offline limits must be amounts such as 100.00.');
+    const port = readWholeNumber(portText, 0, 65535);
+    const per = readAmount(perTransaction, currency);
+    const all = readAmount(total, currency);
+    const above = readAmount(confirmAbove, currency);
+    const errors = {
+      ...(port.error ? { port: port.error } : {}),
+      ...(per.error ? { perTransaction: per.error } : {}),
+      ...(all.error ? { total: all.error } : {}),
+      ...(above.error ? { confirmAbove: above.error } : {}),
+      ...(newPin !== '' && !/^\d{4,8}$/.test(newPin) ? { newPin: 'A manager PIN is 4 to 8 digits.' } : {}),
+    };
+    setFieldErrors(errors);
+    if (port.value === null || per.amount === null || all.amount === null || above.amount === null || Object.keys(errors).length > 0) {
+      setMessage(null);
       return;
     }
     void run(
@@ -98,9 +119,10 @@ function SettingsForm({ settings, currency, oauthMessage, message, setMessage, o
           apiHost,
           authUrl,
           ...(locationId ? { locationId } : {}),
-          webhook,
+          webhook: { ...webhook, port: port.value },
           ...(webhookSecret ? { webhookSigningSecret: webhookSecret } : {}),
-          offlineLimits: { perTransaction: per, total: all },
+          offlineLimits: { perTransaction: per.amount, total: all.amount },
+          confirmChargeAbove: above.amount,
           ...(newPin ? { newManagerPin: newPin } : {}),
           ...(currentPin ? { managerPin: currentPin } : {}),
         }),
@@ -135,7 +157,7 @@ function SettingsForm({ settings, currency, oauthMessage, message, setMessage, o
 
   return (
     <div className="settings">
-      <form className="card" onSubmit={saveConnection} aria-label="Connection and limits">
+      <form className="card" onSubmit={saveConnection} aria-label="Connection and limits" ref={formRef}>
         <h2>Connection</h2>
         <label>
           API base URL
@@ -175,8 +197,9 @@ function SettingsForm({ settings, currency, oauthMessage, message, setMessage, o
         </label>
         <label>
           Port (0 picks a free one)
-          <input inputMode="numeric" value={String(webhook.port)} onChange={(event) => setWebhook({ ...webhook, port: Number(event.target.value) || 0 })} />
+          <input inputMode="numeric" value={portText} onChange={(event) => setPortText(event.target.value)} {...invalid('port')} />
         </label>
+        <FieldError id={fieldIds.port} message={fieldError('port')} />
         <label>
           Signing secret {settings.webhook.secretSet ? '(set; paste a new one to replace it)' : '(from the dashboard, starts with whsec_)'}
           <input type="password" autoComplete="off" value={webhookSecret} onChange={(event) => setWebhookSecret(event.target.value)} />
@@ -190,22 +213,32 @@ function SettingsForm({ settings, currency, oauthMessage, message, setMessage, o
         <h2>Offline card payments</h2>
         <label>
           Largest single payment without a manager
-          <input inputMode="decimal" value={perTransaction} onChange={(event) => setPerTransaction(event.target.value)} />
+          <input inputMode="decimal" value={perTransaction} onChange={(event) => setPerTransaction(event.target.value)} {...invalid('perTransaction')} />
         </label>
+        <FieldError id={fieldIds.perTransaction} message={fieldError('perTransaction')} />
         <label>
           Largest total stored offline without a manager
-          <input inputMode="decimal" value={total} onChange={(event) => setTotal(event.target.value)} />
+          <input inputMode="decimal" value={total} onChange={(event) => setTotal(event.target.value)} {...invalid('total')} />
         </label>
+        <FieldError id={fieldIds.total} message={fieldError('total')} />
         <label>
           {settings.managerPinSet ? 'New manager PIN (leave empty to keep)' : 'Set a manager PIN'}
-          <input type="password" inputMode="numeric" autoComplete="new-password" value={newPin} onChange={(event) => setNewPin(event.target.value)} />
+          <input type="password" inputMode="numeric" autoComplete="new-password" value={newPin} onChange={(event) => setNewPin(event.target.value)} {...invalid('newPin')} />
         </label>
+        <FieldError id={fieldIds.newPin} message={fieldError('newPin')} />
         {settings.managerPinSet ? (
           <label>
             Current manager PIN (needed to change limits or the PIN)
             <input type="password" inputMode="numeric" autoComplete="off" value={currentPin} onChange={(event) => setCurrentPin(event.target.value)} />
           </label>
         ) : null}
+        <h2>Large charges</h2>
+        <label>
+          Ask to confirm a charge above (0: never ask)
+          <input inputMode="decimal" value={confirmAbove} onChange={(event) => setConfirmAbove(event.target.value)} {...invalid('confirmAbove')} />
+        </label>
+        <FieldError id={fieldIds.confirmAbove} message={fieldError('confirmAbove')} />
+        {Object.keys(fieldErrors).length > 0 ? <p className="muted">Nothing was saved: fix the fields marked above.</p> : null}
         <div className="dialog-actions">
           <button type="submit" className="primary big">
             Save settings
@@ -222,7 +255,15 @@ function SettingsForm({ settings, currency, oauthMessage, message, setMessage, o
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            void run(() => client.call('credentials.setApiKey', { apiKey }).then(() => setApiKey('')), 'API key saved.');
+            setError(null);
+            setMessage(null);
+            client.call('credentials.setApiKey', { apiKey }).then(
+              ({ keyCheck }) => {
+                setApiKey('');
+                setMessage(keyCheck);
+              },
+              (caught: unknown) => setError(describeError(caught)),
+            );
           }}
         >
           <label>

@@ -6,7 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { silentLogger } from '../../common/log';
 import { TerminalConfig } from '../../main/config/schema';
 import { startBrowserMode, type BrowserMode } from '../../main/host/browser-mode';
-import { startSandbox, type Sandbox } from '../../sandbox/index';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index';
 import { createSyncEngine } from '../../sync/engine';
 import { FileSecretStore } from '../../sync/secret-store';
 
@@ -29,8 +29,8 @@ export interface Terminal {
  */
 const FAST_PUSH = { timers: { pushIntervalMs: 300, localWriteDelayMs: 10 }, tuning: { offlineBackoff: { baseMs: 200, capMs: 800 } } };
 
-export async function startTerminal(options: { config?: Partial<TerminalConfig>; apiKey?: (sandbox: Sandbox) => string | null } = {}): Promise<Terminal> {
-  const sandbox = await startSandbox({ seed: 'demo' });
+export async function startTerminal(options: { config?: Partial<TerminalConfig>; apiKey?: (sandbox: Sandbox) => string | null; sandbox?: SandboxOptions } = {}): Promise<Terminal> {
+  const sandbox = await startSandbox({ seed: 'demo', ...options.sandbox });
   const dataDir = mkdtempSync(join(tmpdir(), 'pos-e2e-'));
   const secretStore = new FileSecretStore(join(dataDir, 'secrets.json'));
   const apiKey = options.apiKey ? options.apiKey(sandbox) : sandbox.credentials.apiKeys.full;

@@ -141,18 +141,23 @@ describe('webhook inbox', () => {
     store.close();
   });
 
-  it('keeps neither the event nor its effects when applying fails, so a redelivery can retry', () => {
+  it('keeps an event that fails to apply, with why, and none of its effects, until it is settled', () => {
     const { store, clock } = setup();
-    const event = { eventId: 'evt_2', type: 'menu_item.updated', payload: {}, receivedAt: clock.now() };
-    expect(() =>
-      store.server.recordWebhookEvent(event, () => {
-        store.server.applyServerRecord('menu_item', burger);
-        throw new Error('unknown event shape');
-      }),
-    ).toThrow('unknown event shape');
-    expect(store.server.hasWebhookEvent('evt_2')).toBe(false);
+    const event = { eventId: 'evt_2', type: 'menu_item.updated', payload: { id: 'evt_2' }, receivedAt: clock.now() };
+    const outcome = store.server.recordWebhookEvent(event, () => {
+      store.server.applyServerRecord('menu_item', burger);
+      throw new Error('unknown event shape');
+    });
+    expect(outcome).toEqual({ kept: 'unknown event shape' });
+    expect(store.server.hasWebhookEvent('evt_2')).toBe(true);
     expect(store.cashier.getMenuItem('mi_srv_burger')).toBeUndefined();
-    expect(store.server.recordWebhookEvent(event, () => undefined)).toBe('applied');
+    expect(store.server.unappliedWebhookEvents()).toEqual([{ eventId: 'evt_2', type: 'menu_item.updated', payload: { id: 'evt_2' }, receivedAt: clock.now(), reason: 'unknown event shape' }]);
+    // A redelivery is a duplicate: the kept event is settled by a fetch, not by the sender.
+    expect(store.server.recordWebhookEvent(event, () => undefined)).toBe('duplicate');
+    store.server.noteWebhookEventError('evt_2', 'GET failed: 404');
+    expect(store.server.unappliedWebhookEvents()[0]?.reason).toBe('GET failed: 404');
+    store.server.settleWebhookEvent('evt_2');
+    expect(store.server.unappliedWebhookEvents()).toEqual([]);
     store.close();
   });
 

@@ -5,10 +5,33 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach } from 'vitest';
-import { startSandbox, type Sandbox } from '../../sandbox/index';
+import { flattenResource } from '../../api/client-records';
+import { startSandbox as startAnySandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index';
 import { openStore, type Store } from '../../store/index';
 import { ApiKeyCredentials } from '../../sync/credentials';
 import { createSyncEngine, type SyncEngine, type SyncEngineOptions } from '../../sync/engine';
+
+/**
+ * The /v1 the sync suites run against: our sandbox's default profile (its gap decisions), or its
+ * spec-minimal profile in either record shape, which is what a /v1 written from the spec alone
+ * may look like. vitest.config.ts runs the suites that matter once per profile
+ * (POS_TEST_SANDBOX_PROFILE = default | spec-minimal/flat | spec-minimal/jsonapi).
+ */
+export const SANDBOX_PROFILE = ((value = 'default') => {
+  const [profile, recordShape = 'flat'] = value.split('/');
+  if ((profile !== 'default' && profile !== 'spec-minimal') || (recordShape !== 'flat' && recordShape !== 'jsonapi')) {
+    throw new Error(`POS_TEST_SANDBOX_PROFILE must be default, spec-minimal/flat or spec-minimal/jsonapi, not ${value}`);
+  }
+  return { profile, recordShape } as const;
+})(process.env.POS_TEST_SANDBOX_PROFILE);
+
+/** True against the default profile: for cases that check one of our own gap decisions (metadata, modifiers, stock...). */
+export const OUR_GAP_DECISIONS = SANDBOX_PROFILE.profile === 'default';
+
+/** A sandbox in the profile the suites run against. */
+export function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  return startAnySandbox({ ...SANDBOX_PROFILE, ...options });
+}
 
 export interface MenuFixture {
   locationId: string;
@@ -21,11 +44,12 @@ export function tempStoreFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'sync-store-')), 'terminal.db');
 }
 
+/** A GET's JSON, a single record read flat whatever its shape. */
 export async function getJson<T = unknown>(sandbox: Sandbox, path: string, key = sandbox.credentials.apiKeys.full): Promise<T> {
   const res = await request(`${sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
   const text = await res.body.text();
   if (res.statusCode !== 200) throw new Error(`GET ${path} → ${res.statusCode}: ${text}`);
-  return JSON.parse(text) as T;
+  return flattenResource(JSON.parse(text)) as T;
 }
 
 export async function sendJson<T = unknown>(sandbox: Sandbox, method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
@@ -36,35 +60,52 @@ export async function sendJson<T = unknown>(sandbox: Sandbox, method: 'POST' | '
   });
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new Error(`${method} ${path} → ${res.statusCode}: ${text}`);
-  return JSON.parse(text) as T;
+  return flattenResource(JSON.parse(text)) as T;
 }
 
-type ServerOrder = { id: string; status: string; items: { menu_item_id: string; quantity: number; modifiers: { id: string }[] }[]; metadata: Record<string, string>; customer: unknown; updated_at: string };
+/** An order as the server lists it (flattened if it came as {id, type, attributes}); the spec-minimal profile leaves out metadata, updated_at and modifier details. */
+type ServerOrder = {
+  id: string;
+  status: string;
+  items: { menu_item_id: string; quantity: number; modifiers: ({ id: string } | string)[] }[];
+  /** Empty where the server keeps none (spec-minimal drops it). */
+  metadata: Record<string, string>;
+  customer: unknown;
+  updated_at?: string;
+};
+
+/** A list page with its items flattened (the jsonapi record shape reads as flat records). */
+async function listPage<T>(sandbox: Sandbox, path: string): Promise<{ data: T[]; meta: { total_pages: number } }> {
+  const body = await getJson<{ data: unknown[]; meta: { total_pages: number } }>(sandbox, path);
+  return { ...body, data: body.data.map((record) => flattenResource(record) as T) };
+}
 
 /** Every order on the server (all pages). */
 export async function allServerOrders(sandbox: Sandbox, query = ''): Promise<ServerOrder[]> {
   const out: ServerOrder[] = [];
   for (let page = 1; ; page++) {
-    const body = await getJson<{ data: ServerOrder[]; meta: { total_pages: number } }>(sandbox, `/orders?per_page=100&page=${page}${query}`);
-    out.push(...body.data);
+    const body = await listPage<ServerOrder>(sandbox, `/orders?per_page=100&page=${page}${query}`);
+    out.push(...body.data.map((order) => ({ ...order, metadata: order.metadata ?? {} })));
     if (page >= body.meta.total_pages) return out;
   }
 }
 
 export async function menuFixture(sandbox: Sandbox): Promise<MenuFixture> {
-  const locations = await getJson<{ data: { id: string; currency: string }[] }>(sandbox, '/locations?per_page=100');
+  const locations = await listPage<{ id: string; currency?: string }>(sandbox, '/locations?per_page=100');
   const location = locations.data[0]!;
   const items: MenuFixture['items'] = [];
   for (let page = 1; ; page++) {
-    const body = await getJson<{ data: (MenuFixture['items'][number] & { available: boolean; stock: number | null })[]; meta: { total_pages: number } }>(
+    const body = await listPage<Omit<MenuFixture['items'][number], 'modifiers'> & { modifiers?: MenuFixture['items'][number]['modifiers']; available: boolean; stock?: number | null }>(
       sandbox,
       `/menu/items?location_id=${location.id}&per_page=100&page=${page}`,
     );
     // Untracked stock only: the fault suites place hundreds of orders and must not run anything out.
-    items.push(...body.data.filter((i) => i.available && i.stock === null));
+    // (A spec-minimal server shows no stock: any available item then.)
+    items.push(...body.data.filter((i) => i.available && i.stock == null).map((i) => ({ ...i, modifiers: i.modifiers ?? [] })));
     if (page >= body.meta.total_pages) break;
   }
-  return { locationId: location.id, currency: location.currency, items };
+  // A server that shows no currency: the store's (config) default, which the store gives such money.
+  return { locationId: location.id, currency: location.currency ?? 'usd', items };
 }
 
 /** A cashier order: line i uses item i mod n, with its first modifier on odd lines. */
@@ -138,4 +179,4 @@ export async function sandboxAndStore(defer: (cleanup: Cleanup) => void): Promis
   return { sandbox, store };
 }
 
-export { startSandbox, openStore, type Sandbox, type Store };
+export { openStore, type Sandbox, type Store };

@@ -12,7 +12,7 @@ import { ApiError } from '../../sync/api-error';
 import { ApiKeyCredentials } from '../../sync/credentials';
 import { DEFAULT_TUNING } from '../../sync/engine';
 import { Puller } from '../../sync/pull';
-import { cleanupAfterEach, sandboxAndStore, allServerOrders, engineFor, getJson, menuFixture, sendJson, waitFor, type Sandbox, type Store } from './harness';
+import { cleanupAfterEach, OUR_GAP_DECISIONS, sandboxAndStore, allServerOrders, engineFor, getJson, menuFixture, sendJson, waitFor, type Sandbox, type Store } from './harness';
 
 const defer = cleanupAfterEach();
 
@@ -80,15 +80,18 @@ describe('pull', () => {
     const cut = new Puller({ api: failing, store, clock: systemClock, logger: silentLogger, tuning });
     await expect(cut.fullPull(cut.orderScope(null))).rejects.toThrow(/connection lost/);
     const saved = store.server.getCursor('order:all')?.cursor;
-    expect(saved).toMatch(/"after":\d+/);
-    const resumeFrom = (JSON.parse(saved!) as { after: number }).after;
+    // Orders without created_at (a spec-minimal server) page by number: the resume point has no keyset.
+    expect(saved).toMatch(OUR_GAP_DECISIONS ? /"after":\d+/ : /"after":null/);
+    const resumeFrom = (JSON.parse(saved!) as { after: number | null }).after;
 
     const recorder = new FailingAfterClient(sandbox.baseUrl, credentials, Number.POSITIVE_INFINITY);
     defer(() => recorder.close());
     const resumed = new Puller({ api: recorder, store, clock: systemClock, logger: silentLogger, tuning });
     const result = await resumed.fullPull(resumed.orderScope(null));
-    expect(recorder.queries[0]?.created_after).toBe(new Date(resumeFrom).toISOString());
-    expect(recorder.queries.filter((q) => q.created_after === undefined && q.per_page !== 1).length).toBe(1); // one whole pass after
+    if (resumeFrom !== null) {
+      expect(recorder.queries[0]?.created_after).toBe(new Date(resumeFrom).toISOString());
+      expect(recorder.queries.filter((q) => q.created_after === undefined && q.per_page !== 1).length).toBe(1); // one whole pass after
+    }
     expect(result.drifted).toBe(false);
     expect(store.server.getCursor('order:all')?.cursor).toBeNull();
     expect(baseIds(store, 'orders')).toEqual((await allServerOrders(sandbox)).map((o) => o.id).sort());
@@ -152,8 +155,9 @@ describe('pull', () => {
     const pull = new Puller({ api, store, clock: systemClock, logger: silentLogger, tuning: { ...DEFAULT_TUNING.pull, perPage: 20, pagesInFlight: 1, maxPasses: 10 } });
     const result = await pull.fullPull(pull.orderScope(null));
     expect(api.churned).toBe(8);
-    // The drift was noticed and the pull started over until one pass was steady.
-    expect(api.passes).toBeGreaterThan(1);
+    // The drift was noticed and the pull started over until one pass was steady (by page number,
+    // without created_at, the one pass may already have seen every change).
+    if (OUR_GAP_DECISIONS) expect(api.passes).toBeGreaterThan(1);
     expect(result.drifted).toBe(false);
     const server = (await allServerOrders(sandbox)).map((o) => o.id).sort();
     expect(baseIds(store, 'orders')).toEqual(server);

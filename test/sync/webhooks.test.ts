@@ -9,7 +9,7 @@ import { signatureHeader } from '../../api/signature';
 import { ApiKeyCredentials } from '../../sync/credentials';
 import { ReceivedEvent } from '../../sync/webhook-receiver';
 import { startWebhookReceiver, WebhookApplier, type RunningWebhookReceiver } from '../../sync/webhooks';
-import { getJson, menuFixture, openStore, sendJson, startSandbox, tempStoreFile, type Sandbox, type Store } from './harness';
+import { getJson, menuFixture, openStore, OUR_GAP_DECISIONS, sendJson, startSandbox, tempStoreFile, type Sandbox, type Store } from './harness';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -77,7 +77,8 @@ async function expectStoreMatchesServer(sandbox: Sandbox, store: Store, ids: { o
     });
   }
   const item = store.cashier.getMenuItem(ids.itemId);
-  expect(item).toMatchObject({ price: 750, low_stock: true, deleted: false });
+  // Low stock is one of our gap decisions (a spec-minimal server shows no stock).
+  expect(item).toMatchObject({ price: 750, deleted: false, ...(OUR_GAP_DECISIONS ? { low_stock: true } : {}) });
   expect(store.cashier.getMenuItem(ids.deletedItemId)).toBeUndefined();
 }
 
@@ -98,8 +99,12 @@ describe('webhook receiver with the sandbox delivering', () => {
     expect(deliveries.length).toBeGreaterThan(20);
     expect(deliveries.filter((d) => d.status !== "delivered")).toEqual([]);
     await expectStoreMatchesServer(sandbox, store, ids);
-    const payment = store.cashier.refundsOf(deliveries.find((d) => d.event_type === 'payment.refunded')!.resource_id);
-    expect(payment.map((r) => r.amount)).toEqual([1]);
+    // A spec-minimal payment event says nothing and /v1 cannot read a payment back: only our own profile's events carry the refund.
+    if (OUR_GAP_DECISIONS) {
+      const payment = store.cashier.refundsOf(deliveries.find((d) => d.event_type === 'payment.refunded')!.resource_id);
+      expect(payment.map((r) => r.amount)).toEqual([1]);
+    }
+    expect(store.server.unappliedWebhookEvents()).toEqual([]);
   });
 
   it('duplicates (each event 3x) and shuffled order end in the same state as the server', async () => {
@@ -144,7 +149,8 @@ describe('webhook receiver with the sandbox delivering', () => {
 });
 
 describe('webhook events in doubt', () => {
-  it('two versions of an order at the same instant make the receiver fetch the order', async () => {
+  // Versions are our gap decision (updated_at); a spec-minimal event has none and is always settled by a fetch (above).
+  it.runIf(OUR_GAP_DECISIONS)('two versions of an order at the same instant make the receiver fetch the order', async () => {
     const sandbox = await startSandbox({ seed: 'demo' });
     cleanups.push(() => sandbox.close());
     const store = openStore(tempStoreFile());
@@ -254,20 +260,20 @@ describe('webhook receiver refusals', () => {
     expect(state()).toEqual(before);
   });
 
-  it('records and applies deliveries committed together each on its own: one that cannot be applied fails alone', () => {
+  it('records deliveries committed together each on its own: one that cannot be applied is kept with why, the others applied', () => {
     const store = openStore(tempStoreFile());
     cleanups.push(() => store.close());
     const good = ReceivedEvent.parse(JSON.parse(event('evt_batch_good')));
     // An order the terminal has never seen, with nothing but a status: not a whole order.
     const bad = ReceivedEvent.parse({ ...good, id: 'evt_batch_bad', data: { id: 'ord_partial', type: 'order', attributes: { id: 'ord_partial', status: 'open' } } });
     const outcomes = new WebhookApplier({ store }).acceptMany([bad, good]);
-    expect(outcomes[0]).toMatchObject({ error: expect.objectContaining({ message: expect.stringMatching(/not a whole order/) }) });
-    expect(outcomes[1]).toBe('applied');
-    expect(store.db.prepare('SELECT event_id FROM webhook_inbox').pluck().all()).toEqual(['evt_batch_good']);
+    expect(outcomes).toEqual(['kept', 'applied']);
+    expect(store.db.prepare('SELECT event_id FROM webhook_inbox ORDER BY event_id').pluck().all()).toEqual(['evt_batch_bad', 'evt_batch_good']);
+    expect(store.server.unappliedWebhookEvents().map((e) => [e.eventId, e.reason])).toEqual([['evt_batch_bad', expect.stringMatching(/does not know.*waiting for the server's copy/)]]);
     expect(store.cashier.getOrder('ord_refusal1')).toBeDefined();
     expect(store.cashier.getOrder('ord_partial')).toBeUndefined();
-    // Redelivered, the refused one is tried again (it was not recorded); the applied one is a duplicate.
-    expect(new WebhookApplier({ store }).acceptMany([good, bad]).map((o) => (typeof o === 'string' ? o : 'error'))).toEqual(['duplicate', 'error']);
+    // Redelivered, both are duplicates: the kept one waits for a read of its order, not for the sender.
+    expect(new WebhookApplier({ store }).acceptMany([good, bad])).toEqual(['duplicate', 'duplicate']);
   });
 
   it('answers 5xx and keeps nothing when the event cannot be recorded, so the service redelivers', async () => {
