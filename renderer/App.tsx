@@ -57,13 +57,16 @@ export function App() {
             </button>
           ))}
         </nav>
-        <span className="location-name">{location?.name ?? ''}</span>
         {appUpdate && appUpdate.phase !== 'idle' ? (
           <span className="update-status" role="status">
             {appUpdate.message}
           </span>
         ) : null}
-        <SyncIndicator />
+        {/* Together at the right; when the row is full they move to a second row together. */}
+        <div className="topbar-status">
+          <span className="location-name">{location?.name ?? ''}</span>
+          <SyncIndicator />
+        </div>
       </header>
       <main className="content">
         <h1 className="visually-hidden">{SCREENS.find((s) => s.id === screen)?.label}</h1>

@@ -65,6 +65,8 @@ export const NewMenuItemInput = z.object({
   currency: Currency,
   available: z.boolean().default(true),
   modifierIds: z.array(z.string()).default([]),
+  /** The till's own barcode or PLU (unique among items; its format is the bridge's to check). */
+  barcode: z.string().min(1).nullable().default(null),
 });
 export type NewMenuItemInput = z.input<typeof NewMenuItemInput>;
 
@@ -75,6 +77,8 @@ export const MenuItemChangeInput = z.object({
   categoryId: z.string().nullable().optional(),
   available: z.boolean().optional(),
   lowStock: z.boolean().optional(),
+  /** null clears it. */
+  barcode: z.string().min(1).nullable().optional(),
 });
 export type MenuItemChangeInput = z.infer<typeof MenuItemChangeInput>;
 
@@ -429,6 +433,19 @@ export class CashierRepositories {
     return item && !item.deleted ? item : undefined;
   }
 
+  /** The item on the menu that has this barcode or PLU, if any. */
+  menuItemWithBarcode(barcode: string): MenuItemDoc | undefined {
+    const row = this.sql.first(this.kysely.selectFrom('menu_items_merged').selectAll().where('barcode', '=', barcode).where('deleted', '=', 0).limit(1));
+    return row ? this.layers.fromRow('menu_item', row as unknown as Record<string, unknown>) : undefined;
+  }
+
+  /** A scan must name one item: a code already on another item is refused. Call inside the write's transaction. */
+  #requireFreeBarcode(barcode: string | null | undefined, itemId: string): void {
+    if (barcode == null) return;
+    const holder = this.menuItemWithBarcode(barcode);
+    if (holder && holder.id !== itemId) throw new StoreError('conflict', `barcode ${barcode} is already on menu item ${holder.id}`);
+  }
+
   createMenuItem(input: NewMenuItemInput, { actor }: Actor): MenuItemDoc {
     const item = NewMenuItemInput.parse(input);
     const now = this.clock.now();
@@ -445,8 +462,10 @@ export class CashierRepositories {
       low_stock: false,
       modifier_ids: item.modifierIds,
       deleted: false,
+      barcode: item.barcode,
     };
     return this.transaction(() => {
+      this.#requireFreeBarcode(doc.barcode, id);
       const written = this.outbox.enqueue({
         opId: newId('op_', now),
         entityKind: 'menu_item',
@@ -484,7 +503,7 @@ export class CashierRepositories {
     });
   }
 
-  /** Name, price, description, category, available ("86") and the terminal's low-stock flag. */
+  /** Name, price, description, category, available ("86"), and the terminal's own low-stock flag and barcode / PLU. */
   updateMenuItem(id: string, change: MenuItemChangeInput, { actor }: Actor): MenuItemDoc {
     const c = MenuItemChangeInput.parse(change);
     const patch: Partial<MenuItemDoc> = {};
@@ -494,9 +513,18 @@ export class CashierRepositories {
     if (c.categoryId !== undefined) patch.category_id = c.categoryId;
     if (c.available !== undefined) patch.available = c.available;
     if (c.lowStock !== undefined) patch.low_stock = c.lowStock;
-    // low_stock is the terminal's own flag: it is in the patch, not in the /v1 body.
-    const { low_stock: _lowStock, ...payload } = patch;
-    return this.#menuItemOperation(id, 'menu_item.update', payload, patch, actor);
+    if (c.barcode !== undefined) patch.barcode = c.barcode;
+    // low_stock and barcode are the terminal's own: in the patch, not in the /v1 body.
+    const { low_stock: _lowStock, barcode: _barcode, ...payload } = patch;
+    return this.transaction(() => {
+      this.#requireFreeBarcode(c.barcode, id);
+      if (Object.keys(payload).length > 0) return this.#menuItemOperation(id, 'menu_item.update', payload, patch, actor);
+      // Nothing for the cloud (a PATCH without fields, which a server may refuse and so undo the change).
+      if (!this.getMenuItem(id)) throw new StoreError('not_found', `no menu item ${id}`);
+      this.outbox.setTillOnlyFields('menu_item', id, patch);
+      this.#audit(actor, 'menu_item.update', 'menu_item', id, patch, this.clock.now());
+      return this.getMenuItem(id) as MenuItemDoc;
+    });
   }
 
   /** "86" an item (sold out) or bring it back. */

@@ -22,7 +22,7 @@ export const ENTITY_TABLES: Record<EntityKind, EntityTable> = {
     table: 'menu_items',
     columns: {
       location_id: 'text', category_id: 'text', name: 'text', description: 'text', price: 'int', currency: 'text',
-      available: 'bool', low_stock: 'bool', modifier_ids: 'json', deleted: 'bool',
+      available: 'bool', low_stock: 'bool', modifier_ids: 'json', deleted: 'bool', barcode: 'text',
     },
   },
   order: {

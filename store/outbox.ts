@@ -170,6 +170,25 @@ export class Outbox {
     return doc;
   }
 
+  /**
+   * Fields only this till keeps (an item's barcode) changed on their own: nothing for the cloud,
+   * so no operation. They are written to base and to every queued patch of the entity that names
+   * them (a replay would otherwise bring the older value back), then pending is rebuilt. Call
+   * inside the cashier write's transaction.
+   */
+  setTillOnlyFields<K extends EntityKind>(kind: K, id: string, fields: Partial<EntityDoc<K>>): void {
+    const base = this.pending.layers.readWithMeta(kind, id, 'base');
+    if (base) this.pending.layers.write(kind, { ...base.doc, ...fields }, 'base', base.meta);
+    for (const [name, value] of Object.entries(fields)) {
+      this.sql.runSql(
+        `UPDATE outbox SET patch = json_set(patch, ?, json(?))
+          WHERE entity_kind = ? AND entity_id = ? AND state IN ('pending', 'in_flight', 'dead') AND json_type(patch, ?) IS NOT NULL`,
+        [`$.${name}`, JSON.stringify(value), kind, id, `$.${name}`],
+      );
+    }
+    this.pending.rebuild(kind, id);
+  }
+
   /** The entity's newest unfinished operation: a new operation on it depends on that one. */
   latestUnfinished(kind: EntityKind, id: string): string | undefined {
     return this.pending.unfinishedOperations(kind, id).at(-1)?.op_id;

@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { MenuItem, MenuSnapshot } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { BridgeCallError } from '../lib/bridge-client';
 import { ConfirmDialog, Dialog, ErrorNote } from '../components/Dialog';
-import { money, parseAmount, toAmountText } from '../lib/format';
+import { describedBy, FieldError } from '../components/FieldError';
+import { money, readAmount, toAmountText } from '../lib/format';
 import { describeError, useBridge, useQuery } from '../lib/hooks';
 
 interface Draft {
@@ -13,6 +14,14 @@ interface Draft {
   categoryId: string;
   description: string;
   available: boolean;
+  /** As typed; blank means no code. */
+  barcode: string;
+}
+
+/** A refusal the core pinned on the barcode field (format or a code another item has). */
+function barcodeIssue(caught: unknown): string | undefined {
+  if (!(caught instanceof BridgeCallError)) return undefined;
+  return caught.issues?.find((issue) => issue.path === 'barcode' || issue.path === 'changes.barcode')?.message;
 }
 
 export function MenuManager({ menu }: { menu: MenuSnapshot }) {
@@ -24,10 +33,23 @@ export function MenuManager({ menu }: { menu: MenuSnapshot }) {
   const [pin, setPin] = useState('');
   const [filter, setFilter] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [priceError, setPriceError] = useState<string | null>(null);
+  const priceErrorId = useId();
+  const [barcodeError, setBarcodeError] = useState<string | null>(null);
+  const barcodeHintId = useId();
+  const barcodeErrorId = useId();
+  const closeDraft = () => {
+    setDraft(null);
+    setPriceError(null);
+    setBarcodeError(null);
+  };
   const needsPin = settings?.managerPinSet ?? false;
   const pinField = needsPin && pin !== '' ? { managerPin: pin } : {};
   const categoryName = new Map(menu.categories.map((c) => [c.id, c.name]));
-  const visible = menu.items.filter((item) => item.name.toLowerCase().includes(filter.toLowerCase())).slice(0, 300);
+  // Find by name, or by scanning the item's code into the box.
+  const visible = menu.items
+    .filter((item) => item.name.toLowerCase().includes(filter.toLowerCase()) || (filter.trim() !== '' && item.barcode === filter.trim().toUpperCase()))
+    .slice(0, 300);
 
   const run = async (action: () => Promise<unknown>): Promise<boolean> => {
     setError(null);
@@ -36,7 +58,9 @@ export function MenuManager({ menu }: { menu: MenuSnapshot }) {
       return true;
     } catch (caught) {
       if (caught instanceof BridgeCallError && caught.code === 'needs_manager') setPin('');
-      setError(describeError(caught));
+      const onBarcode = barcodeIssue(caught);
+      if (onBarcode) setBarcodeError(onBarcode);
+      else setError(describeError(caught));
       return false;
     }
   };
@@ -44,16 +68,16 @@ export function MenuManager({ menu }: { menu: MenuSnapshot }) {
   const save = async (event: FormEvent) => {
     event.preventDefault();
     if (!draft) return;
-    const price = parseAmount(draft.priceText, digits);
-    if (price === null) {
-      setError('Enter the price as a number, e.g. 4.50.');
-      return;
-    }
-    const fields = { name: draft.name, price, categoryId: draft.categoryId, description: draft.description, available: draft.available };
+    const { amount: price, error: refused } = readAmount(draft.priceText, menu.currency);
+    setPriceError(refused);
+    if (price === null) return;
+    setBarcodeError(null);
+    const barcode = draft.barcode.trim() === '' ? null : draft.barcode;
+    const fields = { name: draft.name, price, categoryId: draft.categoryId, description: draft.description, available: draft.available, barcode };
     const ok = await run(() =>
       draft.id ? client.call('menu.updateItem', { id: draft.id, changes: fields, ...pinField }) : client.call('menu.createItem', { ...fields, ...pinField }),
     );
-    if (ok) setDraft(null);
+    if (ok) closeDraft();
   };
 
   return (
@@ -72,7 +96,7 @@ export function MenuManager({ menu }: { menu: MenuSnapshot }) {
         <button
           type="button"
           className="primary big"
-          onClick={() => setDraft({ id: null, name: '', priceText: '', categoryId: menu.categories[0]?.id ?? '', description: '', available: true })}
+          onClick={() => setDraft({ id: null, name: '', priceText: '', categoryId: menu.categories[0]?.id ?? '', description: '', available: true, barcode: '' })}
         >
           New item
         </button>
@@ -91,7 +115,10 @@ export function MenuManager({ menu }: { menu: MenuSnapshot }) {
         <tbody>
           {visible.map((item) => (
             <tr key={item.id} data-item-id={item.id}>
-              <td>{item.name}</td>
+              <td>
+                {item.name}
+                {item.barcode ? <span className="item-code muted"> · {item.barcode}</span> : null}
+              </td>
               <td>{item.categoryId ? (categoryName.get(item.categoryId) ?? '—') : '—'}</td>
               <td>{money(item.price, menu.currency)}</td>
               <td>
@@ -112,6 +139,7 @@ export function MenuManager({ menu }: { menu: MenuSnapshot }) {
                       categoryId: item.categoryId ?? menu.categories[0]?.id ?? '',
                       description: item.description,
                       available: item.available,
+                      barcode: item.barcode ?? '',
                     })
                   }
                 >
@@ -126,7 +154,7 @@ export function MenuManager({ menu }: { menu: MenuSnapshot }) {
         </tbody>
       </table>
       {draft ? (
-        <Dialog title={draft.id ? 'Edit item' : 'New item'} onClose={() => setDraft(null)}>
+        <Dialog title={draft.id ? 'Edit item' : 'New item'} onClose={closeDraft}>
           <form onSubmit={save}>
             <label>
               Name
@@ -134,8 +162,15 @@ export function MenuManager({ menu }: { menu: MenuSnapshot }) {
             </label>
             <label>
               Price
-              <input inputMode="decimal" value={draft.priceText} onChange={(event) => setDraft({ ...draft, priceText: event.target.value })} required />
+              <input
+                inputMode="decimal"
+                value={draft.priceText}
+                onChange={(event) => setDraft({ ...draft, priceText: event.target.value })}
+                required
+                {...describedBy(priceErrorId, priceError)}
+              />
             </label>
+            <FieldError id={priceErrorId} message={priceError} />
             <label>
               Category
               <select value={draft.categoryId} onChange={(event) => setDraft({ ...draft, categoryId: event.target.value })}>
@@ -150,13 +185,32 @@ export function MenuManager({ menu }: { menu: MenuSnapshot }) {
               Description
               <textarea rows={2} value={draft.description} onChange={(event) => setDraft({ ...draft, description: event.target.value })} />
             </label>
+            <label>
+              Barcode / PLU
+              <input
+                value={draft.barcode}
+                onChange={(event) => setDraft({ ...draft, barcode: event.target.value })}
+                onKeyDown={(event) => {
+                  // A scanner ends its code with Enter: that fills this field, it does not save the form.
+                  if (event.key === 'Enter') event.preventDefault();
+                }}
+                autoComplete="off"
+                spellCheck={false}
+                aria-describedby={barcodeError ? `${barcodeErrorId} ${barcodeHintId}` : barcodeHintId}
+                aria-invalid={barcodeError ? true : undefined}
+              />
+            </label>
+            <FieldError id={barcodeErrorId} message={barcodeError} />
+            <p id={barcodeHintId} className="field-hint muted">
+              Scan the item’s barcode here, or type a PLU of up to 6 letters and digits.
+            </p>
             <label className="checkbox">
               <input type="checkbox" checked={draft.available} onChange={(event) => setDraft({ ...draft, available: event.target.checked })} />
               Available to sell
             </label>
             <ErrorNote message={error} />
             <div className="dialog-actions">
-              <button type="button" className="secondary big" onClick={() => setDraft(null)}>
+              <button type="button" className="secondary big" onClick={closeDraft}>
                 Cancel
               </button>
               <button type="submit" className="primary big">

@@ -109,13 +109,17 @@ describe('cashier flows in the browser', () => {
 
   it('runs a whole sale from the keyboard: search, scan, charge, pay', async () => {
     const [first, second] = menu.items.filter((i) => i.available && i.modifiers.length === 0) as [MenuItem, MenuItem];
+    // The shelf label's barcode, given to the item in the menu manager.
+    const barcode = '4006381333931';
+    expect(await terminal.mode.core.invoke({ command: 'menu.updateItem', payload: { id: second.id, changes: { barcode } } })).toMatchObject({ ok: true });
     await page.keyboard.press('F9');
     await page.keyboard.press('/');
     await page.keyboard.type(first.name.slice(0, 6));
     await expect.poll(() => page.locator('.menu-grid .tile').first().getAttribute('data-item-id')).toBe(first.id);
     await page.keyboard.press('Enter');
-    // A scanner types the code (the item id) and Enter.
-    await page.keyboard.type(second.id);
+    // A scanner types the code and Enter.
+    await page.keyboard.type(barcode);
+    await expect.poll(() => page.locator('.search-hint').textContent()).toBe(`Enter adds ${second.name}`);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('ticket-lines').locator('.line-name').allTextContents()).toEqual([first.name, second.name]);
     // "-" and "+" change the selected line's quantity, but not while typing in a field.
@@ -197,10 +201,15 @@ describe('cashier flows in the browser', () => {
     const question = await asked;
     expect(question.type()).toBe('beforeunload');
     await question.accept();
-    await screen('Register');
+    // The order list watches its own sync badges while the outage ends.
+    await screen('Orders');
+    await expect.poll(() => page.locator('tbody .badge.sync-pending').count()).toBeGreaterThan(0);
     await terminal.sandbox.faults.set({ outage: false });
     await expect.poll(pendingCount, { timeout: 30_000 }).toBe(0);
     await expect.poll(() => page.getByTestId('sync-indicator').textContent()).toMatch(/Online, all synced/);
+    // Same event, same moment: no order still says "Waiting to sync" once the indicator says all synced.
+    await expect.poll(() => page.locator('tbody .badge.sync-pending').count(), { timeout: 1_000 }).toBe(0);
+    await screen('Register');
     expect(await terminal.sandbox.countOrders()).toBe(before + 5);
   });
 
@@ -220,6 +229,8 @@ describe('cashier flows in the browser', () => {
     await dialog.getByTestId('confirm-refund').click();
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => page.getByTestId('order-refunded').textContent()).toBe('$1.00');
+    expect(await page.getByTestId('order-notice').textContent()).toMatch(/^Refunded \$1\.00 to the card that paid \$\d+\.\d\d\.$/);
+    expect(await row.locator('.badge').allTextContents()).toContain('Partially refunded');
     await expect.poll(pendingCount, { timeout: 15_000 }).toBe(0);
     expect(await page.getByTestId('sync-dead-count').count()).toBe(0);
   });
