@@ -172,13 +172,28 @@ export class CashierRepositories {
         kind: 'order.create',
         payload: { location_id: order.locationId, items: lineRefs(order.lines), ...(order.customer ? { customer: order.customer } : {}) },
         patch: doc,
-        dependsOn: [],
+        dependsOn: this.#unsentMenuItems(order.lines),
         resourceKey: `order:${id}`,
         now,
       });
       this.#audit(actor, 'order.create', 'order', id, { total: doc.total, lines: doc.lines.length }, now);
       return written;
     });
+  }
+
+  /**
+   * The newest unfinished operation of each menu item the lines name that this till created and
+   * has not sent yet: the order goes to the cloud after them, since /v1 knows the item only then.
+   */
+  #unsentMenuItems(lines: readonly { menu_item_id: string }[]): string[] {
+    const ops = new Set<string>();
+    for (const itemId of new Set(lines.map((line) => line.menu_item_id))) {
+      const state = this.outbox.createState('menu_item', itemId);
+      if (state !== 'pending' && state !== 'in_flight') continue;
+      const latest = this.outbox.latestUnfinished('menu_item', itemId);
+      if (latest !== undefined) ops.add(latest);
+    }
+    return [...ops];
   }
 
   #openOrder(id: string): OrderDoc {
@@ -202,7 +217,7 @@ export class CashierRepositories {
         patch: { ...patch, updated_at: now },
         // A change of lines remembers the lines it changed: another terminal may change them first.
         ...('items' in payload ? { basedOn: lineRefs(order.lines) } : {}),
-        dependsOn: previous ? [previous] : [],
+        dependsOn: [...(previous ? [previous] : []), ...('items' in payload ? this.#unsentMenuItems(patch.lines ?? []) : [])],
         resourceKey: `order:${id}`,
         now,
       });
