@@ -114,12 +114,31 @@ export class Cashier {
     return menuItemView(doc, this.#menuCache().modifiers);
   }
 
+  /** A scan must name one item: refuses a code another item has, next to the form's field (`path`). */
+  #requireFreeBarcode(barcode: string | null | undefined, itemId: string | null, path: string): void {
+    if (barcode == null) return;
+    const holder = this.store.cashier.menuItemWithBarcode(barcode);
+    if (!holder || holder.id === itemId) return;
+    const message = `${holder.name} already has barcode / PLU ${barcode}. Give this item another code, or clear it on ${holder.name} first.`;
+    throw new CoreError('conflict', message, [{ path, message }]);
+  }
+
   createMenuItem({ managerPin, ...fields }: CommandPayload<'menu.createItem'>): MenuItem {
     this.#requireManager(managerPin);
     this.#requireCategory(fields.categoryId);
+    this.#requireFreeBarcode(fields.barcode, null, 'barcode');
     const location = this.#requireLocation();
     const doc = this.store.cashier.createMenuItem(
-      { locationId: location.id, categoryId: fields.categoryId, name: fields.name, description: fields.description, price: fields.price, currency: location.currency, available: fields.available },
+      {
+        locationId: location.id,
+        categoryId: fields.categoryId,
+        name: fields.name,
+        description: fields.description,
+        price: fields.price,
+        currency: location.currency,
+        available: fields.available,
+        barcode: fields.barcode ?? null,
+      },
       { actor: 'manager' },
     );
     return this.#menuItemResult(doc);
@@ -129,6 +148,7 @@ export class Cashier {
     this.#requireManager(managerPin);
     if (changes.categoryId !== undefined) this.#requireCategory(changes.categoryId);
     this.#requireMenuItem(id);
+    this.#requireFreeBarcode(changes.barcode, id, 'changes.barcode');
     return this.#menuItemResult(this.store.cashier.updateMenuItem(id, changes, { actor: 'manager' }));
   }
 

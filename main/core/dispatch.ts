@@ -14,7 +14,7 @@ export type Handlers = { [C in CommandName]: (payload: CommandPayload<C>) => Pro
 const INTERNAL_MESSAGE = 'Something went wrong on this terminal. Try again; if it keeps happening, restart the terminal and call support.';
 
 export function errorResponse(error: unknown, logger: Logger, command: string): BridgeResponse {
-  if (error instanceof CoreError) return { ok: false, error: { code: error.code, message: error.message } };
+  if (error instanceof CoreError) return { ok: false, error: { code: error.code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) } };
   if (error instanceof StoreError) {
     if (error.code === 'not_found') return { ok: false, error: { code: 'not_found', message: 'That record is not on this terminal any more. Refresh the list and try again.' } };
     if (error.code === 'conflict') return { ok: false, error: { code: 'conflict', message: `This cannot be done in its current state (${error.message}).` } };

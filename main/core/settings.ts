@@ -13,6 +13,7 @@ export const TerminalOverrides = z.object({
   locationId: z.string().optional(),
   webhook: z.object({ enabled: z.boolean(), host: z.string(), port: z.number().int() }).optional(),
   offlineLimits: z.object({ perTransaction: z.number().int(), total: z.number().int() }).optional(),
+  confirmChargeAbove: z.number().int().optional(),
   managerPinHash: z.string().optional(),
   /** The credential the operator chose last; 'none' after signing out. */
   credentials: z.enum(['none', 'api_key', 'oauth']).optional(),
@@ -28,6 +29,7 @@ export interface EffectiveSettings {
   locationId: string;
   webhook: { enabled: boolean; host: string; port: number };
   offlineLimits: { perTransaction: number; total: number };
+  confirmChargeAbove: number;
   managerPinHash: string;
   credentials: 'none' | 'api_key' | 'oauth';
   offlineIntentIds: readonly string[];
@@ -53,6 +55,7 @@ export class TerminalSettings {
       locationId: o.locationId ?? c.locationId,
       webhook: o.webhook ?? { enabled: c.webhook.enabled, host: c.webhook.host, port: c.webhook.port },
       offlineLimits: o.offlineLimits ?? { perTransaction: c.offlinePayments.perTransaction, total: c.offlinePayments.total },
+      confirmChargeAbove: o.confirmChargeAbove ?? c.payments.confirmAbove,
       managerPinHash: o.managerPinHash ?? c.offlinePayments.managerPinHash,
       credentials: o.credentials ?? c.credentials.method,
       offlineIntentIds: o.offlineIntentIds ?? [],

@@ -1,6 +1,6 @@
 // Store documents → bridge shapes. The bridge speaks ISO times and camelCase; the store keeps
 // epoch milliseconds and the /v1 field names.
-import type { Category, Location, MenuItem, Order, Payment, PaymentStatus, Refund, SyncState } from '../../bridge/contract';
+import type { Category, Location, MenuItem, Order, OrderDisplayState, OrderStatus, Payment, PaymentStatus, Refund, RefundState, SyncState } from '../../bridge/contract';
 import type { CategoryDoc, LocationDoc, MenuItemDoc, ModifierDoc, OrderDoc, PaymentDoc, PaymentIntentDoc, RefundDoc } from '../../store/index';
 
 /** An entity's outbox state (store.outbox.syncStatesOf / entitySyncStates): absent means in sync. */
@@ -26,6 +26,7 @@ export function menuItemView(doc: MenuItemDoc, modifiers: ReadonlyMap<string, Mo
     description: doc.description,
     available: doc.available,
     lowStock: doc.low_stock,
+    barcode: doc.barcode,
     modifiers: doc.modifier_ids.flatMap((id) => {
       const modifier = modifiers.get(id);
       return modifier ? [{ id: modifier.id, name: modifier.name, price: modifier.price }] : [];
@@ -93,12 +94,29 @@ export function paymentViews(orderId: string, ctx: OrderContext): Payment[] {
   return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
+/** The state shown on the order: /v1 status plus whether it is paid here (failed card payments do not count). */
+function displayStateOf(status: OrderStatus, total: number, paid: number): OrderDisplayState {
+  if (status === 'cancelled') return 'cancelled';
+  if (status === 'fulfilled') return 'completed';
+  if (paid >= total) return 'paid_in_kitchen';
+  return paid > 0 ? 'open_part_paid' : 'open_unpaid';
+}
+
+function refundStateOf(paid: number, refunded: number): RefundState {
+  if (refunded <= 0) return 'none';
+  return refunded >= paid ? 'full' : 'partial';
+}
+
 export function orderView(doc: OrderDoc, ctx: OrderContext): Order {
   const payments = paymentViews(doc.id, ctx);
   const live = payments.filter((p) => p.status !== 'failed');
+  const paidAmount = live.reduce((sum, p) => sum + p.amount, 0);
+  const refundedAmount = live.reduce((sum, p) => sum + p.refundedAmount, 0);
   return {
     id: doc.id,
     status: doc.status,
+    displayState: displayStateOf(doc.status, doc.total, paidAmount),
+    refundState: refundStateOf(paidAmount, refundedAmount),
     lines: doc.lines.map((line) => {
       const modifiers = line.modifiers.map((m) => ({ id: m.modifier_id, name: m.name, price: m.price }));
       return {
@@ -116,8 +134,8 @@ export function orderView(doc: OrderDoc, ctx: OrderContext): Order {
     currency: doc.currency,
     createdAt: iso(doc.created_at),
     updatedAt: iso(doc.updated_at),
-    paidAmount: live.reduce((sum, p) => sum + p.amount, 0),
-    refundedAmount: live.reduce((sum, p) => sum + p.refundedAmount, 0),
+    paidAmount,
+    refundedAmount,
     payments,
     syncState: syncStateOf(ctx.outbox, 'order', doc.id),
   };

@@ -99,6 +99,10 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     const { startCore } = await import('../core/index');
     return startCore(config, { ...options.coreDeps, secretStore, logger });
   })();
+  // Awaited below, after the renderer bundle (a rebuild takes a second or two): a store that fails
+  // to open before then must not count as an unhandled rejection, which would end the process
+  // with a stack trace instead of "The terminal could not start: …".
+  coreReady.catch(() => undefined);
   let host: BrowserHost;
   try {
     host = await startBrowserHost({

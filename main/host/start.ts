@@ -1,24 +1,14 @@
 // `npm start`: the Electron app where its binary is installed, else browser mode on loopback.
+// The console is for people: the start banner, warnings that need an answer and a goodbye line.
+// Log lines go to the log file (console-log.ts), and to the console too only with --verbose.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { createLogger } from '../../common/log';
+import type { Logger } from '../../common/log';
 import { ConfigError, loadConfig } from '../config/load';
 import { PROJECT_ROOT, startBrowserMode } from './browser-mode';
-
-const logger = createLogger({ name: 'terminal' });
-
-/** The Electron binary's path, or why there is none. */
-function electronBinary(): { path: string } | { missing: string } {
-  try {
-    const path = createRequire(import.meta.url)('electron') as unknown;
-    if (typeof path === 'string' && existsSync(path)) return { path };
-    return { missing: `the electron package points at ${String(path)}, which does not exist` };
-  } catch (error) {
-    return { missing: (error as Error).message.split('\n')[0] ?? 'electron is not installed' };
-  }
-}
+import { openHostLog, type HostLog } from './console-log';
+import { findElectronBinary } from './electron-binary';
 
 function runElectron(binary: string): void {
   const app = join(PROJECT_ROOT, 'dist', 'main', 'electron.js');
@@ -32,7 +22,7 @@ function runElectron(binary: string): void {
 }
 
 /** Best effort: a kiosk or a desktop with a browser opens the register; a headless box just prints it. */
-function openSystemBrowser(url: string): void {
+function openSystemBrowser(url: string, logger: Logger): void {
   const [command, args] =
     process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : process.platform === 'darwin' ? ['open', [url]] : ['xdg-open', [url]];
   const opener = spawn(command, args as string[], { stdio: 'ignore', detached: true });
@@ -50,7 +40,7 @@ function openSystemBrowser(url: string): void {
  * warning, so it closes at once and gracefully (the command in progress finishes, sync stops, the
  * store closes; waiting changes stay in the store and go next time).
  */
-function handleStopSignals(): { ready(close: StopTarget | null): void } {
+function handleStopSignals(log: HostLog): { ready(close: StopTarget | null): void } {
   let target: StopTarget | null = null;
   let requested: 'SIGINT' | 'SIGTERM' | null = null;
   let warned = false;
@@ -59,9 +49,15 @@ function handleStopSignals(): { ready(close: StopTarget | null): void } {
   const close = (current: StopTarget) => {
     closing = true;
     current.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
+      async () => {
+        process.stderr.write(`\n${goodbye(current.pendingOperations())}\n`);
+        await log.close();
+        process.exit(0);
+      },
+      async (error: unknown) => {
+        log.logger.error({ err: error }, 'shutdown failed');
+        process.stderr.write(`\nThe terminal did not stop cleanly: ${(error as Error).message}. Details are in ${log.file}.\n`);
+        await log.close();
         process.exit(1);
       },
     );
@@ -80,7 +76,6 @@ function handleStopSignals(): { ready(close: StopTarget | null): void } {
       );
       return;
     }
-    if (pending > 0) process.stderr.write(`\nQuitting with ${pending} ${pending === 1 ? 'change' : 'changes'} saved on this terminal, to be sent the next time it runs.\n`);
     close(target);
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
@@ -89,7 +84,9 @@ function handleStopSignals(): { ready(close: StopTarget | null): void } {
     ready(started) {
       if (!started) {
         // Start-up failed and said why (exit code set): a signal that came meanwhile just ends it.
-        if (requested) process.exit();
+        void log.close().then(() => {
+          if (requested) process.exit();
+        });
         return;
       }
       target = started;
@@ -103,8 +100,15 @@ function handleStopSignals(): { ready(close: StopTarget | null): void } {
 }
 
 interface StopTarget {
+  /** Changes not yet in the cloud; after close, what the store kept for next time. */
   pendingOperations(): number;
   close(): Promise<void>;
+}
+
+/** The last line `npm start` prints: whether anything waits for the next run. */
+function goodbye(pending: number): string {
+  if (pending === 0) return 'Stopped. Nothing waiting to sync.';
+  return `Stopped. ${pending} ${pending === 1 ? 'change' : 'changes'} will be sent next time.`;
 }
 
 async function runBrowserMode(): Promise<void> {
@@ -120,18 +124,21 @@ async function runBrowserMode(): Promise<void> {
     throw error;
   }
   const config = loaded.config;
-  const stopSignals = handleStopSignals();
+  const log = openHostLog(config.dataDir, config.verbose);
+  const { logger } = log;
+  const stopSignals = handleStopSignals(log);
   let mode;
   try {
     mode = await startBrowserMode({
       config,
       logger,
       onListening(host) {
-        process.stderr.write(`\nPOS terminal (browser mode) is starting.\n  Open: ${host.launchUrl}\n  Data: ${config.dataDir}\n  Press Ctrl+C to quit.\n\n`);
-        if (config.browserMode.openBrowser) openSystemBrowser(host.launchUrl);
+        process.stderr.write(`\nPOS terminal (browser mode) is starting.\n  Open: ${host.launchUrl}\n  Data: ${config.dataDir}\n  Logs: ${log.file}\n  Press Ctrl+C to quit.\n\n`);
+        if (config.browserMode.openBrowser) openSystemBrowser(host.launchUrl, logger);
       },
     });
   } catch (error) {
+    logger.error({ err: error }, 'the terminal could not start');
     console.error(`The terminal could not start: ${(error as Error).message}`);
     process.exitCode = 1;
     stopSignals.ready(null);
@@ -142,10 +149,11 @@ async function runBrowserMode(): Promise<void> {
   stopSignals.ready({ pendingOperations: () => started.core.pendingOperations(), close: () => started.close() });
 }
 
-const electron = process.env.POS_BROWSER_MODE === '1' ? { missing: 'POS_BROWSER_MODE=1' } : electronBinary();
-if ('path' in electron) {
+const forced = process.env.POS_BROWSER_MODE === '1';
+const electron = forced ? null : findElectronBinary(import.meta.url);
+if (electron && 'path' in electron) {
   runElectron(electron.path);
 } else {
-  process.stderr.write(`Electron is not available here (${electron.missing}); starting browser mode.\n`);
+  process.stderr.write(electron ? `Starting in browser mode: ${electron.missing}.\n` : 'Starting in browser mode (POS_BROWSER_MODE=1).\n');
   await runBrowserMode();
 }

@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from 'react';
-import type { Order, Payment, PaymentMethod } from '../../bridge/contract';
+import { useId, useState, type FormEvent } from 'react';
+import { DEFAULT_CONFIRM_CHARGE_ABOVE, type Order, type Payment, type PaymentMethod } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { BridgeCallError } from '../lib/bridge-client';
-import { money, parseAmount, toAmountText } from '../lib/format';
-import { describeError, useBridge } from '../lib/hooks';
+import { money, parseAmount, readAmount, toAmountText } from '../lib/format';
+import { describeError, useBridge, useQuery } from '../lib/hooks';
 import { Dialog, ErrorNote } from './Dialog';
+import { describedBy, FieldError } from './FieldError';
 
 /** Quick cash amounts: exact, then the next round notes above the amount due. */
 function cashSuggestions(due: number, digits: number): number[] {
@@ -22,18 +23,31 @@ export function PaymentDialog({ order, onPaid, onClose }: { order: Order; onPaid
   const [pin, setPin] = useState('');
   const [needsManager, setNeedsManager] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [tenderedError, setTenderedError] = useState<string | null>(null);
+  const tenderedErrorId = useId();
   const [busy, setBusy] = useState(false);
+  // A second look before an unusually large charge (a slipped key, a price typed in cents).
+  const { data: settings } = useQuery('settings.get', {}, ['settings.changed']);
+  const confirmAbove = settings?.confirmChargeAbove ?? DEFAULT_CONFIRM_CHARGE_ABOVE;
+  const [confirmingLarge, setConfirmingLarge] = useState(false);
 
   const tendered = parseAmount(tenderedText, digits);
-  const change = method === 'cash' && tendered !== null ? tendered - due : 0;
+  const change = method === 'cash' && tendered !== null ? tendered - due : null;
 
-  const submit = async (event?: FormEvent) => {
+  const submit = async (event?: FormEvent, largeConfirmed = false) => {
     event?.preventDefault();
     if (busy) return;
-    if (method === 'cash' && (tendered === null || tendered < due)) {
-      setError(`Cash handed over must be at least ${money(due, order.currency)}.`);
+    if (method === 'cash') {
+      const read = readAmount(tenderedText, order.currency);
+      const refused = read.error ?? (read.amount < due ? `Cash handed over must be at least ${money(due, order.currency)}.` : null);
+      setTenderedError(refused);
+      if (refused) return;
+    }
+    if (!largeConfirmed && confirmAbove > 0 && due > confirmAbove) {
+      setConfirmingLarge(true);
       return;
     }
+    setConfirmingLarge(false);
     setBusy(true);
     setError(null);
     try {
@@ -75,8 +89,10 @@ export function PaymentDialog({ order, onPaid, onClose }: { order: Order; onPaid
                 onChange={(event) => setTenderedText(event.target.value)}
                 onFocus={(event) => event.target.select()}
                 autoFocus
+                {...describedBy(tenderedErrorId, tenderedError)}
               />
             </label>
+            <FieldError id={tenderedErrorId} message={tenderedError} />
             <div className="quick-cash">
               {cashSuggestions(due, digits).map((amount) => (
                 <button key={amount} type="button" className="secondary" onClick={() => setTenderedText(toAmountText(amount, digits))}>
@@ -85,7 +101,7 @@ export function PaymentDialog({ order, onPaid, onClose }: { order: Order; onPaid
               ))}
             </div>
             <p className="change" aria-live="polite">
-              Change: <strong>{change >= 0 ? money(change, order.currency) : '—'}</strong>
+              Change: <strong>{change !== null && change >= 0 ? money(change, order.currency) : '—'}</strong>
             </p>
           </div>
         ) : null}
@@ -96,14 +112,30 @@ export function PaymentDialog({ order, onPaid, onClose }: { order: Order; onPaid
           </label>
         ) : null}
         <ErrorNote message={error} />
-        <div className="dialog-actions">
-          <button type="button" className="secondary big" onClick={onClose}>
-            Not now
-          </button>
-          <button type="submit" className="primary big" disabled={busy} data-testid="confirm-payment" data-autofocus>
-            {busy ? 'Recording…' : `Charge ${money(due, order.currency)}`} <kbd>Enter</kbd>
-          </button>
-        </div>
+        {confirmingLarge ? (
+          <div className="large-charge">
+            <p className="warning-note" role="alert">{`Charge ${money(due, order.currency)}? That is more than ${money(confirmAbove, order.currency)}.`}</p>
+            <div className="dialog-actions">
+              {/* The safe answer has the focus: Enter twice must not charge an amount nobody looked at. */}
+              <button type="button" className="secondary big" onClick={() => setConfirmingLarge(false)} autoFocus>
+                No, go back
+              </button>
+              <button type="button" className="primary big" disabled={busy} onClick={() => void submit(undefined, true)}>
+                {busy ? 'Recording…' : `Yes, charge ${money(due, order.currency)}`}
+              </button>
+            </div>
+          </div>
+        ) : (
+          <div className="dialog-actions">
+            {/* The order is already saved: leaving keeps it open (docs/config.md, "Charge and open orders"). */}
+            <button type="button" className="secondary big" onClick={onClose}>
+              {due < order.total ? `Not now — keep it open, ${money(due, order.currency)} due` : 'Not now — keep it open, unpaid'}
+            </button>
+            <button type="submit" className="primary big" disabled={busy} data-testid="confirm-payment" data-autofocus>
+              {busy ? 'Recording…' : `Charge ${money(due, order.currency)}`} <kbd>Enter</kbd>
+            </button>
+          </div>
+        )}
       </form>
     </Dialog>
   );

@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { Order, RefundReason } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
-import { money, parseAmount, toAmountText } from '../lib/format';
+import { money, readAmount, toAmountText } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
 import { Dialog, ErrorNote } from './Dialog';
+import { describedBy, FieldError } from './FieldError';
 
 /** The reasons the cloud records, in the cashier's words. */
 export const REFUND_REASONS: Record<RefundReason, string> = {
@@ -14,7 +15,8 @@ export const REFUND_REASONS: Record<RefundReason, string> = {
   other: 'Other',
 };
 
-export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onRefunded: (order: Order) => void; onClose: () => void }) {
+/** `onRefunded` gets the order as it is now and the sentence that confirms the refund to the cashier. */
+export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onRefunded: (order: Order, confirmation: string) => void; onClose: () => void }) {
   const client = useBridge();
   const digits = minorDigits(order.currency);
   const refundable = order.payments.filter((p) => p.status !== 'failed' && p.amount > p.refundedAmount);
@@ -24,21 +26,25 @@ export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onR
   const [amountText, setAmountText] = useState(toAmountText(remaining, digits));
   const [reason, setReason] = useState<RefundReason>('requested_by_customer');
   const [error, setError] = useState<string | null>(null);
+  const [amountError, setAmountError] = useState<string | null>(null);
+  const amountErrorId = useId();
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const amount = parseAmount(amountText, digits);
     if (!payment) return;
-    if (amount === null || amount <= 0 || amount > remaining) {
-      setError(`Enter an amount between ${money(1, order.currency)} and ${money(remaining, order.currency)}.`);
-      return;
-    }
+    const { amount, error: refused } = readAmount(amountText, order.currency, { min: 1, max: remaining });
+    setAmountError(refused);
+    if (amount === null) return;
     setBusy(true);
     setError(null);
     try {
       const result = await client.call('payments.refund', { paymentId: payment.id, amount, reason });
-      onRefunded(result.order);
+      const given = money(amount, order.currency);
+      onRefunded(
+        result.order,
+        payment.method === 'card' ? `Refunded ${given} to the card that paid ${money(payment.amount, order.currency)}.` : `Refunded ${given} in cash: hand it to the customer.`,
+      );
     } catch (caught) {
       setError(describeError(caught));
       setBusy(false);
@@ -74,8 +80,16 @@ export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onR
         )}
         <label>
           Amount to give back (up to {money(remaining, order.currency)})
-          <input className="big-input" inputMode="decimal" value={amountText} onChange={(event) => setAmountText(event.target.value)} data-autofocus />
+          <input
+            className="big-input"
+            inputMode="decimal"
+            value={amountText}
+            onChange={(event) => setAmountText(event.target.value)}
+            data-autofocus
+            {...describedBy(amountErrorId, amountError)}
+          />
         </label>
+        <FieldError id={amountErrorId} message={amountError} />
         <label>
           Reason
           <select value={reason} onChange={(event) => setReason(event.target.value as RefundReason)}>

@@ -1,4 +1,5 @@
-import { formatMoney } from '../../bridge/money';
+import { MAX_AMOUNT } from '../../bridge/contract';
+import { formatMoney, minorDigits } from '../../bridge/money';
 
 /**
  * formatMoney builds an Intl formatter per call; a grid re-rendering 96 tiles per keystroke cannot
@@ -30,13 +31,51 @@ export function formatTime(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
 
-/** Minor units typed as "12.50" (or "1250" with no separator meaning whole units). */
+const NOT_AN_AMOUNT = (digits: number) => `Type the amount with digits and one decimal point, e.g. ${example(digits)}.`;
+
+function example(digits: number): string {
+  return digits === 0 ? '450' : `4.${'5'.padEnd(digits, '0')}`;
+}
+
+/**
+ * Minor units typed as "12.50" (or "12,50"), read whole: every character counts, so "-5.00" or
+ * "$4.50" is not an amount rather than 5.00 or 4.50 with a character quietly dropped.
+ */
+function parse(text: string, digits: number): { amount: number } | { error: string } {
+  const typed = text.trim();
+  if (typed === '') return { error: `Enter an amount, e.g. ${example(digits)}.` };
+  if (typed.startsWith('-')) return { error: 'An amount cannot be negative.' };
+  const match = /^(\d+)(?:[.,](\d*))?$/.exec(typed);
+  if (!match) return { error: NOT_AN_AMOUNT(digits) };
+  const [, whole = '', fraction = ''] = match;
+  if (fraction.length > digits) {
+    return { error: digits === 0 ? `Type a whole amount, e.g. ${example(0)}.` : `Use at most ${digits} digits after the decimal point.` };
+  }
+  return { amount: Number(whole) * 10 ** digits + Number(fraction.padEnd(digits, '0') || '0') };
+}
+
+/** The amount typed, or null when the text is not exactly an amount. */
 export function parseAmount(text: string, digits = 2): number | null {
-  const cleaned = text.trim().replace(/[^0-9.,]/g, '').replace(',', '.');
-  if (!/^\d+(\.\d*)?$/.test(cleaned)) return null;
-  const [whole, fraction = ''] = cleaned.split('.') as [string, string?];
-  if (fraction.length > digits) return null;
-  return Number(whole) * 10 ** digits + Number(fraction.padEnd(digits, '0') || '0');
+  const read = parse(text, digits);
+  return 'amount' in read ? read.amount : null;
+}
+
+export type AmountReading = { amount: number; error: null } | { amount: null; error: string };
+
+/** The amount typed and within [min, max], or the sentence to show next to the field. */
+export function readAmount(text: string, currency: string, { min = 0, max = MAX_AMOUNT }: { min?: number; max?: number } = {}): AmountReading {
+  const read = parse(text, minorDigits(currency));
+  if ('error' in read) return { amount: null, error: read.error };
+  if (read.amount < min || read.amount > max) return { amount: null, error: `Enter an amount from ${money(min, currency)} to ${money(max, currency)}.` };
+  return { amount: read.amount, error: null };
+}
+
+/** A whole number typed into a field (a port), within [min, max], or the sentence saying which. */
+export function readWholeNumber(text: string, min: number, max: number): { value: number; error: null } | { value: null; error: string } {
+  const typed = text.trim();
+  const value = /^\d{1,15}$/.test(typed) ? Number(typed) : NaN;
+  if (!(value >= min && value <= max)) return { value: null, error: `Enter a whole number from ${min} to ${max}.` };
+  return { value, error: null };
 }
 
 export function toAmountText(amount: number, digits = 2): string {

@@ -16,9 +16,14 @@ export interface Ticket {
   notes: string;
   /** Set when an open order was loaded for editing. */
   editingOrderId: string | null;
+  /** What that order had been paid when it was loaded: Charge asks for the rest. */
+  paidAmount: number;
 }
 
-export const emptyTicket: Ticket = { lines: [], selectedKey: null, customerName: '', customerPhone: '', notes: '', editingOrderId: null };
+export const emptyTicket: Ticket = { lines: [], selectedKey: null, customerName: '', customerPhone: '', notes: '', editingOrderId: null, paidAmount: 0 };
+
+/** The most one line can hold (the bridge refuses more): the register says so at the limit. */
+export const MAX_LINE_QUANTITY = 999;
 
 let lineCounter = 0;
 function newKey(): string {
@@ -30,7 +35,8 @@ function newKey(): string {
 export function addItem(ticket: Ticket, item: MenuItem): Ticket {
   const same = ticket.lines.find((line) => line.menuItemId === item.id && line.modifierIds.length === 0);
   if (same) {
-    return { ...ticket, selectedKey: same.key, lines: ticket.lines.map((line) => (line === same ? { ...line, quantity: line.quantity + 1 } : line)) };
+    const quantity = Math.min(MAX_LINE_QUANTITY, same.quantity + 1);
+    return { ...ticket, selectedKey: same.key, lines: ticket.lines.map((line) => (line === same ? { ...line, quantity } : line)) };
   }
   const line = { key: newKey(), menuItemId: item.id, quantity: 1, modifierIds: [] };
   return { ...ticket, selectedKey: line.key, lines: [...ticket.lines, line] };
@@ -38,7 +44,7 @@ export function addItem(ticket: Ticket, item: MenuItem): Ticket {
 
 export function changeQuantity(ticket: Ticket, key: string, delta: number): Ticket {
   const lines = ticket.lines
-    .map((line) => (line.key === key ? { ...line, quantity: Math.min(999, line.quantity + delta) } : line))
+    .map((line) => (line.key === key ? { ...line, quantity: Math.min(MAX_LINE_QUANTITY, line.quantity + delta) } : line))
     .filter((line) => line.quantity > 0);
   return { ...ticket, lines, selectedKey: lines.some((l) => l.key === ticket.selectedKey) ? ticket.selectedKey : (lines.at(-1)?.key ?? null) };
 }
@@ -78,5 +84,6 @@ export function ticketFromOrder(order: Order): Ticket {
     customerPhone: order.customer.phone,
     notes: order.notes,
     editingOrderId: order.id,
+    paidAmount: order.paidAmount,
   };
 }

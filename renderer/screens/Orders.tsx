@@ -1,12 +1,30 @@
 import { useState } from 'react';
-import type { Order, OrderStatus } from '../../bridge/contract';
+import type { Order, OrderDisplayState, OrderStatus, RefundState } from '../../bridge/contract';
 import { ConfirmDialog, ErrorNote } from '../components/Dialog';
 import { PaymentDialog } from '../components/PaymentDialog';
 import { RefundDialog } from '../components/RefundDialog';
 import { formatTime, money } from '../lib/format';
 import { describeError, useBridge, useQuery } from '../lib/hooks';
 
-const STATUS_LABEL: Record<OrderStatus, string> = { open: 'Open', fulfilled: 'Fulfilled', cancelled: 'Cancelled' };
+/** The state a restaurant reads at a glance (the /v1 status stays underneath: open, fulfilled, cancelled). */
+const STATE_BADGE: Record<OrderDisplayState, { label: string; className: string }> = {
+  open_unpaid: { label: 'Open · unpaid', className: 'badge-open' },
+  open_part_paid: { label: 'Open · part paid', className: 'badge-open' },
+  paid_in_kitchen: { label: 'Paid · in kitchen', className: 'badge-paid' },
+  completed: { label: 'Completed', className: 'badge-fulfilled' },
+  cancelled: { label: 'Cancelled', className: 'badge-cancelled' },
+};
+const REFUND_BADGE: Record<Exclude<RefundState, 'none'>, string> = { partial: 'Partially refunded', full: 'Refunded' };
+
+function StateBadges({ order }: { order: Order }) {
+  const state = STATE_BADGE[order.displayState];
+  return (
+    <>
+      <span className={`badge ${state.className}`}>{state.label}</span>
+      {order.refundState !== 'none' ? <span className="badge badge-low">{REFUND_BADGE[order.refundState]}</span> : null}
+    </>
+  );
+}
 const SYNC_LABEL = { pending: 'Waiting to sync', synced: 'Synced', failed: 'Refused by the cloud' } as const;
 
 function dayStartIso(date: string): string | undefined {
@@ -35,6 +53,8 @@ export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [dialog, setDialog] = useState<'pay' | 'refund' | 'cancel' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** What the last action on the selected order did ("Refunded $2.00 …"), until another is picked. */
+  const [notice, setNotice] = useState<string | null>(null);
   const selected = orders?.find((order) => order.id === selectedId) ?? null;
 
   const act = async (action: () => Promise<unknown>) => {
@@ -55,7 +75,7 @@ export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
             <select value={status} onChange={(event) => setStatus(event.target.value as OrderStatus | '')}>
               <option value="">All</option>
               <option value="open">Open</option>
-              <option value="fulfilled">Fulfilled</option>
+              <option value="fulfilled">Completed</option>
               <option value="cancelled">Cancelled</option>
             </select>
           </label>
@@ -88,7 +108,14 @@ export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
             {(orders ?? []).map((order) => (
               <tr key={order.id} className={order.id === selectedId ? 'selected' : ''} data-order-id={order.id}>
                 <td>
-                  <button type="button" className="link" onClick={() => setSelectedId(order.id)}>
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() => {
+                      setSelectedId(order.id);
+                      setNotice(null);
+                    }}
+                  >
                     {formatTime(order.createdAt)}
                   </button>
                 </td>
@@ -96,8 +123,7 @@ export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
                 <td>{order.lines.reduce((n, line) => n + line.quantity, 0)}</td>
                 <td>{money(order.total, order.currency)}</td>
                 <td>
-                  <span className={`badge badge-${order.status}`}>{STATUS_LABEL[order.status]}</span>
-                  {order.status === 'open' && order.paidAmount >= order.total ? <span className="badge badge-paid">Paid</span> : null}
+                  <StateBadges order={order} />
                 </td>
                 <td>
                   <span className={`badge sync-${order.syncState}`}>{SYNC_LABEL[order.syncState]}</span>
@@ -112,7 +138,7 @@ export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
         {selected ? (
           <>
             <h2>
-              Order {selected.customer.name ? `for ${selected.customer.name}` : ''} <span className={`badge badge-${selected.status}`}>{STATUS_LABEL[selected.status]}</span>
+              Order {selected.customer.name ? `for ${selected.customer.name}` : ''} <StateBadges order={selected} />
             </h2>
             <p className="muted">
               {formatTime(selected.createdAt)}
@@ -149,6 +175,11 @@ export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
               </ul>
             ) : null}
             <ErrorNote message={error} />
+            {notice ? (
+              <p className="notice" role="status" data-testid="order-notice">
+                {notice}
+              </p>
+            ) : null}
             <div className="detail-actions">
               {selected.status === 'open' && selected.paidAmount < selected.total ? (
                 <button type="button" className="primary big" onClick={() => setDialog('pay')}>
@@ -158,7 +189,7 @@ export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
               {selected.status === 'open' ? (
                 <>
                   <button type="button" className="secondary big" onClick={() => act(() => client.call('orders.fulfil', { id: selected.id }))}>
-                    Mark fulfilled
+                    Mark completed
                   </button>
                   <button type="button" className="secondary big" onClick={() => onEdit(selected)}>
                     Edit
@@ -180,7 +211,16 @@ export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
         )}
       </section>
       {selected && dialog === 'pay' ? <PaymentDialog order={selected} onClose={() => setDialog(null)} onPaid={() => setDialog(null)} /> : null}
-      {selected && dialog === 'refund' ? <RefundDialog order={selected} onClose={() => setDialog(null)} onRefunded={() => setDialog(null)} /> : null}
+      {selected && dialog === 'refund' ? (
+        <RefundDialog
+          order={selected}
+          onClose={() => setDialog(null)}
+          onRefunded={(_order, confirmation) => {
+            setDialog(null);
+            setNotice(confirmation);
+          }}
+        />
+      ) : null}
       {selected && dialog === 'cancel' ? (
         <ConfirmDialog
           title="Cancel this order?"

@@ -57,6 +57,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...paths, argv: [], env: {}, platform: 'linux', home: '/h', ...environment })).toThrow(message);
   });
 
+  it('reads the large-charge confirmation amount (default $1,000.00) and names the field of a bad one', () => {
+    const at = (environment: { argv?: string[]; env?: Record<string, string> }, user?: unknown) =>
+      loadConfig({ ...files(undefined, user), argv: [], env: {}, platform: 'linux', home: '/h', ...environment });
+    expect(at({}).config.payments.confirmAbove).toBe(100_000);
+    expect(at({}, { payments: { confirmAbove: 250_000 } }).config.payments.confirmAbove).toBe(250_000);
+    expect(at({ env: { POS_CONFIRM_CHARGE_ABOVE: '0' } }).config.payments.confirmAbove).toBe(0);
+    expect(() => at({ env: { POS_CONFIRM_CHARGE_ABOVE: '-5' } })).toThrow(/environment: POS_CONFIRM_CHARGE_ABOVE: cannot be negative/);
+    expect(() => at({ argv: ['--confirm-charge-above', '12.50'] })).toThrow(/command line: --confirm-charge-above: must be whole minor units/);
+  });
+
   it('names the file and field of a bad config file', () => {
     const paths = files({ webhook: { port: 70000 } }, { kioskMode: 'yes please' });
     expect(() => loadConfig({ ...paths, argv: [], env: {}, platform: 'linux', home: '/h' })).toThrow(/machine config .*machine\.json: webhook\.port: must be 0\.\.65535/);

@@ -40,6 +40,32 @@ describe('PaymentDialog', () => {
     expect(paid[0]?.order.paidAmount).toBe(1200);
   });
 
+  it('asks for a second look before a charge above the confirmation amount ($4,000.75 on a $1,000.00 setting)', async () => {
+    t = await startTestCore();
+    const client = createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
+    const catering = await client.call('menu.createItem', { name: 'Catering tray', price: 400_075, categoryId: 'cat_mains' });
+    const order = await client.call('orders.place', { lines: [{ menuItemId: catering.id, quantity: 1 }] });
+    const paid: Order[] = [];
+    render(
+      <BridgeContext.Provider value={client}>
+        <PaymentDialog order={order} onClose={() => undefined} onPaid={(o) => paid.push(o)} />
+      </BridgeContext.Provider>,
+    );
+    fireEvent.click(screen.getByLabelText('Cash')); // no connection here: a card this large would need a manager
+    fireEvent.click(screen.getByTestId('confirm-payment'));
+    const question = await screen.findByText('Charge $4,000.75? That is more than $1,000.00.');
+    expect(question.getAttribute('role')).toBe('alert');
+    expect((await client.call('orders.get', { id: order.id })).paidAmount).toBe(0);
+    // "No, go back" takes nothing and returns to the dialog.
+    fireEvent.click(screen.getByRole('button', { name: 'No, go back' }));
+    expect(screen.queryByText(/That is more than/)).toBeNull();
+    expect(paid).toEqual([]);
+    fireEvent.click(screen.getByTestId('confirm-payment'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes, charge $4,000.75' }));
+    await waitFor(() => expect(paid).toHaveLength(1));
+    expect(paid[0]?.paidAmount).toBe(400_075);
+  });
+
   it('takes cash, shows the change, and refuses less than is due', async () => {
     t = await startTestCore();
     const client = createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });

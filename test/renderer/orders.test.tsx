@@ -1,0 +1,72 @@
+// @vitest-environment happy-dom
+// The orders screen against a real core: each order shows the one state a restaurant reads at a
+// glance, and a refund is confirmed in words and badged on the list and on the order.
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createBridgeClient, type BridgeClient } from '../../renderer/lib/bridge-client';
+import { BridgeContext } from '../../renderer/lib/hooks';
+import { Orders } from '../../renderer/screens/Orders';
+import { ITEMS, startTestCore, type TestCore } from '../core/fixtures';
+
+let t: TestCore;
+afterEach(async () => {
+  cleanup();
+  await t?.core.shutdown();
+});
+
+async function withCore(): Promise<BridgeClient> {
+  t = await startTestCore();
+  return createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
+}
+
+function renderOrders(client: BridgeClient) {
+  return render(
+    <BridgeContext.Provider value={client}>
+      <Orders onEdit={() => undefined} />
+    </BridgeContext.Provider>,
+  );
+}
+
+const row = (id: string) => document.querySelector(`tr[data-order-id="${id}"]`) as HTMLElement;
+const badges = (element: HTMLElement) => [...element.querySelectorAll('.badge')].map((b) => b.textContent);
+
+describe('Orders', () => {
+  it('shows one state per order: Open · unpaid, Paid · in kitchen, Completed, Cancelled', async () => {
+    const client = await withCore();
+    const place = (customer: string) => client.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }], customer: { name: customer, phone: '' } });
+    const unpaid = await place('Ada');
+    const paid = await place('Grace');
+    await client.call('payments.take', { orderId: paid.id, method: 'cash', amount: paid.total });
+    const done = await place('Edsger');
+    await client.call('payments.take', { orderId: done.id, method: 'cash', amount: done.total });
+    await client.call('orders.fulfil', { id: done.id });
+    const cancelled = await place('Barbara');
+    await client.call('orders.cancel', { id: cancelled.id });
+    renderOrders(client);
+    await waitFor(() => expect(row(cancelled.id)).toBeTruthy());
+    // The state column only; the sync column has its own badge.
+    const state = (id: string) => badges(row(id)).filter((text) => !/sync|Waiting|Synced|Refused/.test(text ?? ''));
+    expect(state(unpaid.id)).toEqual(['Open · unpaid']);
+    expect(state(paid.id)).toEqual(['Paid · in kitchen']);
+    expect(state(done.id)).toEqual(['Completed']);
+    expect(state(cancelled.id)).toEqual(['Cancelled']);
+  });
+
+  it('confirms a refund in words and badges the order "Partially refunded" in the list and on the order', async () => {
+    const client = await withCore();
+    const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 1 }], customer: { name: 'Lin', phone: '' } });
+    await client.call('payments.take', { orderId: order.id, method: 'cash', amount: order.total });
+    renderOrders(client);
+    await waitFor(() => expect(row(order.id)).toBeTruthy());
+    fireEvent.click(within(row(order.id)).getByRole('button'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Refund' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText(/Amount to give back/), { target: { value: '2.00' } });
+    fireEvent.click(within(dialog).getByTestId('confirm-refund'));
+    await waitFor(() => expect(screen.getByTestId('order-notice').textContent).toBe('Refunded $2.00 in cash: hand it to the customer.'));
+    expect(screen.getByTestId('order-notice').getAttribute('role')).toBe('status');
+    await waitFor(() => expect(badges(row(order.id))).toContain('Partially refunded'));
+    const detail = screen.getByRole('region', { name: 'Order details' });
+    expect(badges(within(detail).getByRole('heading'))).toEqual(['Paid · in kitchen', 'Partially refunded']);
+  });
+});
