@@ -7,6 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MenuSnapshot } from '../../bridge/contract';
 import { launchChromium, openRegister, startTerminal, type Terminal } from './harness';
 
 const SHOTS = 'test-results/screenshots';
@@ -55,7 +56,8 @@ describe('against a spec-minimal /v1', () => {
   });
 
   it('an order made on the server appears in the orders list after a sync', async () => {
-    const item = (await terminal.sandbox.db.selectFrom('menu_items').select('id').limit(1).executeTakeFirstOrThrow()).id;
+    const menu = (await terminal.mode.core.invoke({ command: 'menu.snapshot', payload: {} })) as { value: MenuSnapshot };
+    const item = menu.value.items.find((i) => i.available)!.id;
     const reply = await fetch(`${terminal.sandbox.baseUrl}/orders`, {
       method: 'POST',
       headers: { authorization: `Bearer ${terminal.sandbox.credentials.apiKeys.full}`, 'content-type': 'application/json' },
