@@ -328,6 +328,13 @@ export class ServerState {
       .map((r) => r.id);
   }
 
+  /** How many base rows of a scope a pull started at `pullStartedAt` has seen (committed pages, before an interruption too). */
+  countSeenSince(kind: EntityKind, scope: string, pullStartedAt: number): number {
+    const { table } = ENTITY_TABLES[kind];
+    const [row] = this.sql.allSql<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE layer = 'base' AND pull_scope = ? AND last_seen_at >= ?`, [scope, pullStartedAt]);
+    return row?.n ?? 0;
+  }
+
   // Fixed SQL text for the cursor: a pull reads and writes it once per page.
   getCursor(scope: string): CursorState | undefined {
     const [row] = this.sql.allSql<{ cursor: string | null; high_water_mark: number | null }>('SELECT cursor, high_water_mark FROM sync_cursors WHERE scope = ?', [scope]);

@@ -19,12 +19,15 @@ import type { EntityKind, ServerRecord, Store } from '../store/index';
 import type { ApiClient } from './api-client';
 import { ApiError } from './api-error';
 import { letRequestsLeave } from './event-loop';
+import { NoKeysetError, parseStreamsCursor, pullInStreams, splitWindows, type PullWindow, type StreamPage } from './pull-streams';
 import { menuItemVersionScope } from './webhooks';
 import { categoryRecord, claimOwnOrders, locationRecord, menuItemRecord, modifierRecords, orderRecord } from './server-records';
 
 export interface PullTuning {
   /** Records per page (the API's maximum is 100). */
   perPage: number;
+  /** Keyset streams of a full order pull running at once, each with one request in flight (sync/pull-streams.ts). */
+  streams: number;
   /** Pages fetched ahead while earlier ones are written. */
   pagesInFlight: number;
   /** Passes tried before a drifting pull gives up until the next cycle. */
@@ -62,15 +65,8 @@ function sameIds(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return true;
 }
 
-function parseKeysetCursor(cursor: string | null): { after: number | null; startedAt: number } | null {
-  if (cursor === null) return null;
-  try {
-    const parsed = JSON.parse(cursor) as { after?: unknown; startedAt?: unknown };
-    if (typeof parsed.startedAt !== 'number' || !(parsed.after === null || typeof parsed.after === 'number')) return null;
-    return { after: parsed.after, startedAt: parsed.startedAt };
-  } catch {
-    return null;
-  }
+function isoOrUndefined(ms: number | null): string | undefined {
+  return ms === null ? undefined : new Date(ms).toISOString();
 }
 
 /**
@@ -216,7 +212,7 @@ export class Puller {
     let previous: PassOutcome | null = null;
     let last: PassOutcome | null = null;
     for (let pass = 1; pass <= this.#tuning.maxPasses; pass++) {
-      last = spec.keyset ? await this.#keysetPass(spec, { full: true, mayResume: pass === 1 }) : await this.#numberedPass(spec);
+      last = spec.keyset ? await this.#streamsPass(spec, pass === 1) : await this.#numberedPass(spec);
       const steady = !last.drifted && ((spec.keyset && !last.byPageNumber) || (previous !== null && sameIds(previous.seen, last.seen)));
       if (!steady) {
         if (last.drifted) this.#logger.info({ scope: spec.scope, pass }, 'records changed during the pull: pulling again');
@@ -268,13 +264,69 @@ export class Puller {
   }
 
   /**
-   * One keyset pass: each request asks for the records created after the last one seen (minus a
-   * millisecond, as several records may share one; ids dedupe). The next request leaves before
-   * the current page is written. An interrupted pass resumes from its saved cursor.
+   * One full keyset pass as several streams (sync/pull-streams.ts): the first page alone, then its
+   * time range cut into windows pulled at once. Steady when the records seen since it started
+   * (committed ones included, for a resumed pass) match the list's total at its end. Records
+   * without created_at fall back to one stream stepping by page number.
    */
-  async #keysetPass<R>(spec: ScopeSpec<R>, mode: { full: boolean; mayResume: boolean }): Promise<PassOutcome> {
-    const saved = mode.mayResume ? parseKeysetCursor(this.#store.server.getCursor(spec.scope)?.cursor ?? null) : null;
+  async #streamsPass<R>(spec: ScopeSpec<R>, mayResume: boolean): Promise<PassOutcome> {
+    const saved = mayResume ? parseStreamsCursor(this.#store.server.getCursor(spec.scope)?.cursor ?? null) : null;
     const startedAt = saved?.startedAt ?? this.#clock.now();
+    const pageSchema = clientListEnvelopeSchema(spec.schema);
+    const perPage = this.#tuning.perPage;
+    const seen = new Set<string>();
+    let records = 0;
+    const fetch = async (window: Readonly<PullWindow>): Promise<StreamPage<R>> => {
+      const { data } = await this.#api.call({
+        method: 'GET',
+        path: spec.path,
+        query: { ...spec.query, created_after: isoOrUndefined(window.after), created_before: isoOrUndefined(window.before), per_page: perPage, page: window.page },
+        schema: pageSchema,
+      });
+      return {
+        records: data.data,
+        ids: data.data.map((r) => (r as { id: string }).id),
+        createdAt: data.data.map((r) => Date.parse(String((r as { created_at?: string }).created_at ?? ''))),
+        pageSize: Math.min(perPage, data.meta?.per_page ?? perPage),
+      };
+    };
+    const write = (page: StreamPage<R>, cursor: string) => {
+      records += this.#writePage(spec, page.records, startedAt, cursor, seen);
+    };
+
+    let windows = saved?.windows;
+    let pages = 0;
+    try {
+      if (windows === undefined) {
+        const lowerBound = spec.query.created_after === undefined ? null : Date.parse(String(spec.query.created_after));
+        const first = await fetch({ after: lowerBound, before: null, page: 1 });
+        const full = first.ids.length > 0 && first.ids.length >= first.pageSize;
+        const newest = first.createdAt.length > 0 ? Math.max(...first.createdAt) : Number.NaN;
+        if (full && Number.isNaN(newest)) throw new NoKeysetError();
+        windows = full ? splitWindows(newest - 1, startedAt, this.#tuning.streams) : [];
+        write(first, JSON.stringify({ startedAt, windows }));
+        pages += 1;
+      }
+      pages += (await pullInStreams(startedAt, windows, { fetch, write, concurrency: this.#tuning.streams })).pages;
+    } catch (error) {
+      if (error instanceof NoKeysetError) return this.#keysetPass(spec, { full: true });
+      throw error;
+    }
+    // Everything seen since the pass started (before an interruption too) must still exist, and nothing may be missing.
+    const { data } = await this.#api.call({ method: 'GET', path: spec.path, query: { ...spec.query, per_page: 1, page: 1 }, schema: pageSchema });
+    const drifted = data.meta?.total !== undefined && data.meta.total !== this.#store.server.countSeenSince(spec.kind, spec.scope, startedAt);
+    return { startedAt, drifted, records, pages, seen, byPageNumber: false };
+  }
+
+  /**
+   * One keyset pass as one stream, for partial pulls (new and open orders) and records without
+   * created_at: each request asks for the records created after the last one seen (minus a
+   * millisecond, as several records may share one; ids dedupe), or the next page by number. The
+   * next request leaves before the current page is written. Its cursor resumes a full pass from
+   * the start (pull-streams reads it).
+   */
+  async #keysetPass<R>(spec: ScopeSpec<R>, mode: { full: boolean }): Promise<PassOutcome> {
+    const startedAt = this.#clock.now();
     const pageSchema = clientListEnvelopeSchema(spec.schema);
     const perPage = this.#tuning.perPage;
     const lowerBound = spec.query.created_after === undefined ? null : Date.parse(String(spec.query.created_after));
@@ -292,7 +344,7 @@ export class Puller {
     const seen = new Set<string>();
     let records = 0;
     let pages = 0;
-    let after = saved?.after ?? lowerBound;
+    let after = lowerBound;
     let page = 1;
     let byPageNumber = false;
     let next = fetch(after, page);
@@ -328,12 +380,10 @@ export class Puller {
       page = nextPage;
     }
     let drifted = false;
-    if (mode.full && saved === null) {
+    if (mode.full) {
       // Everything seen must still exist and nothing may be missing: compare with the total now.
       const { data } = await this.#api.call({ method: 'GET', path: spec.path, query: { ...spec.query, per_page: 1, page: 1 }, schema: pageSchema });
       drifted = data.meta?.total !== undefined && data.meta.total !== seen.size;
-    } else if (mode.full) {
-      drifted = true; // a resumed pass did not see the first part itself: one more, whole pass
     }
     return { startedAt, drifted, records, pages, seen, byPageNumber };
   }
@@ -407,8 +457,8 @@ export class Puller {
     }
     const startedAt = this.#clock.now();
     const since = new Date(mark - this.#tuning.orderOverlapMs).toISOString();
-    await this.#keysetPass(this.#ordersSpec(locationId, { created_after: since }), { full: false, mayResume: false });
-    const openThere = (await this.#keysetPass(this.#ordersSpec(locationId, { status: 'open' }), { full: false, mayResume: false })).seen;
+    await this.#keysetPass(this.#ordersSpec(locationId, { created_after: since }), { full: false });
+    const openThere = (await this.#keysetPass(this.#ordersSpec(locationId, { status: 'open' }), { full: false })).seen;
     // Orders open here that the server no longer lists as open: read each to learn what happened.
     const openHere = this.#store.cashier.listOrders({ status: 'open', locationId: locationId ?? undefined, limit: 500 });
     const toCheck = openHere.filter((o) => {

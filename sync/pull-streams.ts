@@ -1,0 +1,151 @@
+// A full keyset pull as several streams at once, so a store's first sync over a real internet link
+// (tens of ms per round trip) is not one round trip per page. The time range of the orders is cut
+// into windows, each a keyset stream of its own (created_after the last record it wrote, below its
+// window's end); a stream that runs out takes half of the widest window still running, so the
+// work stays balanced however the orders are spread over time. Each page is committed with the
+// state of every window (the cursor), so an interrupted pull resumes where each window stood.
+
+/** One stream's part of the time range: records created after `after` and before `before` (null: unbounded). */
+export interface PullWindow {
+  after: number | null;
+  before: number | null;
+  /** >1 while stepping through a page of records that share one millisecond. */
+  page: number;
+}
+
+/** What a full pull of a scope saves with each page: where each unfinished window stands. */
+export interface StreamsCursor {
+  startedAt: number;
+  windows: PullWindow[];
+}
+
+export function parseStreamsCursor(cursor: string | null): StreamsCursor | null {
+  if (cursor === null) return null;
+  try {
+    const parsed = JSON.parse(cursor) as { startedAt?: unknown; windows?: unknown; after?: unknown };
+    if (typeof parsed.startedAt !== 'number') return null;
+    const isStamp = (v: unknown) => v === null || typeof v === 'number';
+    // A cursor saved by the one-stream pull before this existed: one window from where it stood.
+    if (parsed.windows === undefined && isStamp(parsed.after)) return { startedAt: parsed.startedAt, windows: [{ after: parsed.after as number | null, before: null, page: 1 }] };
+    if (!Array.isArray(parsed.windows)) return null;
+    const windows = parsed.windows as PullWindow[];
+    if (!windows.every((w) => isStamp(w.after) && isStamp(w.before) && Number.isInteger(w.page) && w.page >= 1)) return null;
+    return { startedAt: parsed.startedAt, windows };
+  } catch {
+    return null;
+  }
+}
+
+/** A page as the streams read it: its records, with their ids and creation times, in the server's order. */
+export interface StreamPage<R = unknown> {
+  records: readonly R[];
+  ids: string[];
+  /** Epoch ms per record; NaN where a record carries none. */
+  createdAt: number[];
+  /** How many records make a full page (the server's per_page, which may be less than asked). */
+  pageSize: number;
+}
+
+/** Thrown when the records carry no created_at: the caller pulls by page number instead. */
+export class NoKeysetError extends Error {
+  constructor() {
+    super('records carry no created_at: cannot pull by keyset');
+  }
+}
+
+export interface StreamsDeps<R> {
+  fetch(window: Readonly<PullWindow>): Promise<StreamPage<R>>;
+  /** Writes the page just fetched (by `fetch` for that window) with the cursor, in one commit. */
+  write(page: StreamPage<R>, cursor: string): void;
+  /** Streams at once (bounded: each holds one request in flight). */
+  concurrency: number;
+}
+
+/**
+ * Runs the windows to completion. `windows` are those left to pull (a fresh pull passes one,
+ * unbounded; a resumed one its saved windows). Throws the first failure of any stream, leaving
+ * the last committed cursor to resume from.
+ */
+export async function pullInStreams<R>(startedAt: number, initial: readonly PullWindow[], deps: StreamsDeps<R>): Promise<{ pages: number }> {
+  const open = initial.map((w) => ({ ...w }));
+  const waiting = [...open];
+  const running = new Set<PullWindow>();
+  let pages = 0;
+  let failed: unknown = null;
+  const cursorOf = () => JSON.stringify({ startedAt, windows: open } satisfies StreamsCursor);
+  const close = (window: PullWindow) => open.splice(open.indexOf(window), 1);
+
+  /** Half of the widest running window, for a stream that has run out of its own. */
+  const steal = (): PullWindow | null => {
+    let widest: PullWindow | null = null;
+    let width = 0;
+    for (const w of running) {
+      if (w.after === null || w.page > 1) continue;
+      const span = (w.before ?? startedAt) - w.after;
+      if (span > width) [widest, width] = [w, span];
+    }
+    // Below a few ms a window holds at most a few pages: not worth a stream of its own.
+    if (widest === null || width < 4) return null;
+    const middle = widest.after! + Math.floor(width / 2);
+    const taken: PullWindow = { after: middle - 1, before: widest.before, page: 1 };
+    widest.before = middle;
+    open.push(taken);
+    return taken;
+  };
+
+  const stream = async (): Promise<void> => {
+    for (;;) {
+      const window = waiting.shift() ?? steal();
+      if (window === null || failed !== null) return;
+      running.add(window);
+      try {
+        await runWindow(window);
+      } finally {
+        running.delete(window);
+      }
+    }
+  };
+
+  const runWindow = async (window: PullWindow): Promise<void> => {
+    for (;;) {
+      const page = await deps.fetch(window);
+      if (failed !== null) return;
+      const full = page.ids.length > 0 && page.ids.length >= page.pageSize;
+      const newest = page.createdAt.length > 0 ? Math.max(...page.createdAt) : Number.NaN;
+      if (full && Number.isNaN(newest)) throw new NoKeysetError();
+      let done = !full;
+      if (full && window.after !== null && newest <= window.after + 1) {
+        window.page += 1; // a whole page within one millisecond: step through it by number
+      } else if (full) {
+        window.after = newest - 1; // several records may share a millisecond: ids dedupe
+        window.page = 1;
+        // A stolen half may have moved this window's end below what the last page reached.
+        if (window.before !== null && window.after >= window.before - 1) done = true;
+      }
+      if (done) close(window);
+      deps.write(page, cursorOf());
+      pages += 1;
+      if (done) return;
+    }
+  };
+
+  const streams = Array.from({ length: Math.max(1, deps.concurrency) }, () =>
+    stream().catch((error: unknown) => {
+      failed ??= error;
+    }),
+  );
+  await Promise.all(streams);
+  if (failed !== null) throw failed;
+  return { pages };
+}
+
+/** Cuts (after, ∞) into `count` windows of equal time up to `until`; the last stays unbounded (orders made during the pull). */
+export function splitWindows(after: number, until: number, count: number): PullWindow[] {
+  const span = Math.max(0, until - after);
+  const n = span < count * 4 ? 1 : count;
+  return Array.from({ length: n }, (_, i) => ({
+    after: i === 0 ? after : after + Math.floor((span * i) / n) - 1,
+    before: i === n - 1 ? null : after + Math.floor((span * (i + 1)) / n),
+    page: 1,
+  }));
+}
