@@ -70,6 +70,8 @@ export async function pullInStreams<R>(startedAt: number, initial: readonly Pull
   const open = initial.map((w) => ({ ...w }));
   const waiting = [...open];
   const running = new Set<PullWindow>();
+  /** How many ms of records a full page of each window covered last: what a steal would gain. */
+  const pageSpan = new Map<PullWindow, number>();
   let pages = 0;
   let failed: unknown = null;
   const cursorOf = () => JSON.stringify({ startedAt, windows: open } satisfies StreamsCursor);
@@ -80,12 +82,13 @@ export async function pullInStreams<R>(startedAt: number, initial: readonly Pull
     let widest: PullWindow | null = null;
     let width = 0;
     for (const w of running) {
-      if (w.after === null || w.page > 1) continue;
+      const perPage = pageSpan.get(w);
+      if (w.after === null || w.page > 1 || perPage === undefined) continue;
       const span = (w.before ?? startedAt) - w.after;
-      if (span > width) [widest, width] = [w, span];
+      // Fewer than about four pages left: a second stream would cost more requests than it saves.
+      if (span > 4 * Math.max(perPage, 1) && span > width) [widest, width] = [w, span];
     }
-    // Below a few ms a window holds at most a few pages: not worth a stream of its own.
-    if (widest === null || width < 4) return null;
+    if (widest === null) return null;
     const middle = widest.after! + Math.floor(width / 2);
     const taken: PullWindow = { after: middle - 1, before: widest.before, page: 1 };
     widest.before = middle;
@@ -93,15 +96,28 @@ export async function pullInStreams<R>(startedAt: number, initial: readonly Pull
     return taken;
   };
 
+  // Idle streams wait for the next page anywhere: it may make a window worth taking half of.
+  let progress: { promise: Promise<void>; resolve: () => void } = deferred();
+  const advanced = () => {
+    progress.resolve();
+    progress = deferred();
+  };
+
   const stream = async (): Promise<void> => {
     for (;;) {
+      if (failed !== null) return;
       const window = waiting.shift() ?? steal();
-      if (window === null || failed !== null) return;
+      if (window === null) {
+        if (running.size === 0) return;
+        await progress.promise;
+        continue;
+      }
       running.add(window);
       try {
         await runWindow(window);
       } finally {
         running.delete(window);
+        advanced();
       }
     }
   };
@@ -117,14 +133,19 @@ export async function pullInStreams<R>(startedAt: number, initial: readonly Pull
       if (full && window.after !== null && newest <= window.after + 1) {
         window.page += 1; // a whole page within one millisecond: step through it by number
       } else if (full) {
+        pageSpan.set(window, newest - Math.min(...page.createdAt));
         window.after = newest - 1; // several records may share a millisecond: ids dedupe
         window.page = 1;
         // A stolen half may have moved this window's end below what the last page reached.
         if (window.before !== null && window.after >= window.before - 1) done = true;
       }
-      if (done) close(window);
+      if (done) {
+        close(window);
+        pageSpan.delete(window);
+      }
       deps.write(page, cursorOf());
       pages += 1;
+      advanced();
       if (done) return;
     }
   };
@@ -148,4 +169,10 @@ export function splitWindows(after: number, until: number, count: number): PullW
     before: i === n - 1 ? null : after + Math.floor((span * (i + 1)) / n),
     page: 1,
   }));
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
 }

@@ -6,6 +6,8 @@ import type { Store } from '../../store/index';
 /** What the bench sandbox (test/sync/fixtures/bench-sandbox.ts) prints on its first line. */
 export interface BenchSandboxInfo {
   baseUrl: string;
+  /** The dashboard's JSON controls (faults such as latency_ms). */
+  dashboardApiUrl: string;
   apiKey: string;
   locationId: string;
   orders: number;

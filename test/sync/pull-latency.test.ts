@@ -38,11 +38,17 @@ async function seedOrders(sandbox: Sandbox, count: number): Promise<void> {
 class WatchingClient extends ApiClient {
   inFlight = 0;
   maxInFlight = 0;
+  #inFlightSum = 0;
   readonly queries: Record<string, string | number | undefined>[] = [];
+  meanInFlight(): number {
+    return this.#inFlightSum / Math.max(1, this.queries.length);
+  }
+
   override async call<T>(call: ApiCall<T>): Promise<ApiResult<T>> {
     if (call.path !== '/orders') return super.call(call);
     this.queries.push(call.query ?? {});
     this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
+    this.#inFlightSum += this.inFlight;
     try {
       return await super.call(call);
     } finally {
@@ -77,14 +83,13 @@ describe('full pull through 50 ms of latency', () => {
     const { sandbox, store, api } = await latentSandbox();
     const client = api();
     const puller = new Puller({ api: client, store, clock: systemClock, logger: silentLogger, tuning });
-    const started = performance.now();
     const result = await puller.fullPull(puller.orderScope(null));
-    const elapsed = performance.now() - started;
     expect(result.drifted).toBe(false);
     expect(baseOrderIds(store)).toEqual(await serverIds(sandbox));
-    expect(client.maxInFlight).toBeGreaterThan(1);
-    // One stream would need a round trip per page: the streams together took well under that.
-    expect(elapsed).toBeLessThan(result.pages * LATENCY_MS * 0.75);
+    // Requests overlapped: on average several were out when one left (one stream would have one).
+    expect(client.maxInFlight).toBeGreaterThan(2);
+    expect(client.meanInFlight()).toBeGreaterThan(2);
+    // Wall time is left to the bench (`npm run bench -- sync`): here the sandbox shares this process's thread.
   });
 
   it('inserts and deletes during the pull: ends with exactly the server orders, a deleted one swept, a pending change kept', async () => {

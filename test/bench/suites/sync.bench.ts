@@ -56,6 +56,7 @@ const fixture = (name: string) => fileURLToPath(new URL(`../../sync/fixtures/${n
 const CONCURRENCY = 16;
 const DRAIN_ORDERS = 10_000;
 const PULL_ORDERS = 50_000;
+const LATENCY_MS = 50;
 const WEBHOOK_EVENTS = 10_000;
 const MEMORY_ORDERS = 100_000;
 
@@ -172,7 +173,7 @@ class RecordingClient extends ApiClient {
   }
 }
 
-async function pullBench(): Promise<BenchRow> {
+async function pullBench(): Promise<BenchRow[]> {
   const sandbox = await childSandbox(PULL_ORDERS);
   const credentials = new ApiKeyCredentials(async () => sandbox.info.apiKey);
   const tuning = DEFAULT_TUNING.pull;
@@ -195,16 +196,13 @@ async function pullBench(): Promise<BenchRow> {
     const rawRate = rawRecords / ((performance.now() - rawStarted) / 1000);
     await agent.close();
 
-    const api = new ApiClient({ baseUrl: sandbox.info.baseUrl, credentials });
-    const store = tempStore();
-    const puller = new Puller({ api, store, clock: systemClock, logger: silentLogger, tuning });
-    const started = performance.now();
-    const result = await puller.fullPull(puller.orderScope(null));
-    const rate = result.records / ((performance.now() - started) / 1000);
-    const stored = (store.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE layer = 'base'`).get() as { n: number }).n;
-    store.close();
-    await api.close();
-    return row({
+    const { rate, stored } = await timedPull(sandbox.info.baseUrl, credentials);
+    // The same pull through a real network's round trip: the sandbox waits 50 ms before each request.
+    await setLatency(sandbox.info, LATENCY_MS);
+    const latent = await timedPull(sandbox.info.baseUrl, credentials);
+    await setLatency(sandbox.info, 0);
+    return [
+      row({
       name: `full pull of ${sandbox.info.orders.toLocaleString('en-US')} orders, per_page=100, keyset pages, each page + cursor one commit`,
       value: rate,
       unit: 'records/s',
@@ -213,10 +211,43 @@ async function pullBench(): Promise<BenchRow> {
       better: 'higher',
       target: '≥ 0.8× raw page fetch',
       ok: rate / rawRate >= 0.8 && stored === sandbox.info.orders,
-    });
+      }),
+      row({
+        name: `full pull of ${sandbox.info.orders.toLocaleString('en-US')} orders through ${LATENCY_MS} ms of latency per request, ${tuning.streams} keyset streams`,
+        value: latent.rate,
+        unit: 'records/s',
+        baselineName: 'the same pull on loopback, measured just before',
+        baseline: rate,
+        better: 'higher',
+        target: '≥ 0.8× loopback',
+        ok: latent.rate / rate >= 0.8 && latent.stored === sandbox.info.orders,
+      }),
+    ];
   } finally {
     await sandbox.close();
   }
+}
+
+/** A full order pull into a fresh store: records/s, and how many orders it stored. */
+async function timedPull(baseUrl: string, credentials: ApiKeyCredentials): Promise<{ rate: number; stored: number }> {
+  const api = new ApiClient({ baseUrl, credentials });
+  const store = tempStore();
+  try {
+    const puller = new Puller({ api, store, clock: systemClock, logger: silentLogger, tuning: DEFAULT_TUNING.pull });
+    const started = performance.now();
+    const result = await puller.fullPull(puller.orderScope(null));
+    const rate = result.records / ((performance.now() - started) / 1000);
+    return { rate, stored: (store.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE layer = 'base'`).get() as { n: number }).n };
+  } finally {
+    store.close();
+    await api.close();
+  }
+}
+
+async function setLatency(info: BenchSandboxInfo, latencyMs: number): Promise<void> {
+  const res = await request(`${info.dashboardApiUrl}/faults`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latency_ms: latencyMs }) });
+  await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`could not set latency_ms: ${res.statusCode}`);
 }
 
 async function webhookBench(): Promise<BenchRow> {
@@ -344,7 +375,7 @@ async function memoryBench(): Promise<BenchRow> {
 const suite: BenchSuite = {
   name: 'sync',
   async run(): Promise<BenchRow[]> {
-    return [await drainBench(), await pullBench(), await webhookBench(), await memoryBench()];
+    return [await drainBench(), ...(await pullBench()), await webhookBench(), await memoryBench()];
   },
 };
 
