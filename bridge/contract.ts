@@ -193,6 +193,8 @@ export const SyncStatusView = z.object({
   readProblems: z.array(z.object({ message: z.string(), detail: z.string(), since: IsoTime })),
   /** A full sync of the menu and orders has completed on this terminal at least once. */
   initialSyncDone: z.boolean(),
+  /** The order history being pulled in the background: how many of how many (total null until the server says). */
+  orderProgress: z.object({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative().nullable() }).nullable(),
   /** Webhook events recorded but not applied yet: their resource could not be read from the cloud. */
   unappliedEvents: z.array(z.object({ id: z.string(), type: z.string(), resource: z.string(), reason: z.string(), receivedAt: IsoTime })),
 });

@@ -138,6 +138,7 @@ class Engine implements SyncEngine {
   #pullMissed = false;
   /** The configured server has answered since sync started: a refused connection is then an outage, not a wrong address. */
   #everAnswered = false;
+  #progressTimer: NodeJS.Timeout | null = null;
   #reachProblem: ReachProblem | null = null;
   /** When each read problem was first seen (kept while it lasts). */
   readonly #readProblemSince = new Map<string, number>();
@@ -166,7 +167,8 @@ class Engine implements SyncEngine {
     });
     const deps = { api: this.#api, store: this.#store, clock: this.#clock, logger: this.#logger };
     this.#pusher = new OutboxPusher({ ...deps, tuning: this.#tuning.push, random: this.#random });
-    this.#puller = new Puller({ ...deps, tuning: this.#tuning.pull });
+    // A page read is an answer from the server: online now, not only once a long first pull ends.
+    this.#puller = new Puller({ ...deps, tuning: this.#tuning.pull, onProgress: () => (this.#markOnline(), this.#emitProgress()) });
   }
 
   start(): void {
@@ -181,7 +183,7 @@ class Engine implements SyncEngine {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
-    for (const timer of [this.#pushTimer, this.#pullTimer, this.#writeTimer, this.#probeTimer]) if (timer) clearTimeout(timer);
+    for (const timer of [this.#pushTimer, this.#pullTimer, this.#writeTimer, this.#probeTimer, this.#progressTimer]) if (timer) clearTimeout(timer);
     const settled = Promise.allSettled([this.#pushing, this.#pulling, this.#probing].filter(Boolean)).then(() => true);
     let timeout: NodeJS.Timeout | undefined;
     const inTime = await Promise.race([settled, new Promise<false>((resolve) => (timeout = setTimeout(() => resolve(false), this.#timers.stopTimeoutMs)))]);
@@ -207,6 +209,7 @@ class Engine implements SyncEngine {
       oldestPendingAgeMs: stats.oldestPendingAgeMs === null ? null : Math.max(0, stats.oldestPendingAgeMs),
       lastPushAt: this.#lastPushAt,
       lastPullAt: this.#lastPullAt,
+      menuPulledAt: this.#puller.menuPulledAt,
       deadLetters: stats.deadLetters,
       backoff: this.#backoff && this.#backoff.untilMs > now ? this.#backoff : null,
       credentials: this.#credentials,
@@ -214,7 +217,18 @@ class Engine implements SyncEngine {
       reachProblem: this.#reachProblem,
       readProblems: [...this.#puller.readProblems].map(([scope, detail]) => ({ scope, detail, since: this.#readProblemSince.get(scope) ?? now })),
       initialSyncDone: this.#puller.initialSyncDone(this.#locationId),
+      orderProgress: this.#puller.orderProgress && { ...this.#puller.orderProgress },
     });
+  }
+
+  /** Progress of a long pull, told at most every 250 ms: the screens follow it without a status per page. */
+  #emitProgress(): void {
+    if (this.#progressTimer !== null) return;
+    this.#progressTimer = setTimeout(() => {
+      this.#progressTimer = null;
+      this.#emit();
+    }, 250);
+    this.#progressTimer.unref?.();
   }
 
   isOnline(): boolean {

@@ -44,6 +44,8 @@ export interface StreamPage<R = unknown> {
   createdAt: number[];
   /** How many records make a full page (the server's per_page, which may be less than asked). */
   pageSize: number;
+  /** The list's total as this page announced it, if it did. */
+  total: number | null;
 }
 
 /** Thrown when the records carry no created_at: the caller pulls by page number instead. */

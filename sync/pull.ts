@@ -96,13 +96,19 @@ export class Puller {
   readonly permissionProblems = new Set<string>();
   /** Data the last reconciliation could not read, by what it is ('menu items' → why): reported on status. */
   readonly readProblems = new Map<string, string>();
+  /** When the menu was last pulled (locations, categories, items), before the orders are. */
+  menuPulledAt: number | null = null;
+  /** Orders written so far by the full order pull under way, of how many the server listed; null between full pulls. */
+  orderProgress: { done: number; total: number | null } | null = null;
+  readonly #onProgress: () => void;
 
-  constructor(deps: { api: ApiClient; store: Store; clock: Clock; logger: Logger; tuning: PullTuning }) {
+  constructor(deps: { api: ApiClient; store: Store; clock: Clock; logger: Logger; tuning: PullTuning; onProgress?: () => void }) {
     this.#api = deps.api;
     this.#store = deps.store;
     this.#clock = deps.clock;
     this.#logger = deps.logger;
     this.#tuning = deps.tuning;
+    this.#onProgress = deps.onProgress ?? (() => undefined);
   }
 
   /** Locations, categories, the location's menu, and its orders (full with sweep, or incremental). */
@@ -112,7 +118,21 @@ export class Puller {
     await this.#guard('locations', () => this.fullPull(this.#locationsSpec()));
     await this.#guard('menu categories', () => this.fullPull(this.#categoriesSpec()));
     await this.#guard('menu items', () => this.fullPull(this.#menuItemsSpec(options.locationId)));
-    await this.#guard('orders', () => (options.fullOrders ? this.fullPull(this.#ordersSpec(options.locationId, {})).then(() => undefined) : this.incrementalOrders(options.locationId)));
+    // The register can sell from here: say so now, not after a year of order history.
+    this.menuPulledAt = this.#clock.now();
+    this.#onProgress();
+    await this.#guard('orders', async () => {
+      if (!options.fullOrders) return this.incrementalOrders(options.locationId);
+      // A fresh till: the open orders (the ones being served now) before a year of history.
+      if (!this.initialSyncDone(options.locationId)) await this.#keysetPass(this.#ordersSpec(options.locationId, { status: 'open' }), { full: false });
+      this.orderProgress = { done: 0, total: null };
+      try {
+        await this.fullPull(this.#ordersSpec(options.locationId, {}));
+      } finally {
+        this.orderProgress = null;
+        this.#onProgress();
+      }
+    });
   }
 
   async #guard(what: string, pull: () => Promise<unknown>): Promise<void> {
@@ -288,10 +308,15 @@ export class Puller {
         ids: data.data.map((r) => (r as { id: string }).id),
         createdAt: data.data.map((r) => Date.parse(String((r as { created_at?: string }).created_at ?? ''))),
         pageSize: Math.min(perPage, data.meta?.per_page ?? perPage),
+        total: data.meta?.total ?? null,
       };
     };
     const write = (page: StreamPage<R>, cursor: string) => {
       records += this.#writePage(spec, page.records, startedAt, cursor, seen);
+      if (spec.kind === 'order' && this.orderProgress !== null) {
+        this.orderProgress.done = this.#store.server.countSeenSince(spec.kind, spec.scope, startedAt);
+        this.#onProgress();
+      }
     };
 
     let windows = saved?.windows;
@@ -300,6 +325,7 @@ export class Puller {
       if (windows === undefined) {
         const lowerBound = spec.query.created_after === undefined ? null : Date.parse(String(spec.query.created_after));
         const first = await fetch({ after: lowerBound, before: null, page: 1 });
+        if (spec.kind === 'order' && this.orderProgress !== null) this.orderProgress.total = first.total;
         const full = first.ids.length > 0 && first.ids.length >= first.pageSize;
         const newest = first.createdAt.length > 0 ? Math.max(...first.createdAt) : Number.NaN;
         if (full && Number.isNaN(newest)) throw new NoKeysetError();

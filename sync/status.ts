@@ -42,6 +42,8 @@ export const SyncStatus = z.object({
   oldestPendingAgeMs: z.number().nonnegative().nullable(),
   lastPushAt: z.number().nullable(),
   lastPullAt: z.number().nullable(),
+  /** The menu part of the last pull, which ends before its orders: the register refreshes its menu then. */
+  menuPulledAt: z.number().nullable(),
   deadLetters: z.number().int().nonnegative(),
   backoff: SyncBackoff.nullable(),
   credentials: CredentialsState,
@@ -51,5 +53,7 @@ export const SyncStatus = z.object({
   readProblems: z.array(ReadProblem),
   /** A full pull of the menu and of the orders has completed on this terminal at least once. */
   initialSyncDone: z.boolean(),
+  /** The full order pull under way: orders written so far of how many the server lists (null: not known yet). */
+  orderProgress: z.object({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative().nullable() }).nullable(),
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;

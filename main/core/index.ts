@@ -285,13 +285,17 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
 
   // Status to every renderer on each change.
   let lastPullAt: number | null = null;
+  let lastMenuPullAt: number | null = null;
   let lastOutbox = '';
   sync.onChange(() => {
     const status = sync.status();
     const engineStatus = sync.engine?.status();
     const pulled = engineStatus !== undefined && engineStatus.lastPullAt !== lastPullAt;
-    if (pulled) {
-      lastPullAt = engineStatus.lastPullAt;
+    // The menu is pulled before the orders: a fresh till sells from it while its history comes.
+    const menuPulled = engineStatus !== undefined && engineStatus.menuPulledAt !== lastMenuPullAt;
+    if (pulled || menuPulled) {
+      lastPullAt = engineStatus!.lastPullAt;
+      lastMenuPullAt = engineStatus!.menuPulledAt;
       cashier.menuChanged();
     }
     // The order list shows each order's sync state: it refetches on the same change that moves the

@@ -252,6 +252,7 @@ export class SyncLink {
         serverProblem: null,
         readProblems: [],
         initialSyncDone: false,
+        orderProgress: null,
       };
     }
     const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
@@ -267,6 +268,7 @@ export class SyncLink {
       serverProblem: engine.reachProblem && { kind: engine.reachProblem.kind, message: serverProblemMessage(engine.reachProblem) },
       readProblems: engine.readProblems.map((problem) => ({ message: readProblemMessage(problem.scope), detail: problem.detail, since: iso(problem.since) })),
       initialSyncDone: engine.initialSyncDone,
+      orderProgress: engine.orderProgress,
     };
   }
 

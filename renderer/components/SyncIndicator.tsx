@@ -16,7 +16,7 @@ function headline(status: SyncStatusView, connected: boolean): { tone: 'ok' | 'w
   if (status.readProblems.length > 0) return { tone: 'bad', text: 'Cloud data unreadable' };
   const stuckEvents = status.unappliedEvents.some((event) => Date.now() - Date.parse(event.receivedAt) > EVENT_STUCK_MS);
   if (status.deadLetters.length > 0 || status.repricedOrders.length > 0 || stuckEvents) return { tone: 'bad', text: 'Needs attention' };
-  if (!status.initialSyncDone && status.engineRunning) return { tone: 'warn', text: 'First sync…' };
+  if (!status.initialSyncDone && status.engineRunning) return { tone: 'warn', text: status.orderProgress ? `First sync ${progressPercent(status.orderProgress)}` : 'First sync…' };
   if (status.pending > 0) return { tone: 'warn', text: 'Syncing' };
   return { tone: 'ok', text: 'Online, all synced' };
 }
@@ -32,6 +32,17 @@ function connectionText(status: SyncStatusView): string {
   if (!status.online) return 'Offline: orders and payments are kept on this terminal and sent when the connection returns.';
   if (!status.initialSyncDone && status.engineRunning) return 'Online. The first sync with the cloud has not completed yet: the menu and orders may be incomplete.';
   return 'Online';
+}
+
+/** "37%", or "…" while the server has not said how many there are. */
+function progressPercent(progress: NonNullable<SyncStatusView['orderProgress']>): string {
+  return progress.total ? `${Math.min(99, Math.floor((progress.done / progress.total) * 100))}%` : '…';
+}
+
+/** "12,000 of 50,240 orders": the history still coming, for the sync panel. */
+function progressText(progress: NonNullable<SyncStatusView['orderProgress']>): string {
+  const n = (value: number) => value.toLocaleString();
+  return progress.total === null ? `${n(progress.done)} orders so far` : `${n(progress.done)} of ${n(progress.total)} orders`;
 }
 
 /** Always visible: online/offline, what waits to sync and for how long, and refused changes. */
@@ -95,6 +106,14 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
       <dl className="facts">
         <dt>Connection</dt>
         <dd data-testid="sync-connection">{connectionText(status)}</dd>
+        {status.orderProgress ? (
+          <>
+            <dt>Order history</dt>
+            <dd data-testid="sync-progress">
+              {progressText(status.orderProgress)}, in the background: selling does not wait for it.
+            </dd>
+          </>
+        ) : null}
         <dt>Waiting to sync</dt>
         <dd>
           {status.pending}

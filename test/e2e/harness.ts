@@ -29,8 +29,11 @@ export interface Terminal {
  */
 const FAST_PUSH = { timers: { pushIntervalMs: 300, localWriteDelayMs: 10 }, tuning: { offlineBackoff: { baseMs: 200, capMs: 800 } } };
 
-export async function startTerminal(options: { config?: Partial<TerminalConfig>; apiKey?: (sandbox: Sandbox) => string | null; sandbox?: SandboxOptions } = {}): Promise<Terminal> {
+export async function startTerminal(
+  options: { config?: Partial<TerminalConfig>; apiKey?: (sandbox: Sandbox) => string | null; sandbox?: SandboxOptions; prepareSandbox?: (sandbox: Sandbox) => Promise<void> } = {},
+): Promise<Terminal> {
   const sandbox = await startSandbox({ seed: 'demo', ...options.sandbox });
+  await options.prepareSandbox?.(sandbox);
   const dataDir = mkdtempSync(join(tmpdir(), 'pos-e2e-'));
   const secretStore = new FileSecretStore(join(dataDir, 'secrets.json'));
   const apiKey = options.apiKey ? options.apiKey(sandbox) : sandbox.credentials.apiKeys.full;
