@@ -89,6 +89,25 @@ export const LocationChangeInput = z.object({
 });
 export type LocationChangeInput = z.infer<typeof LocationChangeInput>;
 
+/** searchOrders: the newest index matches first, then their rows, each shown once (pending over base). */
+export const SEARCH_ORDERS_SQL = `
+  SELECT * FROM orders AS o
+  WHERE o.rowid IN (
+    SELECT rowid FROM (
+      SELECT rowid, created_at FROM orders INDEXED BY orders_by_customer_name
+        WHERE customer_name >= ? COLLATE NOCASE AND customer_name < ? COLLATE NOCASE
+      UNION ALL
+      SELECT rowid, created_at FROM orders INDEXED BY orders_by_customer_phone
+        WHERE customer_phone >= ? AND customer_phone < ?
+      ORDER BY created_at DESC LIMIT ?))
+    AND (o.layer = 'pending' OR NOT EXISTS (SELECT 1 FROM orders AS p WHERE p.id = o.id AND p.layer = 'pending'))
+  ORDER BY o.created_at DESC, o.id DESC LIMIT ?`;
+
+/** The smallest string above every string starting with `prefix`: its last code unit plus one. */
+function prefixEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
 export interface AuditEntry {
   id: number;
   at: number;
@@ -270,6 +289,22 @@ export class CashierRepositories {
     if (f.createdFrom !== undefined) query = query.where('created_at', '>=', f.createdFrom);
     if (f.createdTo !== undefined) query = query.where('created_at', '<', f.createdTo);
     return this.sql.all(query).map((row) => this.layers.fromRow('order', row as unknown as Record<string, unknown>));
+  }
+
+  /**
+   * Orders whose customer's name (any case, ASCII) or phone starts with `text`, newest first, in
+   * the merged view. Two index range scans: the newest matches are picked from the covering
+   * indexes (created_at is in them) before any order row is read, so the cost follows the number
+   * of matching index entries, not of orders. Each entity has at most two rows (base, pending):
+   * a window of twice the limit and a few more keeps a page whole.
+   */
+  searchOrders(text: string, limit = 50): OrderDoc[] {
+    const prefix = z.string().trim().min(1).parse(text);
+    const take = z.number().int().min(1).max(500).parse(limit);
+    // NOCASE folds ASCII letters only, to lowercase: the name's bounds are folded the same way.
+    const folded = prefix.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const rows = this.sql.allSql<Record<string, unknown>>(SEARCH_ORDERS_SQL, [folded, prefixEnd(folded), prefix, prefixEnd(prefix), take * 2 + 8, take]);
+    return rows.map((row) => this.layers.fromRow('order', row));
   }
 
   // ---- payments and refunds ----

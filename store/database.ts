@@ -4,6 +4,7 @@ import { existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
 import BetterSqlite3, { type Database, type RunResult, type Statement } from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Compilable, type CompiledQuery, type Insertable } from 'kysely';
 import { StoreError } from './errors';
+import { checkHeaderAgreesWithSize, checkRegisterTables, checkWholeFile, closedCleanly, hasWriteAheadLog, removeCleanCloseMarker } from './integrity';
 import type { Migration } from './migrations';
 import type { StoreTables } from './schema';
 
@@ -91,6 +92,8 @@ export interface OpenedDatabase {
   sql: SqlRunner;
   /** user_version after migrating. */
   version: number;
+  /** Whether open read the whole file (the last session did not close cleanly) or only the bounded checks. */
+  checked: 'whole_file' | 'register_tables';
 }
 
 /** Throws unless the file is absent, empty (SQLite's own fresh file) or starts with the SQLite header. */
@@ -131,19 +134,6 @@ function openHandle(file: string): Database {
     return new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS });
   } catch (error) {
     throw new StoreError('unreadable_database', `cannot open the store ${file}: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-/** Reads only: a corrupt file must come out of here exactly as it went in. */
-function checkIntegrity(db: Database, file: string): void {
-  let problems: string[];
-  try {
-    problems = (db.pragma('quick_check') as { quick_check: string }[]).map((r) => r.quick_check);
-  } catch (error) {
-    throw new StoreError('corrupt_database', `the store ${file} is corrupt (${(error as Error).message}); it was left untouched — restore it from a backup or move it aside`, { cause: error });
-  }
-  if (problems.length !== 1 || problems[0] !== 'ok') {
-    throw new StoreError('corrupt_database', `the store ${file} failed its integrity check (${problems.slice(0, 3).join('; ')}); it was left untouched — restore it from a backup or move it aside`);
   }
 }
 
@@ -202,21 +192,27 @@ export function migrate(db: Database, file: string, migrations: readonly Migrati
 /**
  * Opens (or creates) the store file. Refuses, without writing a byte, a file that is not SQLite,
  * is corrupt, or was written by a newer app; then turns on WAL + synchronous=FULL + foreign keys,
- * verifies them, and migrates.
+ * verifies them, and migrates. The whole file is read only after a session that did not close
+ * cleanly (store/integrity.ts); otherwise the header, the schema and the register's tables are.
  */
 export function openDatabase(file: string, migrations: readonly Migration[]): OpenedDatabase {
   checkHeader(file);
+  const clean = closedCleanly(file);
+  checkHeaderAgreesWithSize(file, hasWriteAheadLog(file));
   const db = openHandle(file);
   try {
-    checkIntegrity(db, file);
+    if (clean) checkRegisterTables(db, file);
+    else checkWholeFile(db, file);
     const found = currentVersion(db);
     if (found > migrations.length) {
       throw newerDatabase(file, found, migrations.length);
     }
+    // From the first write on, a crash is an unclean shutdown: the next open reads the whole file.
+    removeCleanCloseMarker(file);
     setDurabilityPragmas(db, file);
     const version = migrate(db, file, migrations);
     const kysely = new Kysely<StoreTables>({ dialect: new SqliteDialect({ database: db }) });
-    return { db, kysely, sql: new SqlRunner(db), version };
+    return { db, kysely, sql: new SqlRunner(db), version, checked: clean ? 'register_tables' : 'whole_file' };
   } catch (error) {
     db.close();
     throw error;

@@ -7,11 +7,13 @@ import { systemClock, type Clock } from '../common/clock';
 import { CashierRepositories } from './cashier';
 import { openDatabase } from './database';
 import { IdMap } from './id-map';
+import { checkWholeFileInWorker, hasWriteAheadLog, removeCleanCloseMarker, writeCleanCloseMarker, type IntegrityReport } from './integrity';
 import { EntityLayers } from './layers';
 import { STORE_MIGRATIONS, type Migration } from './migrations';
 import { Outbox } from './outbox';
 import { PendingChanges } from './pending';
 import { RepricedOrders } from './repriced-orders';
+import { Retention } from './retention';
 import type { StoreTables } from './schema';
 import { ServerState } from './server-state';
 
@@ -38,6 +40,12 @@ export class Store {
   readonly repricedOrders: RepricedOrders;
   /** The cashier's side: orders, payments, refunds, menu, locations, settings, audit. */
   readonly cashier: CashierRepositories;
+  /** Deletes old orders the cloud already has in full (docs/store.md, "Retention"). */
+  readonly retention: Retention;
+  /** What open checked: the whole file after an unclean shutdown, else the header, schema and register tables. */
+  readonly openCheck: 'whole_file' | 'register_tables';
+  /** Set when a whole-file check found damage: the close then leaves no clean-close marker. */
+  #damage: IntegrityReport | undefined;
   /** One transaction wrapper for every call: better-sqlite3's db.transaction() is costly to build. */
   readonly #runInTransaction: BetterSqlite3.Transaction<(fn: () => unknown) => unknown>;
 
@@ -47,6 +55,7 @@ export class Store {
     this.db = opened.db;
     this.kysely = opened.kysely;
     this.version = opened.version;
+    this.openCheck = opened.checked;
     this.#runInTransaction = opened.db.transaction((fn: () => unknown) => fn());
     const transaction = <T>(fn: () => T): T => this.transaction(fn);
     const layers = new EntityLayers(opened.sql);
@@ -56,6 +65,7 @@ export class Store {
     this.repricedOrders = new RepricedOrders(opened.kysely, opened.sql);
     this.outbox = new Outbox(opened.kysely, opened.sql, pending, this.ids, this.server, this.repricedOrders, transaction);
     this.cashier = new CashierRepositories(opened.kysely, opened.sql, layers, this.outbox, options.clock ?? systemClock, transaction);
+    this.retention = new Retention(opened.sql, transaction);
   }
 
   /**
@@ -94,8 +104,43 @@ export class Store {
     return (this.db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
   }
 
+  /**
+   * The whole-file check (PRAGMA quick_check) that open skips after a clean close, on a read-only
+   * connection in a worker thread: call it once after start, when the register is up. It never
+   * writes to the store. On damage it resolves `{ status: 'corrupt', problems }` for main/core to
+   * show loudly, and removes the clean-close marker so the next open reads the whole file and
+   * refuses it (StoreError corrupt_database) instead of selling on a damaged file.
+   */
+  async verifyIntegrity(): Promise<IntegrityReport> {
+    const report = await checkWholeFileInWorker(this.file);
+    if (report.status === 'corrupt') {
+      this.#damage = report;
+      removeCleanCloseMarker(this.file);
+    }
+    return report;
+  }
+
+  /**
+   * Copies the log back into the file, closes, and (unless damage was found) leaves the
+   * clean-close marker: the next open may then skip reading the whole file.
+   */
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    let checkpointed = false;
+    try {
+      const [result] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+      checkpointed = result?.busy === 0;
+    } catch {
+      // The log stays; the next open replays it and, without a marker, reads the whole file.
+    }
+    this.db.close();
+    // A log still holding frames (a reader kept it) means the file alone is not the whole store.
+    if (!checkpointed || this.#damage !== undefined || hasWriteAheadLog(this.file)) return;
+    try {
+      writeCleanCloseMarker(this.file);
+    } catch {
+      // A read-only or full folder: the next open only does the whole-file check it would skip.
+    }
   }
 }
 

@@ -32,6 +32,7 @@ export const SETTINGS: readonly { path: readonly string[]; flag: string; env: st
   { path: ['offlinePayments', 'total'], flag: 'offline-total', env: 'POS_OFFLINE_TOTAL' },
   { path: ['offlinePayments', 'managerPinHash'], flag: 'manager-pin-hash', env: 'POS_MANAGER_PIN_HASH' },
   { path: ['payments', 'confirmAbove'], flag: 'confirm-charge-above', env: 'POS_CONFIRM_CHARGE_ABOVE' },
+  { path: ['store', 'retentionDays'], flag: 'retention-days', env: 'POS_RETENTION_DAYS' },
   { path: ['kioskMode'], flag: 'kiosk', env: 'POS_KIOSK' },
   { path: ['browserMode', 'port'], flag: 'port', env: 'POS_PORT' },
   { path: ['browserMode', 'openBrowser'], flag: 'open', env: 'POS_OPEN_BROWSER' },

@@ -65,6 +65,15 @@ export const TerminalConfig = z.strictObject({
       confirmAbove: Minor.default(DEFAULT_CONFIRM_CHARGE_ABOVE),
     })
     .prefault({}),
+  store: z
+    .strictObject({
+      /**
+       * Orders older than this many days that the cloud has in full are deleted from the till
+       * (docs/store.md, "Retention"); nothing unsynced ever is. 0 keeps every order.
+       */
+      retentionDays: z.coerce.number().int('must be a whole number of days').min(0, 'cannot be negative').max(3650).default(90),
+    })
+    .prefault({}),
   kioskMode: Flag.default(false),
   browserMode: z
     .strictObject({

@@ -1,7 +1,8 @@
-import { statSync, truncateSync, writeFileSync, copyFileSync, mkdirSync } from 'node:fs';
+import { existsSync, statSync, truncateSync, writeFileSync, copyFileSync, mkdirSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openStore, STORE_MIGRATIONS, StoreError, type Migration } from '../../store';
+import { cleanCloseMarker, writeCleanCloseMarker } from '../../store/integrity';
 import { cashier, sha256, tempDbPath, threeLineOrder } from './helpers';
 
 function expectStoreError(fn: () => unknown, code: StoreError['code'], messagePart: string): void {
@@ -128,5 +129,43 @@ describe('opening the store', () => {
     expectStoreError(() => openStore(folder), 'unreadable_database', folder);
     const missingParent = `${tempDbPath()}/no/such/folder/store.db`;
     expectStoreError(() => openStore(missingParent), 'unreadable_database', missingParent);
+  });
+});
+
+describe('the open-time check', () => {
+  it('reads the whole file only when the last session did not close cleanly', () => {
+    const file = tempDbPath();
+    const first = openStore(file);
+    expect(first.openCheck).toBe('whole_file');
+    first.cashier.createOrder(threeLineOrder(), cashier);
+    first.close();
+    expect(existsSync(cleanCloseMarker(file))).toBe(true);
+    const second = openStore(file);
+    expect(second.openCheck).toBe('register_tables');
+    // While open, the marker is gone: a crash now leaves none behind.
+    expect(existsSync(cleanCloseMarker(file))).toBe(false);
+    second.db.close(); // as a crash would: no checkpoint, no marker
+    expect(openStore(file).openCheck).toBe('whole_file');
+  });
+
+  it('does not trust a marker once the file changed after the clean close', () => {
+    const file = tempDbPath();
+    openStore(file).close();
+    const raw = new BetterSqlite3(file);
+    raw.exec('CREATE TABLE scribble (x INTEGER)');
+    raw.close();
+    expect(openStore(file).openCheck).toBe('whole_file');
+  });
+
+  it('refuses a cleanly closed file cut short, from its header alone', () => {
+    const file = tempDbPath();
+    const store = openStore(file);
+    for (let i = 0; i < 200; i++) store.cashier.createOrder(threeLineOrder(), cashier);
+    store.close();
+    truncateSync(file, statSync(file).size - 4096);
+    writeCleanCloseMarker(file);
+    const before = sha256(file);
+    expectStoreError(() => openStore(file), 'corrupt_database', 'shorter than its header says');
+    expect(sha256(file)).toBe(before);
   });
 });
