@@ -195,6 +195,8 @@ export const SyncStatusView = z.object({
   initialSyncDone: z.boolean(),
   /** The order history being pulled in the background: how many of how many (total null until the server says). */
   orderProgress: z.object({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative().nullable() }).nullable(),
+  /** The terminal's own store failed its full integrity check (run in the background after start): what to do, for the manager and IT. */
+  storeProblem: z.string().nullable(),
   /** Webhook events recorded but not applied yet: their resource could not be read from the cloud. */
   unappliedEvents: z.array(z.object({ id: z.string(), type: z.string(), resource: z.string(), reason: z.string(), receivedAt: IsoTime })),
 });

@@ -297,13 +297,9 @@ export class ServerState {
    * After a full pull of a scope that started at `pullStartedAt`: base rows of that scope the pull
    * did not see are gone on the server. Their unfinished local operations stay. Returns the local ids swept.
    */
-  sweepDeletions(kind: EntityKind, scope: string, pullStartedAt: number): string[] {
+  sweepDeletions(kind: EntityKind, scope: string, pullStartedAt: number, createdFrom?: number): string[] {
     return this.transaction(() => {
-      const { table } = ENTITY_TABLES[kind];
-      const stale = this.sql.allSql<{ id: string }>(
-        `SELECT id FROM ${table} WHERE layer = 'base' AND pull_scope = ? AND (last_seen_at IS NULL OR last_seen_at < ?)`,
-        [scope, pullStartedAt],
-      );
+      const stale = this.staleBaseIds(kind, scope, pullStartedAt, createdFrom).map((id) => ({ id }));
       for (const { id } of stale) {
         this.pending.layers.remove(kind, id, 'base');
         this.pending.rebuild(kind, id);
@@ -321,10 +317,12 @@ export class ServerState {
    * Local ids of the base rows of a scope not seen by a pull since `pullStartedAt`: the candidates
    * `sweepDeletions` would remove. The engine confirms them before sweeping when it can.
    */
-  staleBaseIds(kind: EntityKind, scope: string, pullStartedAt: number): string[] {
+  staleBaseIds(kind: EntityKind, scope: string, pullStartedAt: number, createdFrom?: number): string[] {
     const { table } = ENTITY_TABLES[kind];
+    // A pull limited to recent records (orders within the retention) says nothing of older ones.
+    const since = createdFrom === undefined ? '' : ' AND created_at >= ?';
     return this.sql
-      .allSql<{ id: string }>(`SELECT id FROM ${table} WHERE layer = 'base' AND pull_scope = ? AND (last_seen_at IS NULL OR last_seen_at < ?)`, [scope, pullStartedAt])
+      .allSql<{ id: string }>(`SELECT id FROM ${table} WHERE layer = 'base' AND pull_scope = ? AND (last_seen_at IS NULL OR last_seen_at < ?)${since}`, createdFrom === undefined ? [scope, pullStartedAt] : [scope, pullStartedAt, createdFrom])
       .map((r) => r.id);
   }
 

@@ -73,6 +73,8 @@ export interface SyncEngine {
   idle(): Promise<void>;
 }
 
+const DAY_MS = 24 * 60 * 60_000;
+
 export const DEFAULT_TIMERS: SyncTimers = {
   pushIntervalMs: 5_000,
   pullIntervalMs: 60_000,
@@ -87,7 +89,7 @@ export const DEFAULT_TIMERS: SyncTimers = {
 
 export const DEFAULT_TUNING: SyncTuning = {
   push: { concurrency: 16, backoff: defaultBackoff, lookup: { clockSkewMs: 10 * 60_000, maxPages: 50, settleMs: 30_000 } },
-  pull: { perPage: 100, streams: 8, pagesInFlight: 4, maxPasses: 4, orderOverlapMs: 10 * 60_000, maxConfirmations: 50 },
+  pull: { perPage: 100, streams: 8, retentionMs: 90 * DAY_MS, pagesInFlight: 4, maxPasses: 4, orderOverlapMs: 10 * 60_000, maxConfirmations: 50 },
   offlineBackoff: { baseMs: 1_000, capMs: 30_000 },
   requestTimeoutMs: 15_000,
 };
@@ -132,6 +134,7 @@ class Engine implements SyncEngine {
   #lastPushAt: number | null = null;
   #lastPullAt: number | null = null;
   #lastFullPullAt: number | null = null;
+  #lastRetentionAt: number | null = null;
   #lastError: string | null = null;
   #pushPermissionProblems: string[] = [];
   /** A pull failed because the server was unreachable. */
@@ -473,6 +476,14 @@ class Engine implements SyncEngine {
     if (fullOrders) this.#lastFullPullAt = now;
     this.#refreshPermissionState();
     this.#store.outbox.pruneCompleted(this.#clock.now() - this.#timers.completedRetentionMs);
+    // After a full pull (the cloud has confirmed what it holds), at most once a day: orders past
+    // the retention that the cloud has and nothing here still needs (store/retention.ts).
+    const retention = this.#tuning.pull.retentionMs;
+    if (fullOrders && retention !== null && (this.#lastRetentionAt === null || now - this.#lastRetentionAt >= DAY_MS)) {
+      this.#lastRetentionAt = now;
+      const pruned = await this.#store.retention.prune(now - retention);
+      if (pruned.deleted > 0) this.#logger.info(pruned, 'orders past the retention pruned');
+    }
     // The server is reachable: anything waiting to be pushed can go now.
     if (this.#store.outbox.unfinishedCount() > 0) this.#runPush();
   }

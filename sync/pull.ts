@@ -28,6 +28,11 @@ export interface PullTuning {
   perPage: number;
   /** Keyset streams of a full order pull running at once, each with one request in flight (sync/pull-streams.ts). */
   streams: number;
+  /**
+   * Orders created longer ago than this are neither pulled nor swept: the till keeps only what it
+   * needs (store/retention.ts prunes older synced ones). null: every order.
+   */
+  retentionMs: number | null;
   /** Pages fetched ahead while earlier ones are written. */
   pagesInFlight: number;
   /** Passes tried before a drifting pull gives up until the next cycle. */
@@ -50,6 +55,8 @@ export interface ScopeSpec<R> {
   itemSchema?: z.ZodType<R>;
   /** The list is ordered by created_at and filterable by created_after: page by keyset. */
   keyset?: boolean;
+  /** Only base rows created from then on are swept after a full pull (older ones are outside what it asked for). */
+  sweepFrom?: number;
 }
 
 interface PassOutcome extends PassResult {
@@ -127,7 +134,7 @@ export class Puller {
       if (!this.initialSyncDone(options.locationId)) await this.#keysetPass(this.#ordersSpec(options.locationId, { status: 'open' }), { full: false });
       this.orderProgress = { done: 0, total: null };
       try {
-        await this.fullPull(this.#ordersSpec(options.locationId, {}));
+        await this.fullPull(this.orderScope(options.locationId));
       } finally {
         this.orderProgress = null;
         this.#onProgress();
@@ -189,9 +196,11 @@ export class Puller {
     };
   }
 
-  /** Every order of a location (or of every location): the scope of full order pulls. */
+  /** Every order of a location (or of every location) within the retention: the scope of full order pulls. */
   orderScope(locationId: string | null): ScopeSpec<ClientOrder> {
-    return this.#ordersSpec(locationId, {});
+    if (this.#tuning.retentionMs === null) return this.#ordersSpec(locationId, {});
+    const from = this.#clock.now() - this.#tuning.retentionMs;
+    return { ...this.#ordersSpec(locationId, { created_after: new Date(from - 1).toISOString() }), sweepFrom: from };
   }
 
   #ordersSpec(locationId: string | null, filters: Record<string, string | undefined>): ScopeSpec<ClientOrder> {
@@ -239,9 +248,9 @@ export class Puller {
         previous = last.drifted ? null : last;
         continue;
       }
-      const stale = this.#store.server.staleBaseIds(spec.kind, spec.scope, last.startedAt);
+      const stale = this.#store.server.staleBaseIds(spec.kind, spec.scope, last.startedAt, spec.sweepFrom);
       if (stale.length > 0 && spec.getPath && stale.length <= this.#tuning.maxConfirmations) await this.#confirmGone(spec, stale);
-      else if (stale.length > 0) this.#store.server.sweepDeletions(spec.kind, spec.scope, last.startedAt);
+      else if (stale.length > 0) this.#store.server.sweepDeletions(spec.kind, spec.scope, last.startedAt, spec.sweepFrom);
       this.#store.server.setCursor(spec.scope, { cursor: null, highWaterMark: last.startedAt }, this.#clock.now());
       break;
     }
@@ -475,7 +484,7 @@ export class Puller {
    * every order still open here, since /v1 cannot list "changed since".
    */
   async incrementalOrders(locationId: string | null): Promise<void> {
-    const full = this.#ordersSpec(locationId, {});
+    const full = this.orderScope(locationId);
     const mark = this.#store.server.getCursor(full.scope)?.highWaterMark;
     if (mark == null) {
       await this.fullPull(full);

@@ -239,6 +239,16 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
 
   const cashierRef: { current: Cashier | null } = { current: null };
   const sync = new SyncLink(store, clock, () => cashierRef.current?.currency() ?? 'usd', () => credentialKind);
+  // Open checked only what the register reads at start (store/integrity.ts): the whole file is
+  // checked now, off the till's thread. Damage is shown, never repaired: the file stays as it is.
+  void store.verifyIntegrity().then(
+    (report) => {
+      if (report.status !== 'corrupt') return;
+      logger.error({ problems: report.problems.slice(0, 3) }, 'the store failed its integrity check');
+      sync.reportStoreProblem("This terminal's database is damaged. Keep selling only if you must, and call IT: what is not in the cloud yet may be lost. IT: see docs/it.md, \"A damaged store\".");
+    },
+    (error: unknown) => logger.warn({ err: error }, 'the store integrity check could not run'),
+  );
   const cashier = new Cashier(store, settings, sync, events, clock);
   cashierRef.current = cashier;
 
@@ -267,7 +277,9 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
         ? new OAuthCredentials({ authUrl: s.authUrl, apiHost: s.apiHost, clientId: config.credentials.oauthClientId, clientSecret, secrets, clock, logger })
         : new ApiKeyCredentials(() => secrets.get(config.credentials.apiKeyRef));
     syncCredentials = credentials;
-    const options = { store, baseUrl: s.apiBaseUrl, credentials, locationId: s.locationId || null, clock, logger };
+    // Orders past the retention are neither pulled again nor kept (store/retention.ts); 0 keeps every one.
+    const retentionMs = config.store.retentionDays === 0 ? null : config.store.retentionDays * 24 * 60 * 60_000;
+    const options = { store, baseUrl: s.apiBaseUrl, credentials, locationId: s.locationId || null, clock, logger, tuning: { pull: { retentionMs } } };
     await sync.attach(deps.createEngine ? deps.createEngine(options) : createSyncEngine(options));
   }
 

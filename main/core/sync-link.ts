@@ -177,6 +177,7 @@ const CREDENTIALS_FROM_ENGINE: Record<SyncStatus['credentials'], CredentialKind 
 
 export class SyncLink {
   #engine: SyncEngineLike | null = null;
+  #storeProblem: string | null = null;
   #offEngine: (() => void) | null = null;
   readonly #listeners = new Set<() => void>();
 
@@ -205,6 +206,12 @@ export class SyncLink {
     return this.#engine;
   }
 
+  /** The store's background integrity check found damage: shown on the sync status until a restart. */
+  reportStoreProblem(message: string): void {
+    this.#storeProblem = message;
+    this.changed();
+  }
+
   onChange(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -231,6 +238,7 @@ export class SyncLink {
       oldestPendingAgeMs: stats.oldestPendingAgeMs,
       deadLetters,
       repricedOrders,
+      storeProblem: this.#storeProblem,
       unappliedEvents: this.store.server.unappliedWebhookEvents().map((event) => ({
         id: event.eventId,
         type: event.type,

@@ -9,6 +9,7 @@ const EVENT_STUCK_MS = 30_000;
 
 function headline(status: SyncStatusView, connected: boolean): { tone: 'ok' | 'warn' | 'bad'; text: string } {
   if (!connected) return { tone: 'bad', text: 'Terminal program not answering' };
+  if (status.storeProblem) return { tone: 'bad', text: 'Database damaged' };
   if (status.credentials === 'none') return { tone: 'warn', text: 'Not connected to an account' };
   if (status.credentials === 'rejected') return { tone: 'bad', text: 'Sign-in rejected' };
   if (status.serverProblem) return { tone: 'bad', text: SERVER_PROBLEM_HEADLINES[status.serverProblem.kind] };
@@ -137,6 +138,11 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
         ) : null}
       </dl>
       <ErrorNote message={error} />
+      {status.storeProblem ? (
+        <p className="dialog-message" role="alert" data-testid="store-problem">
+          {status.storeProblem}
+        </p>
+      ) : null}
       {status.readProblems.length > 0 ? (
         <>
           <h3>Could not read from the cloud</h3>

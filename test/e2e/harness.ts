@@ -49,7 +49,7 @@ export async function startTerminal(
     config,
     logger: silentLogger,
     secretStore,
-    coreDeps: { createEngine: (engineOptions) => createSyncEngine({ ...engineOptions, ...FAST_PUSH }) },
+    coreDeps: { createEngine: (engineOptions) => createSyncEngine({ ...engineOptions, ...FAST_PUSH, tuning: { ...engineOptions.tuning, ...FAST_PUSH.tuning } }) },
   });
   return {
     sandbox,
