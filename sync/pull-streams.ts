@@ -4,7 +4,6 @@
 // window's end); a stream that runs out takes half of the widest window still running, so the
 // work stays balanced however the orders are spread over time. Each page is committed with the
 // state of every window (the cursor), so an interrupted pull resumes where each window stood.
-import { letRequestsLeave } from './event-loop';
 
 /** One stream's part of the time range: records created after `after` and before `before` (null: unbounded). */
 export interface PullWindow {
@@ -126,9 +125,8 @@ export async function pullInStreams<R>(startedAt: number, initial: readonly Pull
   };
 
   const runWindow = async (window: PullWindow): Promise<void> => {
-    let next = deps.fetch(window);
     for (;;) {
-      const page = await next;
+      const page = await deps.fetch(window);
       if (failed !== null) return;
       const full = page.ids.length > 0 && page.ids.length >= page.pageSize;
       const newest = page.createdAt.length > 0 ? Math.max(...page.createdAt) : Number.NaN;
@@ -146,11 +144,6 @@ export async function pullInStreams<R>(startedAt: number, initial: readonly Pull
       if (done) {
         close(window);
         pageSpan.delete(window);
-      } else {
-        // The next request leaves before this page is written: the server works while SQLite does.
-        next = deps.fetch({ ...window });
-        next.catch(() => undefined); // awaited above on the next turn
-        await letRequestsLeave();
       }
       deps.write(page, cursorOf());
       pages += 1;

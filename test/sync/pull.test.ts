@@ -160,7 +160,7 @@ describe('pull', () => {
       if (victim) await sandbox.db.deleteFrom('orders').where('id', '=', victim.id).execute();
     });
     defer(() => api.close());
-    const pull = new Puller({ api, store, clock: systemClock, logger: silentLogger, tuning: { ...DEFAULT_TUNING.pull, perPage: 20, pagesInFlight: 1, maxPasses: 10 } });
+    const pull = new Puller({ api, store, clock: systemClock, logger: silentLogger, tuning: { ...DEFAULT_TUNING.pull, perPage: 20, pagesInFlight: 1, maxPasses: 10, retentionMs: null } });
     const result = await pull.fullPull(pull.orderScope(null));
     expect(api.churned).toBe(8);
     // The drift was noticed and the pull started over until one pass was steady (by page number,
