@@ -148,16 +148,13 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
           <h3>Could not read from the cloud</h3>
           <ul className="dead-letters">
             {status.readProblems.map((problem) => (
-              <li key={problem.message + problem.detail} data-testid="read-problem">
-                <div>
-                  <strong>{problem.message}</strong>
-                  <p className="muted">Since {formatTime(problem.since)}. What could be read is up to date; sync tries again every minute.</p>
-                  <details className="dead-letter-detail">
-                    <summary>Details</summary>
-                    <p className="muted">{problem.detail}</p>
-                  </details>
-                </div>
-              </li>
+              <ProblemItem
+                key={problem.message + problem.detail}
+                testId="read-problem"
+                title={problem.message}
+                when={`Since ${formatTime(problem.since)}. What could be read is up to date; sync tries again every minute.`}
+                detail={problem.detail}
+              />
             ))}
           </ul>
         </>
@@ -168,18 +165,7 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
           <p className="dialog-message">The cloud announced these changes, but the terminal could not read them yet. They are kept and tried again.</p>
           <ul className="dead-letters">
             {status.unappliedEvents.map((event) => (
-              <li key={event.id} data-testid="unapplied-event">
-                <div>
-                  <strong>
-                    {event.type} · {event.resource}
-                  </strong>
-                  <p className="muted">Received at {formatTime(event.receivedAt)}</p>
-                  <details className="dead-letter-detail">
-                    <summary>Details</summary>
-                    <p className="muted">{event.reason}</p>
-                  </details>
-                </div>
-              </li>
+              <ProblemItem key={event.id} testId="unapplied-event" title={`${event.type} · ${event.resource}`} when={`Received at ${formatTime(event.receivedAt)}`} detail={event.reason} />
             ))}
           </ul>
         </>
@@ -253,5 +239,21 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
         </button>
       </div>
     </Dialog>
+  );
+}
+
+/** One thing the cloud sent that the terminal could not use: what, since when, and the details for IT. */
+function ProblemItem({ testId, title, when, detail }: { testId: string; title: string; when: string; detail: string }) {
+  return (
+    <li data-testid={testId}>
+      <div>
+        <strong>{title}</strong>
+        <p className="muted">{when}</p>
+        <details className="dead-letter-detail">
+          <summary>Details</summary>
+          <p className="muted">{detail}</p>
+        </details>
+      </div>
+    </li>
   );
 }

@@ -1,31 +1,16 @@
 // @vitest-environment happy-dom
 // Every money and number field, against a real core: a negative, non-numeric or out-of-range value
 // is refused with a message next to the field (aria-describedby → role=alert) and nothing is saved.
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import type { ReactNode } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { PaymentDialog } from '../../renderer/components/PaymentDialog';
 import { RefundDialog } from '../../renderer/components/RefundDialog';
-import { createBridgeClient, type BridgeClient } from '../../renderer/lib/bridge-client';
-import { BridgeContext } from '../../renderer/lib/hooks';
 import { MenuManager } from '../../renderer/screens/MenuManager';
 import { Settings } from '../../renderer/screens/Settings';
-import { ITEMS, startTestCore, type TestCore } from '../core/fixtures';
+import { ITEMS } from '../core/fixtures';
+import { coreForEachTest, renderWith } from './with-core';
 
-let t: TestCore;
-afterEach(async () => {
-  cleanup();
-  await t?.core.shutdown();
-});
-
-async function withCore(): Promise<BridgeClient> {
-  t = await startTestCore();
-  return createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
-}
-
-function renderWith(client: BridgeClient, ui: ReactNode) {
-  return render(<BridgeContext.Provider value={client}>{ui}</BridgeContext.Provider>);
-}
+const { start: withCore, core } = coreForEachTest();
 
 /** The message the field points at (aria-describedby), if it is an alert. */
 function fieldError(input: HTMLElement): string | null {
@@ -50,7 +35,7 @@ describe('money and number fields refuse bad input next to the field and save no
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(fieldError(price)).toBe('Type the amount with digits and one decimal point, e.g. 4.50.'));
     expect((await client.call('menu.snapshot', {})).items.find((i) => i.id === ITEMS.burger)?.price).toBe(1200);
-    expect(t.core.pendingOperations()).toBe(0);
+    expect(core().core.pendingOperations()).toBe(0);
   });
 
   it('settings: an offline limit of -20 is refused, with no "Settings saved."', async () => {

@@ -3,23 +3,15 @@
 // scanner's Enter fills the field without saving the form, and a malformed or taken code is
 // refused next to the field with nothing saved.
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MenuSnapshot } from '../../bridge/contract';
-import { createBridgeClient, type BridgeClient } from '../../renderer/lib/bridge-client';
+import { type BridgeClient } from '../../renderer/lib/bridge-client';
 import { BridgeContext } from '../../renderer/lib/hooks';
 import { MenuManager } from '../../renderer/screens/MenuManager';
-import { ITEMS, startTestCore, type TestCore } from '../core/fixtures';
+import { ITEMS } from '../core/fixtures';
+import { coreForEachTest } from './with-core';
 
-let t: TestCore;
-afterEach(async () => {
-  cleanup();
-  await t?.core.shutdown();
-});
-
-async function withCore(): Promise<BridgeClient> {
-  t = await startTestCore();
-  return createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
-}
+const { start: withCore } = coreForEachTest();
 
 function renderManager(client: BridgeClient, menu: MenuSnapshot) {
   render(

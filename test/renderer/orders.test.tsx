@@ -1,23 +1,15 @@
 // @vitest-environment happy-dom
 // The orders screen against a real core: each order shows the one state a restaurant reads at a
 // glance, and a refund is confirmed in words and badged on the list and on the order.
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createBridgeClient, type BridgeClient } from '../../renderer/lib/bridge-client';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { type BridgeClient } from '../../renderer/lib/bridge-client';
 import { BridgeContext } from '../../renderer/lib/hooks';
 import { Orders } from '../../renderer/screens/Orders';
-import { ITEMS, startTestCore, type TestCore } from '../core/fixtures';
+import { ITEMS } from '../core/fixtures';
+import { coreForEachTest } from './with-core';
 
-let t: TestCore;
-afterEach(async () => {
-  cleanup();
-  await t?.core.shutdown();
-});
-
-async function withCore(): Promise<BridgeClient> {
-  t = await startTestCore();
-  return createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
-}
+const { start: withCore } = coreForEachTest();
 
 function renderOrders(client: BridgeClient) {
   return render(

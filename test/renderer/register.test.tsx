@@ -1,26 +1,18 @@
 // @vitest-environment happy-dom
 // The register's ticket and its Charge button against a real core: the quantity limit is said,
 // an order already part paid charges its balance, and "Not now" says the order stays open, unpaid.
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MenuSnapshot } from '../../bridge/contract';
-import { createBridgeClient, type BridgeClient } from '../../renderer/lib/bridge-client';
+import { type BridgeClient } from '../../renderer/lib/bridge-client';
 import { BridgeContext } from '../../renderer/lib/hooks';
 import { emptyTicket, ticketFromOrder, type Ticket } from '../../renderer/lib/ticket';
 import { Register } from '../../renderer/screens/Register';
-import { ITEMS, startTestCore, type TestCore } from '../core/fixtures';
+import { ITEMS } from '../core/fixtures';
+import { coreForEachTest } from './with-core';
 
-let t: TestCore;
-afterEach(async () => {
-  cleanup();
-  await t?.core.shutdown();
-});
-
-async function withCore(): Promise<BridgeClient> {
-  t = await startTestCore();
-  return createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
-}
+const { start: withCore } = coreForEachTest();
 
 function RegisterWith({ menu, initial }: { menu: MenuSnapshot; initial: Ticket }) {
   const [ticket, setTicket] = useState(initial);

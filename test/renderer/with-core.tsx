@@ -1,0 +1,33 @@
+// The renderer suites' set-up: a real core (SQLite file) behind the page's own BridgeClient,
+// through the core's invoke/subscribe, shut down after each test.
+import { cleanup, render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach } from 'vitest';
+import { createBridgeClient, type BridgeClient } from '../../renderer/lib/bridge-client';
+import { BridgeContext } from '../../renderer/lib/hooks';
+import { startTestCore, type TestCore } from '../core/fixtures';
+
+/** Registers the teardown; `start()` gives the client of a fresh core, `core()` that core. */
+export function coreForEachTest(): { start: () => Promise<BridgeClient>; core: () => TestCore } {
+  let current: TestCore | undefined;
+  afterEach(async () => {
+    cleanup();
+    await current?.core.shutdown();
+    current = undefined;
+  });
+  return {
+    async start() {
+      const t = await startTestCore();
+      current = t;
+      return createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
+    },
+    core: () => {
+      if (!current) throw new Error('no core started in this test');
+      return current;
+    },
+  };
+}
+
+export function renderWith(client: BridgeClient, ui: ReactNode) {
+  return render(<BridgeContext.Provider value={client}>{ui}</BridgeContext.Provider>);
+}
