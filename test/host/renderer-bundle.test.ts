@@ -27,6 +27,8 @@ describe('rendererBundleIsFresh', () => {
     expect(rendererBundleIsFresh(root)).toBe(false);
     for (const path of ['renderer/lib/a.ts', 'renderer/lib', 'renderer', 'bridge/contract.ts', 'bridge', 'vite.config.ts']) age(join(root, path), 60);
     writeFileSync(join(root, 'dist/renderer/index.html'), '<!doctype html>');
+    // Built a while ago: a source written in the same clock tick as the bundle would look no newer.
+    age(join(root, 'dist/renderer/index.html'), 30);
     expect(rendererBundleIsFresh(root)).toBe(true);
     writeFileSync(join(root, 'renderer/lib/a.ts'), 'changed');
     expect(rendererBundleIsFresh(root)).toBe(false);
