@@ -226,10 +226,11 @@ class Engine implements SyncEngine {
 
   /** Progress of a long pull, told at most every 250 ms: the screens follow it without a status per page. */
   #emitProgress(): void {
-    if (this.#progressTimer !== null) return;
+    // A pull still finishing while stop() waits must not leave a timer behind (the store closes after).
+    if (this.#progressTimer !== null || this.#stopped) return;
     this.#progressTimer = setTimeout(() => {
       this.#progressTimer = null;
-      this.#emit();
+      if (!this.#stopped) this.#emit();
     }, 250);
     this.#progressTimer.unref?.();
   }
