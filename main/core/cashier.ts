@@ -237,11 +237,26 @@ export class Cashier {
       // A text filter runs here (the store filters by fields), so read wider before cutting.
       limit: search ? 500 : filter.limit,
     });
-    const matching = search
-      ? docs.filter((d) => (d.customer?.name ?? '').toLowerCase().includes(search) || (d.customer?.phone ?? '').includes(search)).slice(0, filter.limit)
-      : docs;
+    const matching = search ? this.#searchOrders(search, docs, filter) : docs;
     const ctx = this.#orderContext(matching.map((d) => d.id));
     return matching.map((doc) => orderView(doc, ctx));
+  }
+
+  /**
+   * A customer search: anywhere in the name or phone among the newest orders (read above), and
+   * by the start of the name or phone through the store's indexes over the whole history, so an
+   * order from last year is found too; the other filters apply to both.
+   */
+  #searchOrders(search: string, recent: OrderDoc[], filter: CommandPayload<'orders.list'>): OrderDoc[] {
+    const from = filter.createdAfter ? Date.parse(filter.createdAfter) : Number.NEGATIVE_INFINITY;
+    const to = filter.createdBefore ? Date.parse(filter.createdBefore) : Number.POSITIVE_INFINITY;
+    const matches = (d: OrderDoc) => (d.customer?.name ?? '').toLowerCase().includes(search) || (d.customer?.phone ?? '').includes(search);
+    const older = this.store.cashier
+      .searchOrders(search, filter.limit)
+      .filter((d) => (filter.status === undefined || d.status === filter.status) && d.created_at >= from && d.created_at < to);
+    const byId = new Map<string, OrderDoc>();
+    for (const doc of [...recent.filter(matches), ...older]) if (!byId.has(doc.id)) byId.set(doc.id, doc);
+    return [...byId.values()].sort((a, b) => b.created_at - a.created_at).slice(0, filter.limit);
   }
 
   getOrder({ id }: CommandPayload<'orders.get'>): Order {
