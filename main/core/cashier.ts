@@ -399,9 +399,26 @@ export class Cashier {
   }
 
   /** What this terminal took since `since` (default: midnight where the location is). */
+  /** Every order created since `start`, read a page at a time: a busy day has more than one page. */
+  #ordersSince(start: number): OrderDoc[] {
+    const page = 500;
+    const all = new Map<string, OrderDoc>();
+    let before: number | undefined;
+    for (;;) {
+      const docs = this.store.cashier.listOrders({ createdFrom: start, createdTo: before, limit: page });
+      for (const doc of docs) all.set(doc.id, doc);
+      if (docs.length < page) break;
+      // Newest first: the next page ends with the oldest millisecond of this one (ids dedupe).
+      const next = docs[docs.length - 1]!.created_at + 1;
+      if (before !== undefined && next >= before) break; // a whole page within one millisecond
+      before = next;
+    }
+    return [...all.values()];
+  }
+
   shiftSummary({ since }: CommandPayload<'shift.summary'>): ShiftSummary {
     const start = since ? Date.parse(since) : startOfDay(this.clock.now(), this.location()?.timezone ?? '');
-    const docs = this.store.cashier.listOrders({ createdFrom: start, limit: 500 });
+    const docs = this.#ordersSince(start);
     const ctx = this.#orderContext(docs.map((d) => d.id));
     const orders = docs.map((doc) => orderView(doc, ctx));
     const summary: ShiftSummary = {
