@@ -4,6 +4,7 @@
 // window's end); a stream that runs out takes half of the widest window still running, so the
 // work stays balanced however the orders are spread over time. Each page is committed with the
 // state of every window (the cursor), so an interrupted pull resumes where each window stood.
+import { letRequestsLeave } from './event-loop';
 
 /** One stream's part of the time range: records created after `after` and before `before` (null: unbounded). */
 export interface PullWindow {
@@ -125,22 +126,34 @@ export async function pullInStreams<R>(startedAt: number, initial: readonly Pull
   };
 
   const runWindow = async (window: PullWindow): Promise<void> => {
+    let next = deps.fetch(window);
     for (;;) {
-      const page = await deps.fetch(window);
+      const page = await next;
       if (failed !== null) return;
       const full = page.ids.length > 0 && page.ids.length >= page.pageSize;
       const newest = page.createdAt.length > 0 ? Math.max(...page.createdAt) : Number.NaN;
       if (full && Number.isNaN(newest)) throw new NoKeysetError();
+      const moved = { after: window.after, page: window.page };
       let done = !full;
       if (full && window.after !== null && newest <= window.after + 1) {
-        window.page += 1; // a whole page within one millisecond: step through it by number
+        moved.page += 1; // a whole page within one millisecond: step through it by number
       } else if (full) {
         pageSpan.set(window, newest - Math.min(...page.createdAt));
-        window.after = newest - 1; // several records may share a millisecond: ids dedupe
-        window.page = 1;
-        // A stolen half may have moved this window's end below what the last page reached.
-        if (window.before !== null && window.after >= window.before - 1) done = true;
+        moved.after = newest - 1; // several records may share a millisecond: ids dedupe
+        moved.page = 1;
       }
+      if (!done) {
+        // The next request leaves before this page is written: the server works while SQLite does.
+        next = deps.fetch({ ...moved, before: window.before });
+        next.catch(() => undefined); // awaited above on the next turn
+        await letRequestsLeave();
+        if (failed !== null) return;
+      }
+      // The window moves with the page it writes, in the same synchronous step: a cursor another
+      // stream commits in between must not claim pages this one has not written.
+      Object.assign(window, moved);
+      // A stolen half may have moved this window's end below what the last page reached.
+      if (window.before !== null && window.after !== null && window.after >= window.before - 1) done = true;
       if (done) {
         close(window);
         pageSpan.delete(window);
