@@ -89,7 +89,7 @@ export const DEFAULT_TIMERS: SyncTimers = {
 
 export const DEFAULT_TUNING: SyncTuning = {
   push: { concurrency: 16, backoff: defaultBackoff, lookup: { clockSkewMs: 10 * 60_000, maxPages: 50, settleMs: 30_000 } },
-  pull: { perPage: 100, streams: 8, retentionMs: 90 * DAY_MS, pagesInFlight: 4, maxPasses: 4, orderOverlapMs: 10 * 60_000, maxConfirmations: 50 },
+  pull: { perPage: 100, streams: 16, retentionMs: 90 * DAY_MS, pagesInFlight: 4, maxPasses: 4, orderOverlapMs: 10 * 60_000, maxConfirmations: 50 },
   offlineBackoff: { baseMs: 1_000, capMs: 30_000 },
   requestTimeoutMs: 15_000,
 };
