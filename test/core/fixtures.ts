@@ -7,6 +7,9 @@ import { silentLogger } from '../../common/log';
 import { TerminalConfig, type TerminalConfigInput } from '../../main/config/schema';
 import { startCore, type Core, type CoreDeps } from '../../main/core/index';
 import { openStore } from '../../store/index';
+import type { Sandbox } from '../../sandbox/index';
+import type { ConnectivityTiming } from '../../sync/connectivity';
+import { createSyncEngine, type SyncTimers } from '../../sync/engine';
 import { FileSecretStore } from '../../sync/secret-store';
 import type { CommandInput, CommandName, CommandResult } from '../../bridge/contract';
 import type { BridgeResponse } from '../../bridge/protocol';
@@ -82,4 +85,29 @@ export async function startTestCore(config: Partial<TerminalConfigInput> = {}, d
 /** The store file as another process would see it after the answer: proves durability. */
 export function reopenStore(dataDir: string) {
   return openStore(join(dataDir, 'terminal.db'));
+}
+
+/**
+ * A core on a fresh data folder against a real sandbox (demo seed) with its full API key, its
+ * sync engine on quick push timers: the till as the renderer drives it, with the cloud behind it.
+ */
+export async function startCoreOnSandbox(
+  sandbox: Sandbox,
+  options: { config?: Partial<TerminalConfigInput>; timers?: Partial<SyncTimers> & { probe?: Partial<ConnectivityTiming> } } = {},
+): Promise<Core> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pos-core-sandbox-'));
+  const secretStore = new FileSecretStore(join(dataDir, 'secrets.json'));
+  await secretStore.setMany({ api_key: sandbox.credentials.apiKeys.full });
+  const config = TerminalConfig.parse({
+    dataDir,
+    api: { baseUrl: sandbox.baseUrl, apiHost: sandbox.apiHost, authUrl: sandbox.authUrl },
+    locationId: sandbox.credentials.locationIds[0],
+    ...options.config,
+  });
+  return startCore(config, {
+    logger: silentLogger,
+    secretStore,
+    createEngine: (engine) =>
+      createSyncEngine({ ...engine, timers: { pushIntervalMs: 200, localWriteDelayMs: 10, ...options.timers }, tuning: { ...engine.tuning, offlineBackoff: { baseMs: 100, capMs: 400 } } }),
+  });
 }

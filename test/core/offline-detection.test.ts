@@ -1,19 +1,13 @@
 // The offline card-payment limits follow the engine's connectivity probe: an outage that starts
 // while the till is idle is known before the next card payment, with no write having failed.
 // Real sandbox over loopback HTTP, real store file, the core as the renderer drives it.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MenuSnapshot, SyncStatusView } from '../../bridge/contract';
-import { silentLogger } from '../../common/log';
-import { TerminalConfig } from '../../main/config/schema';
 import { hashManagerPin } from '../../main/config/manager-pin';
-import { startCore, type Core } from '../../main/core/index';
+import { type Core } from '../../main/core/index';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
-import { createSyncEngine } from '../../sync/engine';
-import { FileSecretStore } from '../../sync/secret-store';
 import { waitFor } from '../sync/harness';
+import { startCoreOnSandbox } from './fixtures';
 
 const PROBE = { idleIntervalMs: 300, minGapMs: 50, timeoutMs: 500 };
 let sandbox: Sandbox | undefined;
@@ -32,20 +26,9 @@ async function call<T>(command: string, payload: unknown): Promise<T> {
 describe('offline detection at the till', () => {
   it('an outage while idle makes the next large card payment need the manager PIN; it syncs once the outage ends', async () => {
     sandbox = await startSandbox({ seed: 'demo' });
-    const dataDir = mkdtempSync(join(tmpdir(), 'pos-offline-'));
-    const secretStore = new FileSecretStore(join(dataDir, 'secrets.json'));
-    await secretStore.setMany({ api_key: sandbox.credentials.apiKeys.full });
-    const config = TerminalConfig.parse({
-      dataDir,
-      api: { baseUrl: sandbox.baseUrl, apiHost: sandbox.apiHost, authUrl: sandbox.authUrl },
-      locationId: sandbox.credentials.locationIds[0],
-      offlinePayments: { perTransaction: 100, total: 100_000, managerPinHash: hashManagerPin('2468') },
-    });
-    core = await startCore(config, {
-      logger: silentLogger,
-      secretStore,
-      createEngine: (options) =>
-        createSyncEngine({ ...options, timers: { pushIntervalMs: 200, localWriteDelayMs: 10, probe: PROBE }, tuning: { offlineBackoff: { baseMs: 100, capMs: 400 } } }),
+    core = await startCoreOnSandbox(sandbox, {
+      config: { offlinePayments: { perTransaction: 100, total: 100_000, managerPinHash: hashManagerPin('2468') } },
+      timers: { probe: PROBE },
     });
     const status = () => call<SyncStatusView>('sync.status', {});
     let menu: MenuSnapshot | undefined;

@@ -1,19 +1,13 @@
 // Every screen that shows sync state updates from the same change: when the sync indicator hears
 // that the outbox drained, the order list has already been told to refetch (its per-order
 // "Waiting to sync" badge must not wait for the next pull). Real sandbox over loopback HTTP.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BridgeEvent } from '../../bridge/protocol';
 import type { MenuSnapshot, Order, SyncStatusView } from '../../bridge/contract';
-import { silentLogger } from '../../common/log';
-import { TerminalConfig } from '../../main/config/schema';
-import { startCore, type Core } from '../../main/core/index';
+import { type Core } from '../../main/core/index';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
-import { createSyncEngine } from '../../sync/engine';
-import { FileSecretStore } from '../../sync/secret-store';
 import { waitFor } from '../sync/harness';
+import { startCoreOnSandbox } from './fixtures';
 
 let sandbox: Sandbox | undefined;
 let core: Core | undefined;
@@ -31,20 +25,8 @@ async function call<T>(command: string, payload: unknown): Promise<T> {
 describe('sync state on every screen', () => {
   it('tells the order list to refetch on the same change that tells the indicator the outbox drained', async () => {
     sandbox = await startSandbox({ seed: 'demo' });
-    const dataDir = mkdtempSync(join(tmpdir(), 'pos-sync-events-'));
-    const secretStore = new FileSecretStore(join(dataDir, 'secrets.json'));
-    await secretStore.setMany({ api_key: sandbox.credentials.apiKeys.full });
-    const config = TerminalConfig.parse({
-      dataDir,
-      api: { baseUrl: sandbox.baseUrl, apiHost: sandbox.apiHost, authUrl: sandbox.authUrl },
-      locationId: sandbox.credentials.locationIds[0],
-    });
     // Quick pushes; pulls keep their default minute, so no pull can refresh the list by chance.
-    core = await startCore(config, {
-      logger: silentLogger,
-      secretStore,
-      createEngine: (options) => createSyncEngine({ ...options, timers: { pushIntervalMs: 200, localWriteDelayMs: 10 }, tuning: { offlineBackoff: { baseMs: 100, capMs: 400 } } }),
-    });
+    core = await startCoreOnSandbox(sandbox);
     let menu: MenuSnapshot | undefined;
     await waitFor(
       async () => {
