@@ -37,7 +37,7 @@ class NeedsFetch extends Error {
   }
 }
 
-/** Menu pages read at most while looking for one item (/v1 has no GET of a menu item by id). */
+/** Menu pages read at most while looking for items (/v1 has no GET of a menu item by id). */
 const MAX_MENU_PAGES = 50;
 
 export interface WebhookApplierOptions {
@@ -224,21 +224,25 @@ export class WebhookApplier implements WebhookEventSink {
     const api = this.#api;
     this.#fetching = (async () => {
       while (this.#toFetch.size > 0) {
-        const [key, queued] = this.#toFetch.entries().next().value as [string, QueuedFetch];
-        this.#toFetch.delete(key);
+        // One order at a time (GET by id); every menu item queued so far in one read of the menu list.
+        const [first] = this.#toFetch.values() as IterableIterator<QueuedFetch>;
+        const batch = first!.kind === 'order' ? [first!] : [...this.#toFetch.values()].filter((queued) => queued.kind === 'menu_item');
+        for (const queued of batch) this.#toFetch.delete(`${queued.kind}:${queued.id}`);
+        const events = batch.flatMap((queued) => [...queued.events]);
         try {
-          if (queued.kind === 'order') await this.#fetchOrder(api, queued.id);
-          else await this.#fetchMenuItem(api, queued.id);
+          if (first!.kind === 'order') await this.#fetchOrder(api, first!.id);
+          else await this.#fetchMenuItems(api, new Set(batch.map((queued) => queued.id)));
           this.#store.transaction(() => {
-            for (const eventId of queued.events.keys()) this.#store.server.settleWebhookEvent(eventId);
+            for (const [eventId] of events) this.#store.server.settleWebhookEvent(eventId);
           });
-          this.#onApplied([...queued.events.values()]);
+          this.#onApplied(events.map(([, type]) => type));
         } catch (error) {
           // Kept and shown; retried at the next start or the next event for it. A webhook must not retry forever.
-          const reason = `could not read ${queued.kind.replace('_', ' ')} ${queued.id} from the server: ${error instanceof Error ? error.message : String(error)}`;
-          this.#logger.warn({ kind: queued.kind, id: queued.id, err: error instanceof ApiError ? error.message : error }, 'could not fetch a resource named by a webhook');
+          const what = batch.map((queued) => `${queued.kind.replace('_', ' ')} ${queued.id}`).join(', ');
+          const reason = `could not read ${what} from the server: ${error instanceof Error ? error.message : String(error)}`;
+          this.#logger.warn({ resources: what, err: error instanceof ApiError ? error.message : error }, 'could not fetch a resource named by a webhook');
           this.#store.transaction(() => {
-            for (const eventId of queued.events.keys()) this.#store.server.noteWebhookEventError(eventId, reason);
+            for (const [eventId] of events) this.#store.server.noteWebhookEventError(eventId, reason);
           });
         }
       }
@@ -260,20 +264,20 @@ export class WebhookApplier implements WebhookEventSink {
     }
   }
 
-  /** /v1 reads menu items only as a list: page through it for the one item (absent: deleted). */
-  async #fetchMenuItem(api: ApiClient, id: string): Promise<void> {
+  /** /v1 reads menu items only as a list: one pass through it finds them all (absent: deleted). */
+  async #fetchMenuItems(api: ApiClient, ids: Set<string>): Promise<void> {
     const pageSchema = clientListEnvelopeSchema(clientMenuItemSchema);
-    for (let page = 1; page <= MAX_MENU_PAGES; page++) {
+    const missing = new Set(ids);
+    for (let page = 1; missing.size > 0; page++) {
+      if (page > MAX_MENU_PAGES) throw new Error(`not found in the first ${MAX_MENU_PAGES} pages of the menu`);
       const { data } = await api.call({ method: 'GET', path: '/menu/items', query: { per_page: 100, page }, schema: pageSchema });
-      const item = data.data.find((candidate) => candidate.id === id);
-      if (item !== undefined) {
-        this.#store.transaction(() => this.#writeMenuItem(item));
-        return;
-      }
+      const found = data.data.filter((candidate) => missing.delete(candidate.id));
+      if (found.length > 0) this.#store.transaction(() => found.forEach((item) => this.#writeMenuItem(item)));
       const last = data.meta?.total_pages ?? (data.links?.next ? page + 1 : page);
       if (data.data.length === 0 || page >= last) break;
     }
-    this.#store.server.removeServerRecord('menu_item', id);
+    // Read to the end and not listed: deleted on the server.
+    for (const id of missing) this.#store.server.removeServerRecord('menu_item', id);
   }
 }
 
