@@ -82,6 +82,14 @@ export const clientOrderStatusSchema = liberalEnum(['open', 'fulfilled', 'cancel
 
 const modifierRef = z.union([z.string(), z.looseObject({ id: z.string(), name: z.string().optional(), price: money.optional() })]);
 
+/**
+ * A field beyond the spec (the checkout's, docs/spec-gaps.md "Checkout"): read when it is well
+ * formed, ignored when it is not, so a server's odd extra never makes its record unreadable.
+ */
+function extra<T extends z.ZodType>(schema: T) {
+  return schema.nullish().catch(undefined);
+}
+
 export const clientOrderLineSchema = z.looseObject({
   id: z.string().optional(),
   menu_item_id: z.string().optional(),
@@ -89,6 +97,7 @@ export const clientOrderLineSchema = z.looseObject({
   quantity: z.int(),
   price: money.optional(),
   modifiers: z.array(modifierRef).optional(),
+  note: extra(z.string()),
 });
 
 export const clientCustomerSchema = z.looseObject({
@@ -109,6 +118,17 @@ export const clientOrderFieldsSchema = z.looseObject({
   metadata: z.record(z.string(), z.unknown()).nullish(),
   created_at: clientTimestampSchema.optional(),
   updated_at: clientTimestampSchema.optional(),
+  order_number: extra(z.union([z.string(), z.int().transform(String)])),
+  order_type: extra(
+    liberalEnum(['dine_in', 'takeout', 'delivery'] as const, { 'dine-in': 'dine_in', dinein: 'dine_in', eat_in: 'dine_in', take_out: 'takeout', takeaway: 'takeout', pickup: 'takeout' }),
+  ),
+  table: extra(z.union([z.string(), z.int().transform(String)])),
+  guests: extra(z.int().min(1)),
+  channel: extra(z.string().transform((s) => s.trim().toLowerCase())),
+  subtotal: extra(money),
+  discount_total: extra(money),
+  tax_total: extra(money),
+  tax_included: extra(z.boolean()),
 });
 export const clientOrderSchema = resource(clientOrderFieldsSchema);
 export type ClientOrder = z.infer<typeof clientOrderFieldsSchema>;
@@ -139,12 +159,43 @@ export const clientPaymentFieldsSchema = z.looseObject({
   status: clientPaymentStatusSchema,
   amount_captured: money.optional(),
   amount_refunded: money.optional(),
+  /** Beyond the spec: the part of amount that is a tip. */
+  tip_amount: extra(money.nonnegative()),
   refunds: z.array(clientRefundSchema).optional(),
   created_at: clientTimestampSchema.optional(),
   updated_at: clientTimestampSchema.optional(),
 });
 export const clientPaymentSchema = resource(clientPaymentFieldsSchema);
 export type ClientPayment = z.infer<typeof clientPaymentFieldsSchema>;
+
+/** "8.875" (a percentage, as text or a number) → 88_750 parts per million, exactly: no float in between. */
+function percentToPpm(text: string): number | undefined {
+  const match = /^(\d{1,3})(?:\.(\d{1,4}))?$/.exec(text.trim());
+  if (!match) return undefined;
+  const ppm = Number(match[1]) * 10_000 + Number((match[2] ?? '').padEnd(4, '0'));
+  return ppm <= 1_000_000 ? ppm : undefined;
+}
+
+/**
+ * A tax rate of a location, beyond the spec: its rate as `rate_ppm`, `rate_bps` (basis points) or
+ * `percentage` ("8.875"), read as parts per million.
+ */
+export const clientTaxRateSchema = z
+  .looseObject({
+    tax_class: z.string().min(1).default('standard'),
+    name: z.string().min(1).default('Tax'),
+    rate_ppm: z.int().min(0).max(1_000_000).optional(),
+    rate_bps: z.int().min(0).max(10_000).optional(),
+    percentage: z.union([z.string(), z.number().transform(String)]).optional(),
+  })
+  .transform((rate, ctx) => {
+    const ppm = rate.rate_ppm ?? (rate.rate_bps === undefined ? undefined : rate.rate_bps * 100) ?? (rate.percentage === undefined ? undefined : percentToPpm(rate.percentage));
+    if (ppm === undefined) {
+      ctx.issues.push({ code: 'custom', message: 'a tax rate needs rate_ppm, rate_bps or percentage', input: rate });
+      return z.NEVER;
+    }
+    return { tax_class: rate.tax_class, name: rate.name, rate_ppm: ppm };
+  });
 
 export const clientLocationFieldsSchema = z.looseObject({
   id: z.string().min(1),
@@ -157,6 +208,9 @@ export const clientLocationFieldsSchema = z.looseObject({
   status: z.string().optional(),
   created_at: clientTimestampSchema.optional(),
   updated_at: clientTimestampSchema.optional(),
+  tax_rates: extra(z.array(clientTaxRateSchema)),
+  prices_include_tax: extra(z.boolean()),
+  tax_rounding: extra(liberalEnum(['per_line', 'per_order'] as const)),
 });
 export const clientLocationSchema = resource(clientLocationFieldsSchema);
 export type ClientLocation = z.infer<typeof clientLocationFieldsSchema>;
@@ -189,6 +243,18 @@ export const clientMenuItemFieldsSchema = z.looseObject({
   currency: lowercaseCurrency.optional(),
   modifiers: z.array(clientModifierSchema).default([]),
   stock: z.int().nullish(),
+  tax_class: extra(z.string().min(1)),
+  modifier_groups: extra(
+    z.array(
+      z.looseObject({
+        id: z.string().min(1),
+        name: z.string(),
+        min_choices: z.int().min(0).default(0),
+        max_choices: z.int().min(1).nullish(),
+        modifier_ids: z.array(z.string()),
+      }),
+    ),
+  ),
   created_at: clientTimestampSchema.optional(),
   updated_at: clientTimestampSchema.optional(),
 });

@@ -18,6 +18,89 @@ export type Category = z.infer<typeof Category>;
 export const Modifier = z.object({ id: Id, name: z.string(), price: z.number().int() });
 export type Modifier = z.infer<typeof Modifier>;
 
+/** Choices asked together when the item is tapped: "Size" (exactly one), "Extras" (up to 3). */
+export const ModifierGroup = z.object({
+  id: Id,
+  name: z.string(),
+  /** At least this many must be chosen: 1 makes the group required. */
+  min: z.number().int().nonnegative(),
+  /** At most this many; null: no limit. */
+  max: z.number().int().positive().nullable(),
+  modifierIds: z.array(Id),
+});
+export type ModifierGroup = z.infer<typeof ModifierGroup>;
+
+// ---- checkout: tax, discounts, tips, splits (arithmetic in bridge/checkout) ----
+
+export const TaxRate = z.object({
+  /** The class of items it applies to ("food", "alcohol", "standard"). */
+  taxClass: z.string().trim().min(1).max(40),
+  name: z.string().trim().min(1).max(60),
+  /** Parts per million of the amount: 88_750 is 8.875% (finer than basis points: real rates have three decimals). */
+  ratePpm: z.number().int().min(0).max(1_000_000),
+});
+export type TaxRate = z.infer<typeof TaxRate>;
+
+export const TaxRounding = z.enum(['per_line', 'per_order']);
+export type TaxRounding = z.infer<typeof TaxRounding>;
+
+export const PricingRules = z.object({
+  /** Menu prices include tax (VAT style); else tax is added on top. */
+  taxIncluded: z.boolean(),
+  rounding: TaxRounding,
+  rates: z.array(TaxRate).max(50),
+});
+export type PricingRules = z.infer<typeof PricingRules>;
+
+/** A discount as the cashier asks for it; a comp is 100% off a line, with its reason. */
+export const Discount = z
+  .strictObject({
+    kind: z.enum(['percent', 'amount']),
+    /** percent: basis points (1000 = 10%, 10000 = 100%); amount: minor units. */
+    value: z.number().int().positive().max(MAX_AMOUNT),
+    reason: z.string().trim().min(1, 'give the discount a reason').max(120),
+  })
+  .refine((d) => d.kind !== 'percent' || d.value <= 10_000, { message: 'a discount is at most 100%', path: ['value'] });
+export type Discount = z.infer<typeof Discount>;
+
+/** A discount with what it took off. */
+export const AppliedDiscount = z.object({ kind: z.enum(['percent', 'amount']), value: z.number().int(), reason: z.string(), amount: z.number().int() });
+export type AppliedDiscount = z.infer<typeof AppliedDiscount>;
+
+export const OrderType = z.enum(['dine_in', 'takeout', 'delivery']);
+export type OrderType = z.infer<typeof OrderType>;
+
+/** How the order is served: at a table (its number, the guests), to take away (the customer's name), or delivered. */
+export const Service = z
+  .strictObject({
+    type: OrderType,
+    table: z.string().trim().min(1).max(12).nullable().default(null),
+    guests: z.number().int().min(1).max(99).nullable().default(null),
+  })
+  .refine((s) => s.type !== 'dine_in' || s.table !== null, { message: 'a dine-in order needs a table number', path: ['table'] });
+export type Service = z.infer<typeof Service>;
+
+/** How one order's bill is shared: evenly by N, or line by line into numbered checks. */
+export const SplitPlan = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('even'), parts: z.number().int().min(2).max(20) }),
+  /** assignment[i]: the check (1-based) line i goes to. */
+  z.strictObject({ kind: z.literal('items'), assignment: z.array(z.number().int().min(1).max(20)).min(1).max(200) }),
+]);
+export type SplitPlan = z.infer<typeof SplitPlan>;
+
+/** What the till asks of a checkout, as IT and the manager set it. */
+export const CheckoutRules = z.object({
+  /** This till's letter in order numbers (A17): unique among the store's tills. */
+  tillLetter: z.string().regex(/^[A-Z]$/, 'a till letter is one capital letter, A to Z'),
+  /** Suggested tips on the payment screen, basis points (1500 = 15%); up to 4. */
+  tipPercents: z.array(z.number().int().min(0).max(10_000)).max(4),
+  /** Whether a tip can be added to a cash payment too. */
+  cashTips: z.boolean(),
+  /** A discount above either needs the manager PIN: percent in basis points, amount in minor units. */
+  discountApproval: z.object({ percentBps: z.number().int().min(0).max(10_000), amount: Amount }),
+});
+export type CheckoutRules = z.infer<typeof CheckoutRules>;
+
 export const MenuItem = z.object({
   id: Id,
   name: z.string(),
@@ -28,6 +111,10 @@ export const MenuItem = z.object({
   /** The cloud reported inventory.low_stock for it. */
   lowStock: z.boolean(),
   modifiers: z.array(Modifier),
+  /** Required and limited choices among the modifiers; modifiers in no group are free extras. */
+  modifierGroups: z.array(ModifierGroup),
+  /** Which tax rates apply to it ("standard" unless the cloud or the category says otherwise). */
+  taxClass: z.string(),
   /** The barcode or PLU the register's scanner matches (ItemCode), kept by this terminal only. */
   barcode: z.string().nullable(),
 });
@@ -35,6 +122,9 @@ export type MenuItem = z.infer<typeof MenuItem>;
 
 export const MenuSnapshot = z.object({
   currency: z.string(),
+  /** How tickets are priced here: the ticket previews with these, the order is priced with the same. */
+  pricing: PricingRules,
+  checkout: CheckoutRules,
   categories: z.array(Category),
   items: z.array(MenuItem),
 });
@@ -53,7 +143,15 @@ export const OrderLine = z.object({
   unitPrice: z.number().int(),
   quantity: z.number().int().positive(),
   modifiers: z.array(Modifier),
+  /** quantity × (unit price + modifiers), before discounts and tax. */
   lineTotal: z.number().int(),
+  /** For the kitchen: "no onions". */
+  note: z.string(),
+  discount: AppliedDiscount.nullable(),
+  /** What the line costs after its discounts (its own and its share of the order's), with tax when it is added on top. */
+  total: z.number().int(),
+  /** Units of this line given back by refunds by item. */
+  refundedQuantity: z.number().int().nonnegative(),
 });
 export type OrderLine = z.infer<typeof OrderLine>;
 
@@ -83,6 +181,8 @@ export const Refund = z.object({
   paymentId: Id,
   amount: PositiveAmount,
   reason: z.string(),
+  /** Lines given back by a refund by item; [] for a refund by amount. */
+  items: z.array(z.object({ lineIndex: z.number().int().nonnegative(), quantity: z.number().int().positive() })),
   createdAt: IsoTime,
   syncState: SyncState,
 });
@@ -92,7 +192,12 @@ export const Payment = z.object({
   id: Id,
   orderId: Id,
   method: PaymentMethod,
+  /** What it put toward the order's total. */
   amount: PositiveAmount,
+  /** On top of amount: a card is charged amount + tip. */
+  tip: Amount,
+  /** The part of a split check it paid ("2 of 3"), if the bill was split. */
+  splitPart: z.string().nullable(),
   status: PaymentStatus,
   refundedAmount: Amount,
   createdAt: IsoTime,
@@ -114,14 +219,48 @@ export type OrderDisplayState = z.infer<typeof OrderDisplayState>;
 export const RefundState = z.enum(['none', 'partial', 'full']);
 export type RefundState = z.infer<typeof RefundState>;
 
+/** The bill: what the items come to, what came off, the tax, what is owed (before tips). */
+export const Check = z.object({
+  subtotal: z.number().int(),
+  discountTotal: z.number().int(),
+  taxTotal: z.number().int(),
+  taxIncluded: z.boolean(),
+  total: z.number().int(),
+  taxes: z.array(z.object({ name: z.string(), ratePpm: z.number().int(), amount: z.number().int() })),
+  orderDiscount: AppliedDiscount.nullable(),
+  /** Where the figures come from: this till priced it, the cloud's record says so, or only the items are known. */
+  source: z.enum(['till', 'cloud', 'items']),
+});
+export type Check = z.infer<typeof Check>;
+
+export const SplitView = z.object({
+  plan: SplitPlan,
+  parts: z.array(z.object({ label: z.string(), amount: z.number().int(), paid: z.boolean() })),
+});
+export type SplitView = z.infer<typeof SplitView>;
+
 export const Order = z.object({
   id: Id,
+  /** The short number the kitchen calls: the till's letter and the day's count ("A17"); null when the order came without one. */
+  number: z.string().nullable(),
+  /** How screens name the order: its number, else the end of its id. */
+  label: z.string(),
+  /** The business day it was sold on (YYYY-MM-DD), where known. */
+  businessDay: z.string().nullable(),
+  /** Dine-in, takeout or delivery; null when the cloud sent an order without it. */
+  service: z.object({ type: OrderType.nullable(), table: z.string().nullable(), guests: z.number().int().nullable() }),
+  /** Where the order came from: "pos", "online", "delivery" (or what the cloud calls it); null if unknown. */
+  channel: z.string().nullable(),
+  check: Check,
+  split: SplitView.nullable(),
+  tipTotal: Amount,
   status: OrderStatus,
   displayState: OrderDisplayState,
   refundState: RefundState,
   lines: z.array(OrderLine),
   customer: Customer,
   notes: z.string(),
+  /** What is owed: the check's total (before tips). */
   total: z.number().int(),
   currency: z.string(),
   createdAt: IsoTime,
@@ -234,6 +373,11 @@ export const SettingsView = z.object({
   offlineLimits: OfflineLimits,
   /** A charge above this asks the cashier to confirm the amount first; 0 never asks. */
   confirmChargeAbove: Amount,
+  checkout: CheckoutRules,
+  /** The tax rules set on this terminal (used when the location's record from the cloud has none). */
+  taxRules: PricingRules,
+  /** The rules in force and where they come from. */
+  pricing: PricingRules.extend({ source: z.enum(['location', 'terminal']) }),
   managerPinSet: z.boolean(),
   kioskMode: z.boolean(),
 });
@@ -245,6 +389,11 @@ export const ShiftSummary = z.object({
   orders: z.number().int(),
   cancelled: z.number().int(),
   byMethod: z.object({ card: Amount, cash: Amount }),
+  /** Tips on top of the payments, by tender. */
+  tips: z.object({ card: Amount, cash: Amount }),
+  /** Tax and discounts on the day's orders that were not cancelled. */
+  tax: z.number().int(),
+  discounts: z.number().int(),
   queuedOffline: Amount,
   refunded: Amount,
   net: z.number().int(),
@@ -255,6 +404,8 @@ const LineInput = z.strictObject({
   menuItemId: Id,
   quantity: z.number().int().min(1).max(999),
   modifierIds: z.array(Id).max(20).default([]),
+  note: z.string().trim().max(140).default(''),
+  discount: Discount.nullable().default(null),
 });
 export type LineInput = z.input<typeof LineInput>;
 
@@ -262,6 +413,11 @@ const OrderDraft = z.strictObject({
   lines: z.array(LineInput).min(1, 'an order needs at least one item').max(200),
   customer: Customer.default({ name: '', phone: '' }),
   notes: z.string().trim().max(500).default(''),
+  /** Off the whole order (after line discounts). */
+  discount: Discount.nullable().default(null),
+  service: Service.default({ type: 'takeout', table: null, guests: null }),
+  /** Needed when a discount is above the approval limits. */
+  managerPin: ManagerPin.optional(),
 });
 export type OrderDraft = z.input<typeof OrderDraft>;
 
@@ -353,6 +509,11 @@ export const commands = {
       lines: OrderDraft.shape.lines.optional(),
       customer: Customer.optional(),
       notes: z.string().trim().max(500).optional(),
+      discount: Discount.nullable().optional(),
+      service: Service.optional(),
+      /** null: the bill is no longer split. */
+      split: SplitPlan.nullable().optional(),
+      managerPin: ManagerPin.optional(),
     }),
     Order,
   ),
@@ -363,8 +524,13 @@ export const commands = {
     z.strictObject({
       orderId: Id,
       method: PaymentMethod,
+      /** Toward the order's total (at most what is due). */
       amount: PositiveAmount,
-      /** Cash handed over; the change is tendered minus amount. */
+      /** On top of amount (cards; cash only when cash tips are on). */
+      tip: Amount.default(0),
+      /** The part of a split check this pays ("2 of 3"). */
+      splitPart: z.string().trim().min(1).max(20).nullable().default(null),
+      /** Cash handed over; the change is tendered minus amount (and tip). */
       tendered: Amount.optional(),
       /** Needed above the offline limits. */
       managerPin: ManagerPin.optional(),
@@ -378,6 +544,15 @@ export const commands = {
       reason: RefundReason,
     }),
     z.object({ refund: Refund, order: Order }),
+  ),
+  /** Gives back whole units of lines: their share of what was paid goes back to the payments that paid it. */
+  'payments.refundItems': command(
+    z.strictObject({
+      orderId: Id,
+      items: z.array(z.strictObject({ lineIndex: z.number().int().nonnegative(), quantity: z.number().int().min(1).max(999) })).min(1).max(200),
+      reason: RefundReason,
+    }),
+    z.object({ refunds: z.array(Refund), amount: Amount, order: Order }),
   ),
 
   'location.get': command(Empty, Location),
@@ -400,6 +575,8 @@ export const commands = {
       webhookSigningSecret: z.string().trim().regex(/^whsec_[A-Za-z0-9_\-+/=]+$/, 'a signing secret starts with whsec_').optional(),
       offlineLimits: OfflineLimits.optional(),
       confirmChargeAbove: Amount.optional(),
+      checkout: CheckoutRules.partial().optional(),
+      taxRules: PricingRules.optional(),
       /** A new manager PIN; the current one is required to change it once set. */
       newManagerPin: ManagerPin.optional(),
       managerPin: ManagerPin.optional(),

@@ -7,8 +7,12 @@ import { newId } from '../common/ids';
 import type { Clock } from '../common/clock';
 import {
   CustomerDoc,
+  DiscountDoc,
   OrderLineDoc,
   OrderStatus,
+  PricingDoc,
+  ServiceDoc,
+  SplitDoc,
   type CategoryDoc,
   type EntityKind,
   type LocationDoc,
@@ -28,12 +32,22 @@ import type { StoreTables } from './schema';
 
 const Currency = z.string().regex(/^[a-z]{3}$/);
 
+/** Fields the till adds to a /v1 order body beyond the spec (docs/spec-gaps.md, "Checkout"): tax_total, discounts, order_type... */
+const WireExtras = z.record(z.string(), z.unknown());
+
 export const NewOrderInput = z.object({
   locationId: z.string().min(1),
   currency: Currency,
   lines: z.array(OrderLineDoc).min(1),
   customer: CustomerDoc.nullable().default(null),
   notes: z.string().default(''),
+  /** Numbers the order "A17": this till's letter, counted per business day. Absent: no number. */
+  numbering: z.object({ tillLetter: z.string().regex(/^[A-Z]$/), businessDay: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), dayStartedAt: z.number().int() }).optional(),
+  service: ServiceDoc.nullable().default(null),
+  pricing: PricingDoc.nullable().default(null),
+  discount: DiscountDoc.nullable().default(null),
+  checkTotal: z.number().int().nullable().default(null),
+  wire: WireExtras.default({}),
 });
 export type NewOrderInput = z.input<typeof NewOrderInput>;
 
@@ -41,8 +55,15 @@ export const OrderChangeInput = z.object({
   lines: z.array(OrderLineDoc).min(1).optional(),
   customer: CustomerDoc.nullable().optional(),
   notes: z.string().optional(),
+  service: ServiceDoc.nullable().optional(),
+  pricing: PricingDoc.nullable().optional(),
+  discount: DiscountDoc.nullable().optional(),
+  checkTotal: z.number().int().nullable().optional(),
+  split: SplitDoc.nullable().optional(),
+  /** Sent with the change when it has something for the cloud. */
+  wire: WireExtras.optional(),
 });
-export type OrderChangeInput = z.infer<typeof OrderChangeInput>;
+export type OrderChangeInput = z.input<typeof OrderChangeInput>;
 
 export const OrderListFilter = z.object({
   status: OrderStatus.optional(),
@@ -99,6 +120,9 @@ export const SEARCH_ORDERS_SQL = `
       UNION ALL
       SELECT rowid, created_at FROM orders INDEXED BY orders_by_customer_phone
         WHERE customer_phone >= ? AND customer_phone < ?
+      UNION ALL
+      SELECT rowid, created_at FROM orders INDEXED BY orders_by_number
+        WHERE number >= ? COLLATE NOCASE AND number < ? COLLATE NOCASE
       ORDER BY created_at DESC LIMIT ?))
     AND (o.layer = 'pending' OR NOT EXISTS (SELECT 1 FROM orders AS p WHERE p.id = o.id AND p.layer = 'pending'))
   ORDER BY o.created_at DESC, o.id DESC LIMIT ?`;
@@ -106,6 +130,12 @@ export const SEARCH_ORDERS_SQL = `
 /** The smallest string above every string starting with `prefix`: its last code unit plus one. */
 function prefixEnd(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+/** Extras of a payment: the tip within its amount, the split check part it paid. */
+export interface PaymentExtras {
+  tip?: number;
+  splitPart?: string | null;
 }
 
 export interface AuditEntry {
@@ -171,33 +201,70 @@ export class CashierRepositories {
     const order = NewOrderInput.parse(input);
     const now = this.clock.now();
     const id = newId('ord_', now);
-    const doc: OrderDoc = {
-      id,
-      location_id: order.locationId,
-      status: 'open',
-      currency: order.currency,
-      customer: order.customer,
-      notes: order.notes,
-      lines: order.lines,
-      total: orderTotal(order.lines),
-      created_at: now,
-      updated_at: now,
-    };
     return this.transaction(() => {
+      const number = order.numbering ? this.#nextOrderNumber(order.numbering) : null;
+      const doc: OrderDoc = {
+        id,
+        location_id: order.locationId,
+        status: 'open',
+        currency: order.currency,
+        customer: order.customer,
+        notes: order.notes,
+        lines: order.lines,
+        total: orderTotal(order.lines),
+        created_at: now,
+        updated_at: now,
+        number,
+        business_day: order.numbering?.businessDay ?? null,
+        service: order.service,
+        channel: null,
+        pricing: order.pricing,
+        discount: order.discount,
+        check_total: order.checkTotal,
+        cloud_check: null,
+        split: null,
+      };
       const written = this.outbox.enqueue({
         opId: newId('op_', now),
         entityKind: 'order',
         entityId: id,
         kind: 'order.create',
-        payload: { location_id: order.locationId, items: lineRefs(order.lines), ...(order.customer ? { customer: order.customer } : {}) },
+        payload: {
+          location_id: order.locationId,
+          items: lineRefs(order.lines),
+          ...(order.customer ? { customer: order.customer } : {}),
+          ...order.wire,
+          ...(number ? { order_number: number } : {}),
+        },
         patch: doc,
         dependsOn: this.#unsentMenuItems(order.lines),
         resourceKey: `order:${id}`,
         now,
       });
-      this.#audit(actor, 'order.create', 'order', id, { total: doc.total, lines: doc.lines.length }, now);
+      this.#audit(actor, 'order.create', 'order', id, { number, total: doc.check_total ?? doc.total, lines: doc.lines.length, discount: doc.discount }, now);
       return written;
     });
+  }
+
+  /**
+   * The next number of the business day on this till: a counter per day, bumped in the order's
+   * transaction. A day without a counter here (a reset till) starts after the highest number with
+   * this till's letter among the day's orders the store still has, so a number is never given twice.
+   */
+  #nextOrderNumber({ tillLetter, businessDay, dayStartedAt }: { tillLetter: string; businessDay: string; dayStartedAt: number }): string {
+    const [counter] = this.sql.allSql<{ last: number }>('SELECT last FROM order_numbers WHERE business_day = ?', [businessDay]);
+    let next: number;
+    if (counter) {
+      next = counter.last + 1;
+    } else {
+      const taken = this.sql.allSql<{ number: string }>(
+        `SELECT number FROM orders INDEXED BY orders_by_number WHERE number >= ? COLLATE NOCASE AND number < ? COLLATE NOCASE AND created_at >= ?`,
+        [tillLetter, String.fromCharCode(tillLetter.charCodeAt(0) + 1), dayStartedAt],
+      );
+      next = taken.reduce((max, row) => Math.max(max, Number(/^[A-Z](\d+)$/i.exec(row.number)?.[1] ?? 0)), 0) + 1;
+    }
+    this.sql.runSql('INSERT INTO order_numbers (business_day, last) VALUES (?, ?) ON CONFLICT (business_day) DO UPDATE SET last = excluded.last', [businessDay, next]);
+    return `${tillLetter}${next}`;
   }
 
   /**
@@ -265,7 +332,21 @@ export class CashierRepositories {
       payload.customer = parsed.customer;
     }
     if (parsed.notes !== undefined) patch.notes = parsed.notes;
-    return this.#orderOperation(id, 'order.update', payload, patch, actor);
+    if (parsed.service !== undefined) patch.service = parsed.service;
+    if (parsed.pricing !== undefined) patch.pricing = parsed.pricing;
+    if (parsed.discount !== undefined) patch.discount = parsed.discount;
+    if (parsed.checkTotal !== undefined) patch.check_total = parsed.checkTotal;
+    if (parsed.split !== undefined) patch.split = parsed.split;
+    const forCloud = payload.items !== undefined || payload.customer !== undefined || !isDeepStrictEqual(parsed.service ?? current.service, current.service) || !isDeepStrictEqual(parsed.checkTotal ?? current.check_total, current.check_total);
+    if (forCloud && parsed.wire) Object.assign(payload, parsed.wire);
+    if (Object.keys(payload).length > 0) return this.#orderOperation(id, 'order.update', payload, patch, actor);
+    // Only what the till keeps (notes, the split): no PATCH without fields for the cloud.
+    return this.transaction(() => {
+      this.#openOrder(id);
+      this.outbox.setTillOnlyFields('order', id, { ...patch, updated_at: this.clock.now() });
+      this.#audit(actor, 'order.update', 'order', id, patch, this.clock.now());
+      return this.getOrder(id) as OrderDoc;
+    });
   }
 
   fulfilOrder(id: string, { actor }: Actor): OrderDoc {
@@ -292,7 +373,7 @@ export class CashierRepositories {
   }
 
   /**
-   * Orders whose customer's name (any case, ASCII) or phone starts with `text`, newest first, in
+   * Orders whose customer's name or number (any case, ASCII) or phone starts with `text`, newest first, in
    * the merged view. Two index range scans: the newest matches are picked from the covering
    * indexes (created_at is in them) before any order row is read, so the cost follows the number
    * of matching index entries, not of orders. Each entity has at most two rows (base, pending):
@@ -303,17 +384,22 @@ export class CashierRepositories {
     const take = z.number().int().min(1).max(500).parse(limit);
     // NOCASE folds ASCII letters only, to lowercase: the name's bounds are folded the same way.
     const folded = prefix.replace(/[A-Z]/g, (c) => c.toLowerCase());
-    const rows = this.sql.allSql<Record<string, unknown>>(SEARCH_ORDERS_SQL, [folded, prefixEnd(folded), prefix, prefixEnd(prefix), take * 2 + 8, take]);
+    const rows = this.sql.allSql<Record<string, unknown>>(SEARCH_ORDERS_SQL, [folded, prefixEnd(folded), prefix, prefixEnd(prefix), folded, prefixEnd(folded), take * 2 + 8, take]);
     return rows.map((row) => this.layers.fromRow('order', row));
   }
 
   // ---- payments and refunds ----
 
-  createPaymentIntent(orderId: string, amount: number, currency: string, { actor }: Actor): PaymentIntentDoc {
+  /** `amount` is what the card is charged, tip included. */
+  createPaymentIntent(orderId: string, amount: number, currency: string, { actor }: Actor, extras: PaymentExtras = {}): PaymentIntentDoc {
     if (!this.layers.merged('order', orderId)) throw new StoreError('not_found', `no order ${orderId}`);
     const now = this.clock.now();
     const id = newId('pi_', now);
-    const doc: PaymentIntentDoc = { id, order_id: orderId, amount: z.number().int().positive().parse(amount), currency: Currency.parse(currency), status: 'authorized', created_at: now };
+    const charged = z.number().int().positive().parse(amount);
+    const tip = z.number().int().min(0).max(charged).parse(extras.tip ?? 0);
+    const doc: PaymentIntentDoc = {
+      id, order_id: orderId, amount: charged, tip, split_part: extras.splitPart ?? null, currency: Currency.parse(currency), status: 'authorized', created_at: now,
+    };
     return this.transaction(() => {
       const orderOp = this.outbox.latestUnfinished('order', orderId);
       const written = this.outbox.enqueue({
@@ -321,13 +407,13 @@ export class CashierRepositories {
         entityKind: 'payment_intent',
         entityId: id,
         kind: 'payment_intent.create',
-        payload: { order_id: orderId, amount: doc.amount, currency: doc.currency },
+        payload: { order_id: orderId, amount: doc.amount, currency: doc.currency, ...(tip > 0 ? { tip_amount: tip } : {}) },
         patch: doc,
         dependsOn: orderOp ? [orderOp] : [],
         resourceKey: `payment_intent:${id}`,
         now,
       });
-      this.#audit(actor, 'payment_intent.create', 'payment_intent', id, { order_id: orderId, amount: doc.amount, currency: doc.currency }, now);
+      this.#audit(actor, 'payment_intent.create', 'payment_intent', id, { order_id: orderId, amount: doc.amount, tip, currency: doc.currency, split_part: doc.split_part }, now);
       return written;
     });
   }
@@ -356,22 +442,26 @@ export class CashierRepositories {
   }
 
   /** Cash is settled at the till: it goes straight to the confirmed layer and has no /v1 operation. */
-  recordCashPayment(orderId: string, amount: number, currency: string, { actor }: Actor): PaymentDoc {
+  /** `amount` is what the drawer takes, tip included. */
+  recordCashPayment(orderId: string, amount: number, currency: string, { actor }: Actor, extras: PaymentExtras = {}): PaymentDoc {
     return this.transaction(() => {
       if (!this.layers.merged('order', orderId)) throw new StoreError('not_found', `no order ${orderId}`);
       const now = this.clock.now();
+      const taken = z.number().int().positive().parse(amount);
       const doc: PaymentDoc = {
         id: newId('pay_', now),
         order_id: orderId,
         payment_intent_id: null,
         method: 'cash',
-        amount: z.number().int().positive().parse(amount),
+        amount: taken,
         currency: Currency.parse(currency),
         status: 'succeeded',
         created_at: now,
+        tip: z.number().int().min(0).max(taken).parse(extras.tip ?? 0),
+        split_part: extras.splitPart ?? null,
       };
       this.layers.write('payment', doc, 'base');
-      this.#audit(actor, 'payment.cash', 'payment', doc.id, { order_id: orderId, amount: doc.amount, currency: doc.currency }, now);
+      this.#audit(actor, 'payment.cash', 'payment', doc.id, { order_id: orderId, amount: doc.amount, tip: doc.tip, currency: doc.currency, split_part: doc.split_part }, now);
       return doc;
     });
   }
@@ -421,7 +511,7 @@ export class CashierRepositories {
    * A full or partial refund, never more than what is left of the payment. Card refunds go to the
    * server ('refund.create'); cash refunds leave the drawer now and are confirmed at once.
    */
-  createRefund(paymentId: string, amount: number, reason: string, { actor }: Actor): RefundDoc {
+  createRefund(paymentId: string, amount: number, reason: string, { actor }: Actor, items: RefundDoc['items'] = []): RefundDoc {
     return this.transaction(() => {
       const payment = this.layers.merged('payment', paymentId);
       if (!payment) throw new StoreError('not_found', `no payment ${paymentId}`);
@@ -439,6 +529,7 @@ export class CashierRepositories {
         reason: z.string().min(1).parse(reason),
         status: payment.method === 'cash' ? 'succeeded' : 'pending',
         created_at: now,
+        items,
       };
       let written = doc;
       if (payment.method === 'cash') {
@@ -456,7 +547,7 @@ export class CashierRepositories {
           now,
         });
       }
-      this.#audit(actor, 'refund.create', 'refund', doc.id, { payment_id: paymentId, amount: wanted, reason: doc.reason }, now);
+      this.#audit(actor, 'refund.create', 'refund', doc.id, { payment_id: paymentId, amount: wanted, reason: doc.reason, items }, now);
       return written;
     });
   }
@@ -513,6 +604,8 @@ export class CashierRepositories {
       modifier_ids: item.modifierIds,
       deleted: false,
       barcode: item.barcode,
+      tax_class: null,
+      modifier_groups: [],
     };
     return this.transaction(() => {
       this.#requireFreeBarcode(doc.barcode, id);

@@ -7,12 +7,26 @@ const Currency = z.string().regex(/^[a-z]{3}$/);
 const Minor = z.number().int();
 const Millis = z.number().int();
 
+/** A tax rate as the store keeps it (parts per million: 88_750 = 8.875%). */
+export const TaxRateDoc = z.object({ tax_class: z.string(), name: z.string(), rate_ppm: z.number().int().min(0) });
+export type TaxRateDoc = z.infer<typeof TaxRateDoc>;
+
+/** How a location prices tax, as far as its record says (each field null where it says nothing). */
+export const LocationTaxDoc = z.object({
+  rates: z.array(TaxRateDoc).nullable(),
+  prices_include_tax: z.boolean().nullable(),
+  rounding: z.enum(['per_line', 'per_order']).nullable(),
+});
+export type LocationTaxDoc = z.infer<typeof LocationTaxDoc>;
+
 export const LocationDoc = z.object({
   id: z.string(),
   name: z.string(),
   currency: Currency,
   address: z.string().nullable(),
   timezone: z.string().nullable(),
+  /** Migration 12: null when the location's record carries no tax rules (the spec shows none). */
+  tax: LocationTaxDoc.nullable().default(null),
 });
 export type LocationDoc = z.infer<typeof LocationDoc>;
 
@@ -30,6 +44,10 @@ export const ModifierDoc = z.object({
 });
 export type ModifierDoc = z.infer<typeof ModifierDoc>;
 
+/** Choices asked together ("Size": exactly one); max null: no limit. */
+export const ModifierGroupDoc = z.object({ id: z.string(), name: z.string(), min: z.number().int().min(0), max: z.number().int().min(1).nullable(), modifier_ids: z.array(z.string()) });
+export type ModifierGroupDoc = z.infer<typeof ModifierGroupDoc>;
+
 export const MenuItemDoc = z.object({
   id: z.string(),
   location_id: z.string().nullable(),
@@ -46,6 +64,9 @@ export const MenuItemDoc = z.object({
   deleted: z.boolean(),
   /** Barcode or PLU the register's scanner matches: the till's own, /v1 has no such field. */
   barcode: z.string().nullable(),
+  /** Migration 12: which tax rates apply; null where the cloud did not say. */
+  tax_class: z.string().nullable().default(null),
+  modifier_groups: z.array(ModifierGroupDoc).default([]),
 });
 export type MenuItemDoc = z.infer<typeof MenuItemDoc>;
 
@@ -55,14 +76,25 @@ export type OrderStatus = z.infer<typeof OrderStatus>;
 export const OrderLineModifierDoc = z.object({ modifier_id: z.string(), name: z.string(), price: Minor });
 export type OrderLineModifierDoc = z.infer<typeof OrderLineModifierDoc>;
 
+/** A discount as the cashier gave it (percent in basis points, amount in minor units) and why. */
+export const DiscountDoc = z.object({ kind: z.enum(['percent', 'amount']), value: z.number().int().positive(), reason: z.string() });
+export type DiscountDoc = z.infer<typeof DiscountDoc>;
+
 export const OrderLineDoc = z.object({
   menu_item_id: z.string(),
   name: z.string(),
   quantity: z.number().int().positive(),
   unit_price: Minor,
   modifiers: z.array(OrderLineModifierDoc),
+  /** The till's own (lines from the cloud keep the till's values: order-lines.ts carryLineExtras). */
+  note: z.string().default(''),
+  discount: DiscountDoc.nullable().default(null),
+  tax_class: z.string().default('standard'),
 });
 export type OrderLineDoc = z.infer<typeof OrderLineDoc>;
+
+/** A line as callers may write it: the till's own line fields take their defaults. */
+export type OrderLineInput = z.input<typeof OrderLineDoc>;
 
 export const CustomerDoc = z.object({ name: z.string(), phone: z.string() });
 export type CustomerDoc = z.infer<typeof CustomerDoc>;
@@ -71,7 +103,13 @@ export type CustomerDoc = z.infer<typeof CustomerDoc>;
  * Fields only the till keeps (/v1 has no place for them): an entity first seen from the server
  * starts from these, so its record still makes a whole document.
  */
-export const TILL_ONLY_DEFAULTS: Partial<Record<EntityKind, Record<string, unknown>>> = { order: { notes: '' }, menu_item: { barcode: null } };
+export const TILL_ONLY_DEFAULTS: Partial<Record<EntityKind, Record<string, unknown>>> = {
+  order: { notes: '', business_day: null, pricing: null, discount: null, check_total: null, split: null },
+  menu_item: { barcode: null },
+  payment_intent: { tip: 0, split_part: null },
+  payment: { tip: 0, split_part: null },
+  refund: { items: [] },
+};
 
 /**
  * Fields the /v1 spec does not show, which a server may leave out: an entity first seen without
@@ -82,16 +120,16 @@ export function unstatedFieldDefaults(kind: EntityKind, context: { now: number; 
   const { now, currency } = context;
   switch (kind) {
     case 'location':
-      return { currency, address: null, timezone: null };
+      return { currency, address: null, timezone: null, tax: null };
     case 'category':
       return { position: 0 };
     case 'modifier':
       return { price: 0 };
     case 'menu_item':
-      return { currency, location_id: null, category_id: null, description: '', available: true, low_stock: false, modifier_ids: [], deleted: false };
+      return { currency, location_id: null, category_id: null, description: '', available: true, low_stock: false, modifier_ids: [], deleted: false, tax_class: null, modifier_groups: [] };
     case 'order':
       // First seen now: a server that sends no timestamps gives the till no better date.
-      return { status: 'open', currency, customer: null, lines: [], total: 0, created_at: now, updated_at: now };
+      return { status: 'open', currency, customer: null, lines: [], total: 0, created_at: now, updated_at: now, number: null, service: null, channel: null, cloud_check: null };
     case 'payment_intent':
       return { currency, status: 'authorized', created_at: now };
     case 'payment':
@@ -101,6 +139,35 @@ export function unstatedFieldDefaults(kind: EntityKind, context: { now: number; 
   }
 }
 
+/** How the order is served: dine_in (table, guests), takeout, delivery. */
+export const ServiceDoc = z.object({
+  type: z.enum(['dine_in', 'takeout', 'delivery']).nullable(),
+  table: z.string().nullable(),
+  guests: z.number().int().nullable(),
+});
+export type ServiceDoc = z.infer<typeof ServiceDoc>;
+
+/** The tax rules an order was priced with, frozen when the till priced it. */
+export const PricingDoc = z.object({ tax_included: z.boolean(), rounding: z.enum(['per_line', 'per_order']), rates: z.array(TaxRateDoc) });
+export type PricingDoc = z.infer<typeof PricingDoc>;
+
+/** The bill as the cloud's record states it (servers that model tax and discounts). */
+export const CloudCheckDoc = z.object({
+  /** The cloud's total: what it expects paid (its tax and discounts in). */
+  total: Minor.nullable(),
+  subtotal: Minor.nullable(),
+  discount_total: Minor.nullable(),
+  tax_total: Minor.nullable(),
+  tax_included: z.boolean().nullable(),
+});
+export type CloudCheckDoc = z.infer<typeof CloudCheckDoc>;
+
+export const SplitDoc = z.union([
+  z.object({ kind: z.literal('even'), parts: z.number().int().min(2) }),
+  z.object({ kind: z.literal('items'), assignment: z.array(z.number().int().min(1)) }),
+]);
+export type SplitDoc = z.infer<typeof SplitDoc>;
+
 export const OrderDoc = z.object({
   id: z.string(),
   location_id: z.string(),
@@ -109,16 +176,39 @@ export const OrderDoc = z.object({
   customer: CustomerDoc.nullable(),
   notes: z.string(),
   lines: z.array(OrderLineDoc),
+  /** What the items come to as /v1 prices them (its subtotal where it has one, else its total). */
   total: Minor,
   created_at: Millis,
   updated_at: Millis,
+  // Migration 12, the checkout. Each null where not known.
+  /** The short human number ("A17"): the till's letter and the business day's count. */
+  number: z.string().nullable().default(null),
+  /** The till's business day it was sold on (YYYY-MM-DD). */
+  business_day: z.string().nullable().default(null),
+  service: ServiceDoc.nullable().default(null),
+  /** Where the cloud says it came from ("pos", "online", "delivery"). */
+  channel: z.string().nullable().default(null),
+  /** Till-only: the rules the till priced it with (null: the till did not price it). */
+  pricing: PricingDoc.nullable().default(null),
+  /** Till-only: the discount off the whole order. */
+  discount: DiscountDoc.nullable().default(null),
+  /** Till-only: what the till's check came to (before tips), to tell a cloud total that includes the tax from a repricing. */
+  check_total: Minor.nullable().default(null),
+  cloud_check: CloudCheckDoc.nullable().default(null),
+  /** Till-only: how the bill is split. */
+  split: SplitDoc.nullable().default(null),
 });
 export type OrderDoc = z.infer<typeof OrderDoc>;
 
 export const PaymentIntentDoc = z.object({
   id: z.string(),
   order_id: z.string(),
+  /** What the card is charged: toward the order plus the tip. */
   amount: Minor,
+  /** Migration 12, the till's: the part of amount that is a tip. */
+  tip: Minor.default(0),
+  /** The part of a split check it paid ("2 of 3"). */
+  split_part: z.string().nullable().default(null),
   currency: Currency,
   /** Free text: the /v1 spec does not list the states (see docs/spec-gaps.md); 'authorized' and 'captured' are used locally. */
   status: z.string(),
@@ -136,6 +226,9 @@ export const PaymentDoc = z.object({
   currency: Currency,
   status: z.string(),
   created_at: Millis,
+  /** Migration 12, the till's: the tip within amount (cash). */
+  tip: Minor.default(0),
+  split_part: z.string().nullable().default(null),
 });
 export type PaymentDoc = z.infer<typeof PaymentDoc>;
 
@@ -147,6 +240,8 @@ export const RefundDoc = z.object({
   reason: z.string(),
   status: z.string(),
   created_at: Millis,
+  /** Migration 12, the till's: units of lines a refund by item gave back. */
+  items: z.array(z.object({ line_index: z.number().int().min(0), quantity: z.number().int().positive() })).default([]),
 });
 export type RefundDoc = z.infer<typeof RefundDoc>;
 

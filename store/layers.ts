@@ -15,14 +15,14 @@ interface EntityTable {
 
 /** Where each kind lies on disk. An order's customer is split into two columns; its lines are one JSON column. */
 export const ENTITY_TABLES: Record<EntityKind, EntityTable> = {
-  location: { table: 'locations', columns: { name: 'text', currency: 'text', address: 'text', timezone: 'text' } },
+  location: { table: 'locations', columns: { name: 'text', currency: 'text', address: 'text', timezone: 'text', tax: 'json' } },
   category: { table: 'categories', columns: { name: 'text', position: 'int' } },
   modifier: { table: 'modifiers', columns: { name: 'text', price: 'int' } },
   menu_item: {
     table: 'menu_items',
     columns: {
       location_id: 'text', category_id: 'text', name: 'text', description: 'text', price: 'int', currency: 'text',
-      available: 'bool', low_stock: 'bool', modifier_ids: 'json', deleted: 'bool', barcode: 'text',
+      available: 'bool', low_stock: 'bool', modifier_ids: 'json', deleted: 'bool', barcode: 'text', tax_class: 'text', modifier_groups: 'json',
     },
   },
   order: {
@@ -30,16 +30,20 @@ export const ENTITY_TABLES: Record<EntityKind, EntityTable> = {
     columns: {
       location_id: 'text', status: 'text', currency: 'text', customer_name: 'text', customer_phone: 'text',
       notes: 'text', total: 'int', created_at: 'int', updated_at: 'int', lines: 'json',
+      number: 'text', business_day: 'text', service: 'json', channel: 'text', pricing: 'json', discount: 'json', check_total: 'int', cloud_check: 'json', split: 'json',
     },
   },
-  payment_intent: { table: 'payment_intents', columns: { order_id: 'text', amount: 'int', currency: 'text', status: 'text', created_at: 'int' } },
+  payment_intent: {
+    table: 'payment_intents',
+    columns: { order_id: 'text', amount: 'int', currency: 'text', status: 'text', created_at: 'int', tip: 'int', split_part: 'text' },
+  },
   payment: {
     table: 'payments',
-    columns: { order_id: 'text', payment_intent_id: 'text', method: 'text', amount: 'int', currency: 'text', status: 'text', created_at: 'int' },
+    columns: { order_id: 'text', payment_intent_id: 'text', method: 'text', amount: 'int', currency: 'text', status: 'text', created_at: 'int', tip: 'int', split_part: 'text' },
   },
   refund: {
     table: 'refunds',
-    columns: { payment_id: 'text', amount: 'int', currency: 'text', reason: 'text', status: 'text', created_at: 'int' },
+    columns: { payment_id: 'text', amount: 'int', currency: 'text', reason: 'text', status: 'text', created_at: 'int', items: 'json' },
   },
 };
 

@@ -5,19 +5,46 @@
 // side changed is kept; an item both sides changed differently is a conflict for a person to
 // settle (docs/sync.md, "Two terminals, one order").
 import { z } from 'zod';
-import type { OrderLineDoc } from './documents';
+import type { OrderLineDoc, OrderLineInput } from './documents';
 
-/** A line as the outbox sends it (local ids): menu item, quantity, modifier ids. */
-export const LineRef = z.object({ menu_item_id: z.string(), quantity: z.number().int(), modifiers: z.array(z.string()) });
+/** A line as the outbox sends it (local ids): menu item, quantity, modifier ids, and the kitchen's note when there is one. */
+export const LineRef = z.object({ menu_item_id: z.string(), quantity: z.number().int(), modifiers: z.array(z.string()), note: z.string().optional() });
 export type LineRef = z.infer<typeof LineRef>;
 
-export function orderTotal(lines: readonly OrderLineDoc[]): number {
+export function orderTotal(lines: readonly OrderLineInput[]): number {
   return lines.reduce((sum, line) => sum + line.quantity * (line.unit_price + line.modifiers.reduce((m, mod) => m + mod.price, 0)), 0);
 }
 
 /** The /v1 order body's items (local ids). */
-export function lineRefs(lines: readonly OrderLineDoc[]): LineRef[] {
-  return lines.map((line) => ({ menu_item_id: line.menu_item_id, quantity: line.quantity, modifiers: line.modifiers.map((m) => m.modifier_id) }));
+export function lineRefs(lines: readonly OrderLineInput[]): LineRef[] {
+  return lines.map((line) => ({
+    menu_item_id: line.menu_item_id,
+    quantity: line.quantity,
+    modifiers: line.modifiers.map((m) => m.modifier_id),
+    ...(line.note ? { note: line.note } : {}),
+  }));
+}
+
+/** What only the till keeps on a line: /v1 lines come back without them (a note only from servers that model it). */
+const LINE_EXTRAS = ['note', 'discount', 'tax_class'] as const;
+
+/**
+ * The server's lines with the till's own line fields carried over from `previous` (the order as
+ * the till had it): each server line takes them from the first unused line of the same item and
+ * modifiers, where the server's line does not state them itself.
+ */
+export function carryLineExtras(previous: readonly OrderLineDoc[], next: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  const unused = [...previous];
+  return next.map((line) => {
+    const modifiers = Array.isArray(line.modifiers) ? (line.modifiers as { modifier_id?: unknown }[]).map((m) => String(m.modifier_id)) : [];
+    const key = keyOf(String(line.menu_item_id), modifiers);
+    const at = unused.findIndex((old) => docKey(old) === key);
+    if (at < 0) return line;
+    const [match] = unused.splice(at, 1);
+    const carried: Record<string, unknown> = { ...line };
+    for (const field of LINE_EXTRAS) if (carried[field] === undefined) carried[field] = match![field];
+    return carried;
+  });
 }
 
 /** What makes two lines the same thing to sell: the item and its modifiers, in any order. */
@@ -26,7 +53,7 @@ function keyOf(menuItemId: string, modifierIds: readonly string[]): string {
 }
 
 const refKey = (line: LineRef) => keyOf(line.menu_item_id, line.modifiers);
-const docKey = (line: OrderLineDoc) => keyOf(line.menu_item_id, line.modifiers.map((m) => m.modifier_id));
+const docKey = (line: OrderLineInput) => keyOf(line.menu_item_id, line.modifiers.map((m) => m.modifier_id));
 
 /** Quantity per item and modifiers. */
 function quantities(lines: readonly LineRef[]): Map<string, number> {
@@ -60,11 +87,11 @@ export interface LineConflict {
  * person who chooses this change over the other gets). Their lines keep their order, names and
  * prices; items only ours has come after them, as ours has them.
  */
-export function mergeLines(
+export function mergeLines<L extends OrderLineInput>(
   ancestor: readonly LineRef[],
-  ours: readonly OrderLineDoc[],
-  theirs: readonly OrderLineDoc[],
-): { lines: OrderLineDoc[]; conflicts: LineConflict[] } {
+  ours: readonly L[],
+  theirs: readonly L[],
+): { lines: L[]; conflicts: LineConflict[] } {
   const base = quantities(ancestor);
   const mine = quantities(lineRefs(ours));
   const other = quantities(lineRefs(theirs));

@@ -334,10 +334,12 @@ export class Outbox {
 
   /**
    * The server prices an order's lines itself (/v1 takes no prices): when the lines we sent come
-   * back with another total, the customer paid a price the server does not have.
+   * back with another total, the customer paid a price the server does not have. The record's
+   * total is what the items come to (sync/server-records.ts: the cloud's subtotal where it has one).
    */
   #noteRepricing(orderId: string, sent: Partial<EntityDoc<'order'>>, sentCurrency: string | undefined, reply: ServerRecord, now: number): void {
-    if (sent.total === undefined || typeof reply.total !== 'number' || reply.total === sent.total) return;
+    // A cloud whose total has the till's tax and discounts in (no subtotal of its own) agrees with the till's check.
+    if (sent.total === undefined || typeof reply.total !== 'number' || reply.total === sent.total || reply.total === sent.check_total) return;
     const currency = typeof reply.currency === 'string' ? reply.currency : sentCurrency;
     if (currency === undefined) return;
     this.repriced.record({ orderId, tillTotal: sent.total, serverTotal: reply.total, currency, detectedAt: now });

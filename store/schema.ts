@@ -19,6 +19,8 @@ export interface LocationsTable extends LayerColumns {
   currency: string;
   address: string | null;
   timezone: string | null;
+  /** Migration 12: JSON LocationTaxDoc or NULL. */
+  tax: string | null;
 }
 export interface CategoriesTable extends LayerColumns {
   id: string;
@@ -44,6 +46,9 @@ export interface MenuItemsTable extends LayerColumns {
   deleted: number;
   /** Migration 10; the till's own (TILL_ONLY_DEFAULTS). */
   barcode: string | null;
+  /** Migration 12. */
+  tax_class: string | null;
+  modifier_groups: string;
 }
 export interface OrdersTable extends LayerColumns {
   id: string;
@@ -58,6 +63,16 @@ export interface OrdersTable extends LayerColumns {
   updated_at: number;
   /** JSON array of the order's lines, each with its modifiers (OrderLineDoc). */
   lines: string;
+  // Migration 12, the checkout (JSON where noted; see OrderDoc).
+  number: string | null;
+  business_day: string | null;
+  service: string | null;
+  channel: string | null;
+  pricing: string | null;
+  discount: string | null;
+  check_total: number | null;
+  cloud_check: string | null;
+  split: string | null;
 }
 export interface PaymentIntentsTable extends LayerColumns {
   id: string;
@@ -66,6 +81,8 @@ export interface PaymentIntentsTable extends LayerColumns {
   currency: string;
   status: string;
   created_at: number;
+  tip: number;
+  split_part: string | null;
 }
 export interface PaymentsTable extends LayerColumns {
   id: string;
@@ -76,6 +93,8 @@ export interface PaymentsTable extends LayerColumns {
   currency: string;
   status: string;
   created_at: number;
+  tip: number;
+  split_part: string | null;
 }
 export interface RefundsTable extends LayerColumns {
   id: string;
@@ -85,6 +104,13 @@ export interface RefundsTable extends LayerColumns {
   reason: string;
   status: string;
   created_at: number;
+  /** JSON array of { line_index, quantity }. */
+  items: string;
+}
+/** The last order number given per business day on this till (migration 12). */
+export interface OrderNumbersTable {
+  business_day: string;
+  last: number;
 }
 export interface RepricedOrdersTable {
   order_id: string;
@@ -186,4 +212,5 @@ export interface StoreTables {
   settings: SettingsTable;
   audit_log: AuditLogTable;
   repriced_orders: RepricedOrdersTable;
+  order_numbers: OrderNumbersTable;
 }

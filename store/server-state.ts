@@ -8,6 +8,7 @@ import { EntityDocs, TILL_ONLY_DEFAULTS, unstatedFieldDefaults, type EntityDoc, 
 import type { SqlRunner } from './database';
 import { StoreError } from './errors';
 import type { IdMap } from './id-map';
+import { carryLineExtras } from './order-lines';
 import { ENTITY_TABLES, type BaseRowMeta } from './layers';
 import type { PendingChanges } from './pending';
 import type { StoreTables } from './schema';
@@ -196,6 +197,9 @@ export class ServerState {
   #wholeDoc(kind: EntityKind, localId: string, record: ServerRecord, base: EntityDoc<EntityKind> | undefined, localIdFor: LocalIdLookup): EntityDoc<EntityKind> {
     const input: Record<string, unknown> = { ...(base ?? this.#firstSeen(kind, record, localIdFor)), ...record, id: localId };
     this.#localize(kind, input, localIdFor);
+    if (kind === 'order' && base && Array.isArray(input.lines)) {
+      input.lines = carryLineExtras((base as EntityDoc<'order'>).lines, input.lines as Record<string, unknown>[]);
+    }
     const parsed = EntityDocs[kind].safeParse(input);
     if (!parsed.success) {
       throw new StoreError('conflict', `server ${kind} ${record.id} is not a whole ${kind}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);

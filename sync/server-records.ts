@@ -44,20 +44,42 @@ export function orderRecord(order: ClientOrder): ServerRecord {
       const modifiers = (line.modifiers ?? []).map((m) =>
         typeof m === 'string' ? { modifier_id: m, name: '', price: 0 } : { modifier_id: m.id, name: m.name ?? '', price: m.price ?? 0 },
       );
-      return {
+      return defined({
         menu_item_id: line.menu_item_id ?? '',
         name: line.name ?? '',
         quantity: line.quantity,
         // A /v1 line's price has its modifiers in (docs/spec-gaps.md); the till keeps them apart.
         unit_price: (line.price ?? 0) - modifiers.reduce((sum, m) => sum + m.price, 0),
         modifiers,
-      };
+        // Left out unless stated: the store keeps the till's own note (carryLineExtras).
+        note: line.note ?? undefined,
+      });
     }),
-    // The spec shows a total on every order; a server that leaves it out charges what its lines add up to.
-    total: order.total ?? items?.reduce((sum, line) => sum + (line.price ?? 0) * line.quantity, 0),
+    // What the items come to: the cloud's subtotal where it models tax and discounts, else its
+    // total (the spec shows one on every order); a server that sends neither charges its lines.
+    total: order.subtotal ?? order.total ?? items?.reduce((sum, line) => sum + (line.price ?? 0) * line.quantity, 0),
     created_at: millis(order.created_at),
     updated_at: millis(order.updated_at),
+    number: order.order_number ?? undefined,
+    service:
+      order.order_type == null && order.table == null
+        ? undefined
+        : { type: order.order_type ?? null, table: order.table ?? null, guests: order.guests ?? null },
+    channel: order.channel ?? undefined,
+    cloud_check: cloudCheck(order),
   });
+}
+
+/** The bill as the cloud states it, when it states more than its total (docs/spec-gaps.md, "Checkout"). */
+function cloudCheck(order: ClientOrder): ServerRecord['cloud_check'] {
+  if (order.subtotal == null && order.tax_total == null && order.discount_total == null) return undefined;
+  return {
+    total: order.total ?? null,
+    subtotal: order.subtotal ?? null,
+    discount_total: order.discount_total ?? null,
+    tax_total: order.tax_total ?? null,
+    tax_included: order.tax_included ?? null,
+  };
 }
 
 
@@ -77,6 +99,8 @@ export function menuItemRecord(item: ClientMenuItem & { low_stock_threshold?: nu
     low_stock: typeof stock === 'number' && typeof threshold === 'number' ? stock <= threshold : false,
     modifier_ids: item.modifiers.map((m) => m.id),
     deleted: item.deleted === true,
+    tax_class: item.tax_class ?? undefined,
+    modifier_groups: item.modifier_groups?.map((g) => ({ id: g.id, name: g.name, min: g.min_choices, max: g.max_choices ?? null, modifier_ids: g.modifier_ids })),
   });
 }
 
@@ -100,6 +124,14 @@ export function locationRecord(location: ClientLocation): ServerRecord {
     currency: location.currency,
     address: location.address === undefined ? undefined : addressText(location.address),
     timezone: location.timezone === undefined ? undefined : location.timezone,
+    tax:
+      location.tax_rates == null && location.prices_include_tax == null && location.tax_rounding == null
+        ? undefined
+        : {
+            rates: location.tax_rates?.map((r) => ({ tax_class: r.tax_class, name: r.name, rate_ppm: r.rate_ppm })) ?? null,
+            prices_include_tax: location.prices_include_tax ?? null,
+            rounding: location.tax_rounding ?? null,
+          },
   });
 }
 
@@ -134,6 +166,7 @@ export function cardPaymentRecord(payment: ClientPayment): ServerRecord | null {
     currency: payment.currency,
     status: payment.status,
     created_at: millis(payment.captured_at as string | undefined) ?? millis(payment.created_at),
+    tip: payment.tip_amount ?? undefined,
   });
 }
 
@@ -146,6 +179,8 @@ export function paymentIntentRecord(payment: ClientPayment): ServerRecord {
     currency: payment.currency,
     status: payment.status,
     created_at: millis(payment.created_at),
+    // Left out unless stated: the till keeps the tip it took.
+    tip: payment.tip_amount ?? undefined,
   });
 }
 

@@ -11,6 +11,30 @@ const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
 const Port = z.coerce.number().int('must be a whole number').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
 const Flag = z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean());
 const Minor = z.coerce.number().int('must be whole minor units (cents)').nonnegative('cannot be negative').max(100_000_000);
+/** A percentage ("15" or 15 or "12.5") as basis points; at most two decimals. */
+const PercentBps = z
+  .union([z.number(), z.string()])
+  .transform((v, ctx) => {
+    const match = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(String(v).trim());
+    const bps = match ? Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0')) : NaN;
+    if (!(bps >= 0 && bps <= 10_000)) {
+      ctx.issues.push({ code: 'custom', message: 'must be a percentage from 0 to 100, at most two decimals', input: v });
+      return z.NEVER;
+    }
+    return bps;
+  });
+/** A tax rate in percent ("8.875") as parts per million; at most four decimals. */
+const RatePpm = z
+  .union([z.number(), z.string()])
+  .transform((v, ctx) => {
+    const match = /^(\d{1,3})(?:\.(\d{1,4}))?$/.exec(String(v).trim());
+    const ppm = match ? Number(match[1]) * 10_000 + Number((match[2] ?? '').padEnd(4, '0')) : NaN;
+    if (!(ppm >= 0 && ppm <= 1_000_000)) {
+      ctx.issues.push({ code: 'custom', message: 'must be a percentage from 0 to 100, at most four decimals (8.875)', input: v });
+      return z.NEVER;
+    }
+    return ppm;
+  });
 
 export const TerminalConfig = z.strictObject({
   /** Where the SQLite store, secrets file and logs live. Empty → the per-OS default. */
@@ -74,6 +98,48 @@ export const TerminalConfig = z.strictObject({
       retentionDays: z.coerce.number().int('must be a whole number of days').min(0, 'cannot be negative').max(3650).default(90),
     })
     .prefault({}),
+  /** The register's checkout (docs/config.md, "Checkout"). */
+  checkout: z
+    .strictObject({
+      /** This till's letter in order numbers (A17): one per till of a store. */
+      tillLetter: z.string().regex(/^[A-Z]$/, 'must be one capital letter, A to Z, different on each till of the store').default('A'),
+      /** Suggested tips, in percent: "15,18,20" or [15, 18, 20]; up to 4. */
+      tipPercents: z
+        .preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? [] : v.split(',').map((p) => p.trim())) : v), z.array(PercentBps).max(4, 'at most 4 suggested tips'))
+        .default([1500, 1800, 2000]),
+      cashTips: Flag.default(false),
+      /** A discount above this percent, or above this amount (minor units), needs the manager PIN. */
+      discountApprovalPercent: PercentBps.default(2000),
+      discountApprovalAmount: Minor.default(2000),
+    })
+    .prefault({})
+    .transform(({ tillLetter, tipPercents, cashTips, discountApprovalPercent, discountApprovalAmount }) => ({
+      tillLetter,
+      tipPercents,
+      cashTips,
+      discountApproval: { percentBps: discountApprovalPercent, amount: discountApprovalAmount },
+    })),
+  /** Tax rules used when the location's record from the cloud has none. */
+  tax: z
+    .strictObject({
+      taxIncluded: Flag.default(false),
+      rounding: z.enum(['per_line', 'per_order']).default('per_line'),
+      /** "food:Sales tax:8.875,alcohol:Liquor tax:5" or [{ taxClass, name, percent }]. */
+      rates: z
+        .preprocess(
+          (v) =>
+            typeof v === 'string'
+              ? v.split(',').filter((part) => part.trim() !== '').map((part) => {
+                  const [taxClass, name, percent] = part.split(':').map((x) => x.trim());
+                  return { taxClass, name, percent };
+                })
+              : v,
+          z.array(z.strictObject({ taxClass: z.string().min(1, 'needs a tax class'), name: z.string().min(1, 'needs a name'), percent: RatePpm })).max(50),
+        )
+        .default([]),
+    })
+    .prefault({})
+    .transform((tax) => ({ taxIncluded: tax.taxIncluded, rounding: tax.rounding, rates: tax.rates.map((r) => ({ taxClass: r.taxClass, name: r.name, ratePpm: r.percent })) })),
   kioskMode: Flag.default(false),
   browserMode: z
     .strictObject({

@@ -1,10 +1,22 @@
 // The cashier's use cases on the local store. Every write commits (WAL, synchronous=FULL) before
 // its handler returns, so the answer the renderer gets means "durable on this terminal".
-import type { CommandPayload, CommandResult, Location, MenuItem, Order, ShiftSummary } from '../../bridge/contract';
+import { refundForUnits } from '../../bridge/checkout/index';
+import type { CommandPayload, CommandResult, Discount, Location, MenuItem, Order, ShiftSummary } from '../../bridge/contract';
 import { indexMenu, searchMenu } from '../../bridge/menu-search';
 import { formatMoney } from '../../bridge/money';
 import type { Clock } from '../../common/clock';
-import type { CategoryDoc, MenuItemDoc, ModifierDoc, OrderDoc, OrderLineDoc, Store } from '../../store/index';
+import type { CategoryDoc, MenuItemDoc, ModifierDoc, OrderDoc, OrderLineDoc, PaymentDoc, ServiceDoc, Store } from '../../store/index';
+import {
+  businessDay,
+  checkoutRefusal,
+  discountsNeedingManager,
+  effectivePricing,
+  priceLines,
+  priceOrder,
+  pricingDoc,
+  wireExtras,
+  type EffectivePricing,
+} from './checkout';
 import { verifyManagerPin } from '../config/manager-pin';
 import { CoreError } from './errors';
 import type { EventHub } from './events';
@@ -88,7 +100,15 @@ export class Cashier {
 
   menuSnapshot(): CommandResult<'menu.snapshot'> {
     const menu = this.#menuCache();
-    return { currency: this.currency(), categories: menu.categories.map(categoryView), items: menu.views };
+    const { source: _source, ...pricing } = this.pricing();
+    return { currency: this.currency(), pricing, checkout: this.settings.effective().checkout, categories: menu.categories.map(categoryView), items: menu.views };
+  }
+
+  /** The tax rules in force: the location's where its record has rates, else this terminal's. */
+  pricing(): EffectivePricing {
+    const wanted = this.settings.effective().locationId;
+    const location = wanted ? this.store.cashier.getLocation(wanted) : this.store.cashier.listLocations()[0];
+    return effectivePricing(location, this.settings.effective().taxRules);
   }
 
   menuSearch({ query, categoryId }: CommandPayload<'menu.search'>): MenuItem[] {
@@ -196,10 +216,10 @@ export class Cashier {
     return order;
   }
 
-  /** Ticket lines → store lines, with names and prices frozen as they are now. */
+  /** Ticket lines → store lines, with names, prices and tax classes frozen as they are now. */
   #lines(input: CommandPayload<'orders.place'>['lines']): OrderLineDoc[] {
     const menu = this.#menuCache();
-    return input.map((line) => {
+    return input.map((line, index) => {
       const item = this.store.cashier.getMenuItem(line.menuItemId);
       if (!item) throw new CoreError('not_found', 'An item on the ticket is no longer on the menu. Remove it and add it again.');
       if (!item.available) throw new CoreError('conflict', `${item.name} is sold out (86'd). Remove it from the ticket or offer something else.`);
@@ -210,8 +230,53 @@ export class Cashier {
         }
         return { modifier_id: modifier.id, name: modifier.name, price: modifier.price };
       });
-      return { menu_item_id: item.id, name: item.name, quantity: line.quantity, unit_price: item.price, modifiers };
+      this.#requireGroupChoices(item, line.modifierIds, index);
+      return {
+        menu_item_id: item.id,
+        name: item.name,
+        quantity: line.quantity,
+        unit_price: item.price,
+        modifiers,
+        note: line.note,
+        discount: line.discount,
+        tax_class: item.tax_class ?? 'standard',
+      };
     });
+  }
+
+  /** Required choices made (a size), limits kept (up to 3 extras): what the kitchen needs to make it. */
+  #requireGroupChoices(item: MenuItemDoc, chosen: readonly string[], index: number): void {
+    for (const group of item.modifier_groups) {
+      const count = chosen.filter((id) => group.modifier_ids.includes(id)).length;
+      const rule = group.max === group.min ? `exactly ${group.min}` : group.max === null ? `at least ${group.min}` : count < group.min ? `at least ${group.min}` : `at most ${group.max}`;
+      if (count < group.min || (group.max !== null && count > group.max)) {
+        const message = `${item.name}: choose ${rule} ${group.name.toLowerCase()} (${count} chosen).`;
+        throw new CoreError('invalid_command', message, [{ path: `lines.${index}.modifierIds`, message }]);
+      }
+    }
+  }
+
+  /**
+   * Prices lines with the rules in force; discounts above the approval limits need the manager.
+   * Returns what the order stores and what the cloud is told.
+   */
+  #priceDraft(lines: OrderLineDoc[], discount: Discount | null, service: ServiceDoc | null, managerPin: string | undefined) {
+    const { source: _source, ...rules } = this.pricing();
+    let breakdown;
+    try {
+      breakdown = priceLines(lines, discount, { ...rules, currency: this.currency() } as typeof rules);
+    } catch (error) {
+      checkoutRefusal(error);
+    }
+    const approval = this.settings.effective().checkout.discountApproval;
+    const needing = discountsNeedingManager(lines, discount, breakdown, approval);
+    if (needing.length > 0) {
+      if (this.settings.effective().managerPinHash === '') {
+        throw new CoreError('needs_manager', `A discount this large needs a manager (${needing.join('; ')}), and no manager PIN is set on this terminal. A manager can set one in Settings.`);
+      }
+      this.#requireManager(managerPin);
+    }
+    return { breakdown, pricing: pricingDoc(rules), wire: wireExtras({ lines, service, discount }, breakdown) };
   }
 
   #ordersChanged(ids: string[]): void {
@@ -223,7 +288,25 @@ export class Cashier {
     const location = this.#requireLocation();
     const lines = this.#lines(draft.lines);
     const customer = draft.customer.name === '' && draft.customer.phone === '' ? null : draft.customer;
-    const doc = this.store.cashier.createOrder({ locationId: location.id, currency: location.currency, lines, customer, notes: draft.notes }, { actor: ACTOR });
+    const service = { type: draft.service.type, table: draft.service.table, guests: draft.service.guests };
+    const priced = this.#priceDraft(lines, draft.discount, service, draft.managerPin);
+    const day = businessDay(this.clock.now(), location.timezone, startOfDay);
+    const doc = this.store.cashier.createOrder(
+      {
+        locationId: location.id,
+        currency: location.currency,
+        lines,
+        customer,
+        notes: draft.notes,
+        numbering: { tillLetter: this.settings.effective().checkout.tillLetter, businessDay: day.day, dayStartedAt: day.startedAt },
+        service,
+        pricing: priced.pricing,
+        discount: draft.discount,
+        checkTotal: priced.breakdown.total,
+        wire: priced.wire,
+      },
+      { actor: ACTOR },
+    );
     this.#ordersChanged([doc.id]);
     return this.#view(doc);
   }
@@ -243,14 +326,16 @@ export class Cashier {
   }
 
   /**
-   * A customer search: anywhere in the name or phone among the newest orders (read above), and
-   * by the start of the name or phone through the store's indexes over the whole history, so an
+   * A customer or order-number search: anywhere in the name or phone, or the start of the number
+   * ("a17"), among the newest orders (read above), and by the start of the name, phone or number
+   * through the store's indexes over the whole history, so an
    * order from last year is found too; the other filters apply to both.
    */
   #searchOrders(search: string, recent: OrderDoc[], filter: CommandPayload<'orders.list'>): OrderDoc[] {
     const from = filter.createdAfter ? Date.parse(filter.createdAfter) : Number.NEGATIVE_INFINITY;
     const to = filter.createdBefore ? Date.parse(filter.createdBefore) : Number.POSITIVE_INFINITY;
-    const matches = (d: OrderDoc) => (d.customer?.name ?? '').toLowerCase().includes(search) || (d.customer?.phone ?? '').includes(search);
+    const matches = (d: OrderDoc) =>
+      (d.customer?.name ?? '').toLowerCase().includes(search) || (d.customer?.phone ?? '').includes(search) || (d.number ?? '').toLowerCase().startsWith(search);
     const older = this.store.cashier
       .searchOrders(search, filter.limit)
       .filter((d) => (filter.status === undefined || d.status === filter.status) && d.created_at >= from && d.created_at < to);
@@ -269,23 +354,43 @@ export class Cashier {
     }
   }
 
-  updateOrder({ id, lines, customer, notes }: CommandPayload<'orders.update'>): Order {
+  updateOrder({ id, lines, customer, notes, discount, service, split, managerPin }: CommandPayload<'orders.update'>): Order {
     const order = this.#requireOrder(id);
     this.#requireOpen(order, 'changed');
     const change: Parameters<Store['cashier']['updateOrder']>[1] = {};
-    if (lines) {
-      const paid = this.#view(order).paidAmount;
-      change.lines = this.#lines(lines);
-      const total = change.lines.reduce((s, l) => s + l.quantity * (l.unit_price + l.modifiers.reduce((m, x) => m + x.price, 0)), 0);
-      if (total < paid) {
-        throw new CoreError('conflict', `The new total would be below the ${formatMoney(paid, order.currency)} already paid. Refund the difference first.`);
+    const current = this.#view(order);
+    const newLines = lines ? this.#lines(lines) : order.lines;
+    const newDiscount = discount !== undefined ? discount : order.discount;
+    const newService = service ? { type: service.type, table: service.table, guests: service.guests } : order.service;
+    if (lines || discount !== undefined || service) {
+      // Repriced with today's rules, as a new ticket would be; the cloud hears of the new figures.
+      const priced = this.#priceDraft(newLines, newDiscount, newService, managerPin);
+      if (priced.breakdown.total < current.paidAmount) {
+        throw new CoreError('conflict', `The new total would be below the ${formatMoney(current.paidAmount, order.currency)} already paid. Refund the difference first.`);
       }
+      if (lines) change.lines = newLines;
+      if (discount !== undefined) change.discount = discount;
+      if (service) change.service = newService;
+      change.pricing = priced.pricing;
+      change.checkTotal = priced.breakdown.total;
+      change.wire = priced.wire;
     }
+    if (split !== undefined) change.split = this.#requireSplit(split, newLines.length);
     if (customer) change.customer = customer.name === '' && customer.phone === '' ? null : customer;
     if (notes !== undefined) change.notes = notes;
     const doc = this.store.cashier.updateOrder(id, change, { actor: ACTOR });
     this.#ordersChanged([id]);
     return this.#view(doc);
+  }
+
+  /** A split by items names a check for every line of the order. */
+  #requireSplit(split: CommandPayload<'orders.update'>['split'], lineCount: number): NonNullable<OrderDoc['split']> | null {
+    if (split === null || split === undefined) return null;
+    if (split.kind === 'items' && split.assignment.length !== lineCount) {
+      const message = `Put each of the ${lineCount} items on a check (${split.assignment.length} have one).`;
+      throw new CoreError('invalid_command', message, [{ path: 'split.assignment', message }]);
+    }
+    return split;
   }
 
   fulfilOrder({ id }: CommandPayload<'orders.fulfil'>): Order {
@@ -316,20 +421,30 @@ export class Cashier {
     return { stillQueuedIds, total };
   }
 
-  takePayment({ orderId, method, amount, tendered, managerPin }: CommandPayload<'payments.take'>): CommandResult<'payments.take'> {
+  takePayment({ orderId, method, amount, tip, splitPart, tendered, managerPin }: CommandPayload<'payments.take'>): CommandResult<'payments.take'> {
     const order = this.#requireOrder(orderId);
     if (order.status === 'cancelled') throw new CoreError('conflict', 'This order was cancelled. Start a new order to take money.');
-    const due = order.total - this.#view(order).paidAmount;
+    const before = this.#view(order);
+    const due = before.total - before.paidAmount;
     if (amount > due) {
       throw new CoreError('conflict', due <= 0 ? 'This order is already paid.' : `Only ${formatMoney(due, order.currency)} is due on this order.`);
     }
+    if (splitPart !== null && !before.split?.parts.some((part) => part.label === splitPart)) {
+      throw new CoreError('conflict', `This bill has no part "${splitPart}": its split changed. Open the payment again.`);
+    }
+    if (tip > 0 && method === 'cash' && !this.settings.effective().checkout.cashTips) {
+      const message = 'Tips on cash are not taken on this terminal: put the tip in the tip jar, or turn cash tips on in Settings.';
+      throw new CoreError('invalid_command', message, [{ path: 'tip', message }]);
+    }
+    const charged = amount + tip;
+    const extras = { tip, splitPart };
     if (method === 'cash') {
-      const handed = tendered ?? amount;
-      if (handed < amount) throw new CoreError('invalid_command', `The cash handed over is less than ${formatMoney(amount, order.currency)}. Nothing was recorded.`);
-      const payment = this.store.cashier.recordCashPayment(orderId, amount, order.currency, { actor: ACTOR });
+      const handed = tendered ?? charged;
+      if (handed < charged) throw new CoreError('invalid_command', `The cash handed over is less than ${formatMoney(charged, order.currency)}. Nothing was recorded.`);
+      const payment = this.store.cashier.recordCashPayment(orderId, charged, order.currency, { actor: ACTOR }, extras);
       this.#ordersChanged([orderId]);
       const view = this.#view(order);
-      return { payment: view.payments.find((p) => p.id === payment.id) as Order['payments'][number], order: view, change: handed - amount };
+      return { payment: view.payments.find((p) => p.id === payment.id) as Order['payments'][number], order: view, change: handed - charged };
     }
 
     const offline = !this.sync.isOnline();
@@ -337,9 +452,10 @@ export class Cashier {
     const exposure = offline ? this.#offlineExposure(settings.offlineIntentIds) : null;
     if (exposure) {
       const limits = settings.offlineLimits;
+      // The card is charged the tip too: it is as much at risk as the rest.
       const queued = exposure.total;
-      const overSingle = amount > limits.perTransaction;
-      const overTotal = queued + amount > limits.total;
+      const overSingle = charged > limits.perTransaction;
+      const overTotal = queued + charged > limits.total;
       if (overSingle || overTotal) {
         const why = overSingle
           ? `above the ${formatMoney(limits.perTransaction, order.currency)} limit for one offline card payment`
@@ -353,7 +469,7 @@ export class Cashier {
     }
     // Intent, capture and the offline marker commit together: a crash leaves all or nothing.
     const intent = this.store.transaction(() => {
-      const created = this.store.cashier.createPaymentIntent(orderId, amount, order.currency, { actor: ACTOR });
+      const created = this.store.cashier.createPaymentIntent(orderId, charged, order.currency, { actor: ACTOR }, extras);
       this.store.cashier.capturePaymentIntent(created.id, { actor: ACTOR });
       if (exposure) this.settings.update({ offlineIntentIds: [...exposure.stillQueuedIds, created.id] }, ACTOR);
       return created;
@@ -363,8 +479,8 @@ export class Cashier {
     return { payment: view.payments.find((p) => p.id === intent.id) as Order['payments'][number], order: view, change: 0 };
   }
 
-  refund({ paymentId, amount, reason }: CommandPayload<'payments.refund'>): CommandResult<'payments.refund'> {
-    // Card payments are shown by their intent id; the refund goes against the cloud's payment record.
+  /** The payment record a refund goes against: a card payment is shown by its intent, refunded through the cloud's payment. */
+  #refundTarget(paymentId: string): PaymentDoc {
     const intent = this.store.cashier.getPaymentIntent(paymentId);
     let targetId = paymentId;
     if (intent) {
@@ -376,16 +492,78 @@ export class Cashier {
     }
     const payment = this.store.cashier.getPayment(targetId);
     if (!payment) throw new CoreError('not_found', 'That payment is not on this terminal. Refresh the order and try again.');
-    const left = payment.amount - this.store.cashier.refundsOf(targetId).reduce((sum, r) => sum + r.amount, 0);
+    return payment;
+  }
+
+  #refundable(payment: PaymentDoc): number {
+    return payment.amount - this.store.cashier.refundsOf(payment.id).reduce((sum, r) => sum + r.amount, 0);
+  }
+
+  refund({ paymentId, amount, reason }: CommandPayload<'payments.refund'>): CommandResult<'payments.refund'> {
+    const payment = this.#refundTarget(paymentId);
+    const left = this.#refundable(payment);
     if (amount > left) {
       throw new CoreError('conflict', left <= 0 ? 'This payment has been refunded in full already.' : `Only ${formatMoney(left, payment.currency)} of this payment can still be refunded.`);
     }
-    const refund = this.store.cashier.createRefund(targetId, amount, reason, { actor: ACTOR });
+    const refund = this.store.cashier.createRefund(payment.id, amount, reason, { actor: ACTOR });
     this.#ordersChanged([payment.order_id]);
     const order = this.#view(this.#requireOrder(payment.order_id));
     const view = order.payments.flatMap((p) => p.refunds).find((r) => r.id === refund.id);
     if (!view) throw new CoreError('internal', 'The refund was recorded but could not be shown. Refresh the order.');
     return { refund: view, order };
+  }
+
+  /**
+   * Gives back whole units of lines: what they cost (their discounts and tax in, refundForUnits)
+   * goes back to the payments that paid for them: the payment of the line's check when the bill
+   * was split by items, then the newest payments first. Tips stay with the staff. All refunds
+   * commit together, or none.
+   */
+  refundItems({ orderId, items, reason }: CommandPayload<'payments.refundItems'>): CommandResult<'payments.refundItems'> {
+    const doc = this.#requireOrder(orderId);
+    const order = this.#view(doc);
+    const { breakdown } = priceOrder(doc);
+    let amount = 0;
+    const given = new Map<number, number>();
+    for (const [index, item] of items.entries()) {
+      const line = order.lines[item.lineIndex];
+      const path = `items.${index}.quantity`;
+      if (!line) throw new CoreError('invalid_command', 'That item is not on this order. Refresh the order.', [{ path: `items.${index}.lineIndex`, message: 'not on this order' }]);
+      const already = line.refundedQuantity + (given.get(item.lineIndex) ?? 0);
+      if (already + item.quantity > line.quantity) {
+        const message = `Only ${line.quantity - already} of ${line.name} can still be refunded.`;
+        throw new CoreError('conflict', message, [{ path, message }]);
+      }
+      amount += refundForUnits(breakdown, item.lineIndex, line.quantity, already, item.quantity);
+      given.set(item.lineIndex, (given.get(item.lineIndex) ?? 0) + item.quantity);
+    }
+    if (amount <= 0) throw new CoreError('conflict', 'These items cost nothing (comped): there is no money to give back.');
+    const live = order.payments.filter((p) => p.status !== 'failed');
+    const partOf = new Set(items.map((i) => (doc.split?.kind === 'items' ? `${doc.split.assignment[i.lineIndex]} of ${Math.max(...doc.split.assignment)}` : '')));
+    const ordered = [...live.filter((p) => p.splitPart !== null && partOf.has(p.splitPart)), ...live.filter((p) => !(p.splitPart !== null && partOf.has(p.splitPart))).reverse()];
+    const plan: { payment: PaymentDoc; amount: number }[] = [];
+    let left = amount;
+    for (const shown of ordered) {
+      if (left === 0) break;
+      const payment = this.#refundTarget(shown.id);
+      // What went toward the order, less what was given back already: a tip is not the order's to return.
+      const room = Math.min(this.#refundable(payment), shown.amount - shown.refundedAmount);
+      if (room <= 0) continue;
+      const take = Math.min(room, left);
+      plan.push({ payment, amount: take });
+      left -= take;
+    }
+    if (left > 0) {
+      throw new CoreError('conflict', `These items come to ${formatMoney(amount, order.currency)}, but only ${formatMoney(amount - left, order.currency)} of what was paid can still be refunded.`);
+    }
+    const refundItems = [...given].map(([lineIndex, quantity]) => ({ line_index: lineIndex, quantity }));
+    const refunds = this.store.transaction(() =>
+      plan.map((step, i) => this.store.cashier.createRefund(step.payment.id, step.amount, reason, { actor: ACTOR }, i === 0 ? refundItems : [])),
+    );
+    this.#ordersChanged([orderId]);
+    const after = this.#view(this.#requireOrder(orderId));
+    const ids = new Set(refunds.map((r) => r.id));
+    return { refunds: after.payments.flatMap((p) => p.refunds).filter((r) => ids.has(r.id)), amount, order: after };
   }
 
   // ---- location and shift ----
@@ -427,14 +605,22 @@ export class Cashier {
       orders: orders.filter((o) => o.status !== 'cancelled').length,
       cancelled: orders.filter((o) => o.status === 'cancelled').length,
       byMethod: { card: 0, cash: 0 },
+      tips: { card: 0, cash: 0 },
+      tax: 0,
+      discounts: 0,
       queuedOffline: 0,
       refunded: 0,
       net: 0,
     };
+    for (const order of orders.filter((o) => o.status !== 'cancelled')) {
+      summary.tax += order.check.taxTotal;
+      summary.discounts += order.check.discountTotal;
+    }
     for (const payment of orders.flatMap((o) => o.payments)) {
       if (payment.status === 'failed') continue;
       summary.byMethod[payment.method] += payment.amount;
-      if (payment.status === 'queued_offline') summary.queuedOffline += payment.amount;
+      summary.tips[payment.method] += payment.tip;
+      if (payment.status === 'queued_offline') summary.queuedOffline += payment.amount + payment.tip;
       summary.refunded += payment.refundedAmount;
     }
     summary.net = summary.byMethod.card + summary.byMethod.cash - summary.refunded;

@@ -330,6 +330,9 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       webhook: { ...s.webhook, url: webhooks.url, secretSet: webhookSecret !== null },
       offlineLimits: s.offlineLimits,
       confirmChargeAbove: s.confirmChargeAbove,
+      checkout: s.checkout,
+      taxRules: s.taxRules,
+      pricing: cashier.pricing(),
       managerPinSet: s.managerPinHash !== '',
       kioskMode: config.kioskMode,
     };
@@ -378,6 +381,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     'orders.cancel': (p) => cashier.cancelOrder(p),
     'payments.take': (p) => cashier.takePayment(p),
     'payments.refund': (p) => cashier.refund(p),
+    'payments.refundItems': (p) => cashier.refundItems(p),
     'location.get': () => cashier.locationDetails(),
     'location.list': () => cashier.locations(),
     'shift.summary': (p) => cashier.shiftSummary(p),
@@ -386,6 +390,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       if (p.offlineLimits !== undefined || p.confirmChargeAbove !== undefined || p.newManagerPin !== undefined) {
         requireManager(p.managerPin, 'Changing payment limits or the manager PIN');
       }
+      if (p.checkout !== undefined || p.taxRules !== undefined) requireManager(p.managerPin, 'Changing the checkout or the tax rules');
       if (p.webhookSigningSecret !== undefined) {
         await secrets.setMany({ [config.webhook.signingSecretRef]: p.webhookSigningSecret });
         webhookSecret = p.webhookSigningSecret;
@@ -400,6 +405,8 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
           ...(p.offlineLimits !== undefined ? { offlineLimits: p.offlineLimits } : {}),
           ...(p.confirmChargeAbove !== undefined ? { confirmChargeAbove: p.confirmChargeAbove } : {}),
           ...(p.newManagerPin !== undefined ? { managerPinHash: hashManagerPin(p.newManagerPin) } : {}),
+          ...(p.checkout !== undefined ? { checkout: { ...settings.overrides().checkout, ...p.checkout } } : {}),
+          ...(p.taxRules !== undefined ? { taxRules: p.taxRules } : {}),
         },
         'manager',
       );

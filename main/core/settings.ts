@@ -1,6 +1,7 @@
 // What the settings screen changes, kept in the store's settings table and laid over the loaded
 // configuration (config = what IT provisioned; these = what the manager set on this terminal).
 import { z } from 'zod';
+import { CheckoutRules, PricingRules } from '../../bridge/contract';
 import type { Store } from '../../store/index';
 import type { TerminalConfig } from '../config/schema';
 
@@ -19,6 +20,8 @@ export const TerminalOverrides = z.object({
   credentials: z.enum(['none', 'api_key', 'oauth']).optional(),
   /** Card intents taken while offline (store-and-forward), for the limits and the badge. */
   offlineIntentIds: z.array(z.string()).optional(),
+  checkout: CheckoutRules.partial().optional(),
+  taxRules: PricingRules.optional(),
 });
 export type TerminalOverrides = z.infer<typeof TerminalOverrides>;
 
@@ -33,6 +36,9 @@ export interface EffectiveSettings {
   managerPinHash: string;
   credentials: 'none' | 'api_key' | 'oauth';
   offlineIntentIds: readonly string[];
+  checkout: CheckoutRules;
+  /** This terminal's tax rules (the location's, when its record has rates, win: checkout.ts effectivePricing). */
+  taxRules: PricingRules;
 }
 
 export class TerminalSettings {
@@ -59,6 +65,8 @@ export class TerminalSettings {
       managerPinHash: o.managerPinHash ?? c.offlinePayments.managerPinHash,
       credentials: o.credentials ?? c.credentials.method,
       offlineIntentIds: o.offlineIntentIds ?? [],
+      checkout: { ...c.checkout, ...o.checkout, discountApproval: o.checkout?.discountApproval ?? c.checkout.discountApproval },
+      taxRules: o.taxRules ?? c.tax,
     };
   }
 

@@ -2,6 +2,7 @@
 // epoch milliseconds and the /v1 field names.
 import type { Category, Location, MenuItem, Order, OrderDisplayState, OrderStatus, Payment, PaymentStatus, Refund, RefundState, SyncState } from '../../bridge/contract';
 import type { CategoryDoc, LocationDoc, MenuItemDoc, ModifierDoc, OrderDoc, PaymentDoc, PaymentIntentDoc, RefundDoc } from '../../store/index';
+import { appliedLineDiscount, priceOrder, splitView } from './checkout';
 
 /** An entity's outbox state (store.outbox.syncStatesOf / entitySyncStates): absent means in sync. */
 export type OutboxState = 'unfinished' | 'dead';
@@ -27,6 +28,8 @@ export function menuItemView(doc: MenuItemDoc, modifiers: ReadonlyMap<string, Mo
     available: doc.available,
     lowStock: doc.low_stock,
     barcode: doc.barcode,
+    taxClass: doc.tax_class ?? 'standard',
+    modifierGroups: doc.modifier_groups.map((g) => ({ id: g.id, name: g.name, min: g.min, max: g.max, modifierIds: g.modifier_ids })),
     modifiers: doc.modifier_ids.flatMap((id) => {
       const modifier = modifiers.get(id);
       return modifier ? [{ id: modifier.id, name: modifier.name, price: modifier.price }] : [];
@@ -50,7 +53,15 @@ export interface OrderContext {
 function refundViews(paymentId: string, ctx: OrderContext): Refund[] {
   return ctx.refunds
     .filter((r) => r.payment_id === paymentId)
-    .map((r) => ({ id: r.id, paymentId: r.payment_id, amount: r.amount, reason: r.reason, createdAt: iso(r.created_at), syncState: syncStateOf(ctx.outbox, 'refund', r.id) }));
+    .map((r) => ({
+      id: r.id,
+      paymentId: r.payment_id,
+      amount: r.amount,
+      reason: r.reason,
+      items: r.items.map((i) => ({ lineIndex: i.line_index, quantity: i.quantity })),
+      createdAt: iso(r.created_at),
+      syncState: syncStateOf(ctx.outbox, 'refund', r.id),
+    }));
 }
 
 /**
@@ -69,7 +80,10 @@ export function paymentViews(orderId: string, ctx: OrderContext): Payment[] {
       id: intent.id,
       orderId,
       method: 'card',
-      amount: intent.amount,
+      // The card is charged amount + tip; the order counts only what went toward it.
+      amount: intent.amount - intent.tip,
+      tip: intent.tip,
+      splitPart: intent.split_part,
       status,
       refundedAmount: refunds.reduce((sum, r) => sum + r.amount, 0),
       createdAt: iso(intent.created_at),
@@ -83,7 +97,9 @@ export function paymentViews(orderId: string, ctx: OrderContext): Payment[] {
       id: payment.id,
       orderId,
       method: payment.method,
-      amount: payment.amount,
+      amount: payment.amount - payment.tip,
+      tip: payment.tip,
+      splitPart: payment.split_part,
       status: 'captured',
       refundedAmount: refunds.reduce((sum, r) => sum + r.amount, 0),
       createdAt: iso(payment.created_at),
@@ -112,12 +128,27 @@ export function orderView(doc: OrderDoc, ctx: OrderContext): Order {
   const live = payments.filter((p) => p.status !== 'failed');
   const paidAmount = live.reduce((sum, p) => sum + p.amount, 0);
   const refundedAmount = live.reduce((sum, p) => sum + p.refundedAmount, 0);
+  const refundedUnits = new Map<number, number>();
+  const paidByPart = new Map<string, number>();
+  for (const payment of live) {
+    if (payment.splitPart !== null) paidByPart.set(payment.splitPart, (paidByPart.get(payment.splitPart) ?? 0) + payment.amount);
+    for (const item of payment.refunds.flatMap((r) => r.items)) refundedUnits.set(item.lineIndex, (refundedUnits.get(item.lineIndex) ?? 0) + item.quantity);
+  }
+  const priced = priceOrder(doc);
   return {
     id: doc.id,
+    number: doc.number,
+    label: doc.number ?? `#${doc.id.slice(-4).toUpperCase()}`,
+    businessDay: doc.business_day,
+    service: { type: doc.service?.type ?? null, table: doc.service?.table ?? null, guests: doc.service?.guests ?? null },
+    channel: doc.channel,
+    check: priced.check,
+    split: splitView(doc, priced, paidByPart),
+    tipTotal: live.reduce((sum, p) => sum + p.tip, 0),
     status: doc.status,
-    displayState: displayStateOf(doc.status, doc.total, paidAmount),
+    displayState: displayStateOf(doc.status, priced.check.total, paidAmount),
     refundState: refundStateOf(paidAmount, refundedAmount),
-    lines: doc.lines.map((line) => {
+    lines: doc.lines.map((line, index) => {
       const modifiers = line.modifiers.map((m) => ({ id: m.modifier_id, name: m.name, price: m.price }));
       return {
         menuItemId: line.menu_item_id,
@@ -126,11 +157,15 @@ export function orderView(doc: OrderDoc, ctx: OrderContext): Order {
         quantity: line.quantity,
         modifiers,
         lineTotal: line.quantity * (line.unit_price + modifiers.reduce((sum, m) => sum + m.price, 0)),
+        note: line.note,
+        discount: appliedLineDiscount(line, priced.breakdown, index),
+        total: priced.breakdown.lines[index]?.total ?? 0,
+        refundedQuantity: refundedUnits.get(index) ?? 0,
       };
     }),
     customer: doc.customer ?? { name: '', phone: '' },
     notes: doc.notes,
-    total: doc.total,
+    total: priced.check.total,
     currency: doc.currency,
     createdAt: iso(doc.created_at),
     updatedAt: iso(doc.updated_at),

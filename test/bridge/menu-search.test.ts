@@ -5,7 +5,7 @@ import type { MenuItem } from '../../bridge/contract';
 import { enterAction, indexMenu, searchMenu } from '../../bridge/menu-search';
 
 function item(id: string, name: string, extra: Partial<MenuItem> = {}): MenuItem {
-  return { id, name, price: 500, categoryId: 'cat_a', description: '', available: true, lowStock: false, modifiers: [], barcode: null, ...extra };
+  return { id, name, price: 500, categoryId: 'cat_a', description: '', available: true, lowStock: false, modifiers: [], modifierGroups: [], taxClass: 'standard', barcode: null, ...extra };
 }
 
 // In name order, as the menu snapshot lists them.

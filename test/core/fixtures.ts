@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { silentLogger } from '../../common/log';
 import { TerminalConfig, type TerminalConfigInput } from '../../main/config/schema';
 import { startCore, type Core, type CoreDeps } from '../../main/core/index';
-import { openStore } from '../../store/index';
+import { openStore, type Store } from '../../store/index';
 import type { Sandbox } from '../../sandbox/index';
 import type { ConnectivityTiming } from '../../sync/connectivity';
 import { createSyncEngine, type SyncTimers } from '../../sync/engine';
@@ -63,8 +63,13 @@ export interface TestCore {
 }
 
 /** A core on a seeded data directory, with no API configured (the outbox fills, nothing drains). */
-export async function startTestCore(config: Partial<TerminalConfigInput> = {}, deps: CoreDeps = {}): Promise<TestCore> {
+export async function startTestCore(config: Partial<TerminalConfigInput> = {}, deps: CoreDeps = {}, moreSeed?: (store: Store) => void): Promise<TestCore> {
   const dataDir = seedDataDir();
+  if (moreSeed) {
+    const store = reopenStore(dataDir);
+    moreSeed(store);
+    store.close();
+  }
   const core = await startCore(TerminalConfig.parse({ dataDir, locationId: LOCATION, ...config }), {
     logger: silentLogger,
     secretStore: new FileSecretStore(join(dataDir, 'secrets.json')),

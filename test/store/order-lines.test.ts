@@ -2,17 +2,17 @@
 // properties over random lines.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { OrderLineDoc } from '../../store/index';
+import type { OrderLineInput } from '../../store/index';
 import { lineRefs, mergeLines, orderTotal, sameLines } from '../../store/order-lines';
 
-const line = (menuItemId: string, quantity: number, modifiers: string[] = []): OrderLineDoc => ({
+const line = (menuItemId: string, quantity: number, modifiers: string[] = []): OrderLineInput => ({
   menu_item_id: menuItemId,
   name: menuItemId,
   quantity,
   unit_price: 100,
   modifiers: modifiers.map((id) => ({ modifier_id: id, name: id, price: 10 })),
 });
-const counts = (lines: readonly OrderLineDoc[]) => {
+const counts = (lines: readonly OrderLineInput[]) => {
   const out: Record<string, number> = {};
   for (const l of lines) {
     const key = [l.menu_item_id, ...l.modifiers.map((m) => m.modifier_id).sort()].join('+');

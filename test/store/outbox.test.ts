@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock';
-import { openStore, StoreError, type OrderLineDoc, type ServerRecord } from '../../store';
+import { openStore, StoreError, type OrderLineInput, type ServerRecord } from '../../store';
 import { lineRefs, orderTotal } from '../../store/order-lines';
 import { cashier, serverOrder, tempDbPath, threeLineOrder } from './helpers';
 
@@ -257,12 +257,12 @@ describe('pruning', () => {
 
 describe("a change of an order's lines against the server's lines", () => {
   const lines = threeLineOrder().lines;
-  const [burger, fries, cola] = lines as [OrderLineDoc, OrderLineDoc, OrderLineDoc];
-  const serverLines = (orderLines: OrderLineDoc[], updatedAt: number): ServerRecord =>
+  const [burger, fries, cola] = lines as [OrderLineInput, OrderLineInput, OrderLineInput];
+  const serverLines = (orderLines: OrderLineInput[], updatedAt: number): ServerRecord =>
     serverOrder('ord_server', { lines: orderLines, total: orderTotal(orderLines), updated_at: updatedAt });
 
   /** An order on the server, then a change of its lines here, claimed for sending. */
-  function changedHere(change: OrderLineDoc[]) {
+  function changedHere(change: OrderLineInput[]) {
     const { store, clock } = setup();
     const order = store.cashier.createOrder(threeLineOrder(), cashier);
     const [create] = store.outbox.claimReady(clock.now(), 10);

@@ -4,14 +4,14 @@
 // merged request's reply is lost.
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { OrderLineDoc } from '../../store/index';
+import type { OrderLineInput } from '../../store/index';
 import { cleanupAfterEach, engineFor, getJson, menuFixture, openStore, placeOrder, sandboxAndStore, tempStoreFile, waitFor, type MenuFixture, type Sandbox, type Store } from './harness';
 
 const defer = cleanupAfterEach();
 
 type ServerOrder = { items: { menu_item_id: string; quantity: number }[] };
 
-const lineOf = (item: MenuFixture['items'][number]): OrderLineDoc => ({ menu_item_id: item.id, name: item.name, quantity: 1, unit_price: item.price, modifiers: [] });
+const lineOf = (item: MenuFixture['items'][number]): OrderLineInput => ({ menu_item_id: item.id, name: item.name, quantity: 1, unit_price: item.price, modifiers: [] });
 const quantities = (lines: readonly { menu_item_id: string; quantity: number }[]) =>
   Object.fromEntries(lines.map((line) => [line.menu_item_id, line.quantity]));
 

@@ -1,0 +1,193 @@
+// The checkout of one order: which tax rules apply, what the check comes to, how the bill splits,
+// what the cloud is told beyond the spec, and which discounts need a manager. The arithmetic is
+// bridge/checkout's (the register previews with the same functions); this maps store documents
+// onto it. An order the till priced is re-priced from what it froze (lines, discounts, rules),
+// so the figures never drift; an order from the cloud shows the cloud's figures.
+import { allocate, CheckoutError, priceCheck, splitByItems, splitEvenly, type CheckBreakdown, type SplitPart } from '../../bridge/checkout/index';
+import type { AppliedDiscount, Check, CheckoutRules, Discount, PricingRules, SplitView } from '../../bridge/contract';
+import type { DiscountDoc, LocationDoc, OrderDoc, OrderLineDoc, PricingDoc } from '../../store/index';
+import { CoreError } from './errors';
+
+/** What a till asks until IT or a manager says otherwise (docs/config.md, "Checkout"). */
+export const DEFAULT_CHECKOUT: CheckoutRules = {
+  tillLetter: 'A',
+  tipPercents: [1500, 1800, 2000],
+  cashTips: false,
+  // A comp or anything above 20% or $20.00 is a manager's call.
+  discountApproval: { percentBps: 2000, amount: 2000 },
+};
+
+export const NO_TAX: PricingRules = { taxIncluded: false, rounding: 'per_line', rates: [] };
+
+/** The business day turns at 04:00 where the location is: a late service still belongs to its evening. */
+export const BUSINESS_DAY_STARTS_HOUR = 4;
+
+export type EffectivePricing = PricingRules & { source: 'location' | 'terminal' };
+
+/** The location's rules where its record has rates (the cloud is the store's truth), else this terminal's. */
+export function effectivePricing(location: LocationDoc | undefined, terminal: PricingRules): EffectivePricing {
+  const tax = location?.tax;
+  if (tax?.rates && tax.rates.length > 0) {
+    return {
+      taxIncluded: tax.prices_include_tax ?? terminal.taxIncluded,
+      rounding: tax.rounding ?? terminal.rounding,
+      rates: tax.rates.map((r) => ({ taxClass: r.tax_class, name: r.name, ratePpm: r.rate_ppm })),
+      source: 'location',
+    };
+  }
+  return { ...terminal, source: 'terminal' };
+}
+
+export function pricingDoc(rules: PricingRules): PricingDoc {
+  return { tax_included: rules.taxIncluded, rounding: rules.rounding, rates: rules.rates.map((r) => ({ tax_class: r.taxClass, name: r.name, rate_ppm: r.ratePpm })) };
+}
+
+function pricingRules(doc: PricingDoc): PricingRules {
+  return { taxIncluded: doc.tax_included, rounding: doc.rounding, rates: doc.rates.map((r) => ({ taxClass: r.tax_class, name: r.name, ratePpm: r.rate_ppm })) };
+}
+
+function unitPrice(line: OrderLineDoc): number {
+  return line.unit_price + line.modifiers.reduce((sum, m) => sum + m.price, 0);
+}
+
+/** The check of lines priced with `rules`: throws CheckoutError (a discount too large...). */
+export function priceLines(lines: readonly OrderLineDoc[], discount: DiscountDoc | null, rules: PricingRules): CheckBreakdown {
+  return priceCheck(
+    lines.map((line) => ({ quantity: line.quantity, unitPrice: unitPrice(line), taxClass: line.tax_class, discount: line.discount })),
+    discount,
+    rules,
+  );
+}
+
+/** The same refusal as a command error, next to the field it concerns. */
+export function checkoutRefusal(error: unknown): never {
+  if (!(error instanceof CheckoutError)) throw error;
+  const path = error.lineIndex === null ? 'discount' : `lines.${error.lineIndex}.discount`;
+  throw new CoreError('invalid_command', error.message, [{ path, message: error.message }]);
+}
+
+/** A check that only knows its lines' amounts (an order the till did not price): each line's total is its gross. */
+function itemsBreakdown(lines: readonly OrderLineDoc[], total: number, taxIncluded: boolean, taxTotal: number, discountTotal: number): CheckBreakdown {
+  const grosses = lines.map((line) => line.quantity * unitPrice(line));
+  const totals = grosses.some((g) => g > 0) ? allocate(total, grosses) : grosses.map(() => 0);
+  return {
+    subtotal: grosses.reduce((a, b) => a + b, 0),
+    lineDiscountTotal: 0,
+    orderDiscountTotal: discountTotal,
+    discountTotal,
+    taxTotal,
+    taxIncluded,
+    total,
+    taxes: [],
+    lines: grosses.map((gross, i) => ({ gross, lineDiscount: 0, orderDiscount: 0, net: totals[i]!, tax: 0, total: totals[i]! })),
+  };
+}
+
+export interface PricedOrder {
+  check: Check;
+  breakdown: CheckBreakdown;
+}
+
+/** What the order comes to: the till's pricing when it priced it, else the cloud's figures, else its items. */
+export function priceOrder(doc: OrderDoc): PricedOrder {
+  if (doc.pricing) {
+    try {
+      const breakdown = priceLines(doc.lines, doc.discount, pricingRules(doc.pricing));
+      return { breakdown, check: tillCheck(doc, breakdown) };
+    } catch (error) {
+      // Another till changed the lines under a discount that no longer fits: the items stand alone.
+      if (!(error instanceof CheckoutError)) throw error;
+    }
+  }
+  const cloud = doc.cloud_check;
+  if (cloud) {
+    const subtotal = cloud.subtotal ?? doc.total;
+    const discountTotal = cloud.discount_total ?? 0;
+    const taxTotal = cloud.tax_total ?? 0;
+    const taxIncluded = cloud.tax_included ?? false;
+    const total = cloud.total ?? subtotal - discountTotal + (taxIncluded ? 0 : taxTotal);
+    const breakdown = itemsBreakdown(doc.lines, total, taxIncluded, taxTotal, discountTotal);
+    return {
+      breakdown,
+      check: { subtotal, discountTotal, taxTotal, taxIncluded, total, taxes: taxTotal > 0 ? [{ name: 'Tax', ratePpm: 0, amount: taxTotal }] : [], orderDiscount: null, source: 'cloud' },
+    };
+  }
+  const breakdown = itemsBreakdown(doc.lines, doc.total, false, 0, 0);
+  return { breakdown, check: { subtotal: doc.total, discountTotal: 0, taxTotal: 0, taxIncluded: false, total: doc.total, taxes: [], orderDiscount: null, source: 'items' } };
+}
+
+function tillCheck(doc: OrderDoc, b: CheckBreakdown): Check {
+  return {
+    subtotal: b.subtotal,
+    discountTotal: b.discountTotal,
+    taxTotal: b.taxTotal,
+    taxIncluded: b.taxIncluded,
+    total: b.total,
+    taxes: b.taxes.map((t) => ({ name: t.name, ratePpm: t.ratePpm, amount: t.amount })),
+    orderDiscount: doc.discount ? { ...doc.discount, amount: b.orderDiscountTotal } : null,
+    source: 'till',
+  };
+}
+
+export function appliedLineDiscount(line: OrderLineDoc, breakdown: CheckBreakdown, index: number): AppliedDiscount | null {
+  return line.discount ? { ...line.discount, amount: breakdown.lines[index]?.lineDiscount ?? 0 } : null;
+}
+
+/** The split's parts and which are paid (by what the payments naming each part put toward it); null if the plan no longer fits the lines. */
+export function splitView(doc: OrderDoc, priced: PricedOrder, paidByPart: ReadonlyMap<string, number>): SplitView | null {
+  const plan = doc.split;
+  if (!plan) return null;
+  let parts: SplitPart[];
+  try {
+    parts = plan.kind === 'even' ? splitEvenly(priced.check.total, plan.parts) : splitByItems(priced.breakdown, plan.assignment);
+  } catch (error) {
+    if (error instanceof CheckoutError) return null;
+    throw error;
+  }
+  return { plan, parts: parts.map((p) => ({ label: p.label, amount: p.amount, paid: (paidByPart.get(p.label) ?? 0) >= p.amount })) };
+}
+
+/**
+ * What the cloud is told beyond the spec (docs/spec-gaps.md, "Checkout"): how the order is served,
+ * its discounts and tax as the till computed them. A server that models none ignores them.
+ */
+export function wireExtras(doc: Pick<OrderDoc, 'lines' | 'service' | 'discount'>, breakdown: CheckBreakdown | null): Record<string, unknown> {
+  const extras: Record<string, unknown> = {};
+  if (doc.service?.type) {
+    extras.order_type = doc.service.type;
+    extras.table = doc.service.table;
+    extras.guests = doc.service.guests;
+  }
+  if (breakdown) {
+    extras.discounts = [
+      ...doc.lines.flatMap((line, index) => (line.discount ? [{ reason: line.discount.reason, amount: breakdown.lines[index]!.lineDiscount, line: index }] : [])),
+      ...(doc.discount ? [{ reason: doc.discount.reason, amount: breakdown.orderDiscountTotal, line: null }] : []),
+    ].filter((d) => d.amount > 0);
+    extras.tax_total = breakdown.taxTotal;
+    extras.tax_included = breakdown.taxIncluded;
+  }
+  return extras;
+}
+
+/** The discounts (line and order) that are above what a cashier may give alone. */
+export function discountsNeedingManager(lines: readonly OrderLineDoc[], discount: Discount | null, breakdown: CheckBreakdown, rules: CheckoutRules['discountApproval']): string[] {
+  const over = (d: Discount, amount: number) => (d.kind === 'percent' ? d.value > rules.percentBps : false) || amount > rules.amount;
+  const reasons: string[] = [];
+  lines.forEach((line, i) => {
+    if (line.discount && over(line.discount, breakdown.lines[i]!.lineDiscount)) reasons.push(`${line.name}: ${line.discount.reason}`);
+  });
+  if (discount && over(discount, breakdown.orderDiscountTotal)) reasons.push(`the order: ${discount.reason}`);
+  return reasons;
+}
+
+/** The business day `nowMs` belongs to where the location is (YYYY-MM-DD), and when it began. */
+export function businessDay(nowMs: number, timeZone: string, startOfDay: (ms: number, tz: string) => number): { day: string; startedAt: number } {
+  const shifted = nowMs - BUSINESS_DAY_STARTS_HOUR * 3_600_000;
+  let day: string;
+  try {
+    day = new Intl.DateTimeFormat('en-CA', { timeZone: timeZone || undefined, year: 'numeric', month: '2-digit', day: '2-digit' }).format(shifted);
+  } catch {
+    day = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(shifted);
+  }
+  return { day, startedAt: startOfDay(shifted, timeZone) + BUSINESS_DAY_STARTS_HOUR * 3_600_000 };
+}
