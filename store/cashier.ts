@@ -241,7 +241,11 @@ export class CashierRepositories {
         resourceKey: `order:${id}`,
         now,
       });
-      this.#audit(actor, 'order.create', 'order', id, { number, total: doc.check_total ?? doc.total, lines: doc.lines.length, discount: doc.discount }, now);
+      const discounts = [
+        ...doc.lines.flatMap((line) => (line.discount ? [{ line: line.name, ...line.discount }] : [])),
+        ...(doc.discount ? [{ line: null, ...doc.discount }] : []),
+      ];
+      this.#audit(actor, 'order.create', 'order', id, { number, total: doc.check_total ?? doc.total, lines: doc.lines.length, discounts }, now);
       return written;
     });
   }
