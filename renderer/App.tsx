@@ -75,7 +75,7 @@ export function App() {
         ) : screen === 'register' ? (
           <Register menu={menu} ticket={ticket} setTicket={setTicket} active />
         ) : screen === 'orders' ? (
-          <Orders onEdit={editOrder} />
+          <Orders onEdit={editOrder} checkout={menu.checkout} />
         ) : screen === 'menu' ? (
           <MenuManager menu={menu} />
         ) : screen === 'shift' ? (

@@ -1,49 +1,89 @@
 import { useId, useState, type FormEvent } from 'react';
-import { DEFAULT_CONFIRM_CHARGE_ABOVE, type Order, type Payment, type PaymentMethod } from '../../bridge/contract';
+import { DEFAULT_CONFIRM_CHARGE_ABOVE, type CheckoutRules, type Order, type Payment, type PaymentMethod } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { BridgeCallError } from '../lib/bridge-client';
 import { money, parseAmount, readAmount, toAmountText } from '../lib/format';
 import { describeError, useBridge, useQuery } from '../lib/hooks';
+import { balanceDue } from '../lib/order-check';
+import { cashSuggestions, chargeLabel, NO_TIP, readTip, type TipChoice } from '../lib/payment';
+import { serviceLabel } from '../lib/service';
 import { Dialog, ErrorNote } from './Dialog';
 import { describedBy, FieldError } from './FieldError';
+import { SplitPanel } from './SplitPanel';
+import { TipPicker } from './TipPicker';
 
-/** Quick cash amounts: exact, then the next round notes above the amount due. */
-function cashSuggestions(due: number, digits: number): number[] {
-  const unit = 10 ** digits;
-  const rounds = [5, 10, 20, 50, 100].map((note) => Math.ceil(due / (note * unit)) * note * unit);
-  return [...new Set([due, ...rounds])].filter((v) => v >= due).slice(0, 4);
-}
+type FieldErrors = { amount?: string; tip?: string; tendered?: string };
 
-export function PaymentDialog({ order, onPaid, onClose }: { order: Order; onPaid: (order: Order, change: number, payment: Payment) => void; onClose: () => void }) {
+/**
+ * Takes payment for an order, one payment at a time: the whole balance, a split part, or an
+ * amount typed (part card, part cash), with a tip on top for cards (and cash when the venue
+ * takes cash tips). It stays open until the order is paid or the cashier leaves ("Not now").
+ */
+export function PaymentDialog({
+  order: placed,
+  checkout,
+  onPaid,
+  onClose,
+}: {
+  order: Order;
+  checkout: CheckoutRules;
+  /** The order is paid in full. */
+  onPaid: (order: Order, change: number, payment: Payment) => void;
+  /** Left with something still due: the order as it is now (parts may have been paid meanwhile). */
+  onClose: (order: Order) => void;
+}) {
   const client = useBridge();
-  const digits = minorDigits(order.currency);
-  const due = Math.max(0, order.total - order.paidAmount);
+  const [order, setOrder] = useState(placed);
+  const currency = order.currency;
+  const digits = minorDigits(currency);
+  const due = balanceDue(order);
   const [method, setMethod] = useState<PaymentMethod>('card');
-  const [tenderedText, setTenderedText] = useState(toAmountText(due, digits));
+  const [chosenPart, setChosenPart] = useState<string | null>(null);
+  const [amountText, setAmountText] = useState(toAmountText(due, digits));
+  const [tipChoice, setTipChoice] = useState<TipChoice>(NO_TIP);
+  /** null: follows what is charged, until the cashier types what was handed over. */
+  const [tenderedText, setTenderedText] = useState<string | null>(null);
   const [pin, setPin] = useState('');
   const [needsManager, setNeedsManager] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [tenderedError, setTenderedError] = useState<string | null>(null);
-  const tenderedErrorId = useId();
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const ids = { amount: useId(), tendered: useId() };
   const [busy, setBusy] = useState(false);
+  /** What the last part payment did ("Paid 1 of 3…"), while the rest is still due. */
+  const [news, setNews] = useState<string | null>(null);
   // A second look before an unusually large charge (a slipped key, a price typed in cents).
   const { data: settings } = useQuery('settings.get', {}, ['settings.changed']);
   const confirmAbove = settings?.confirmChargeAbove ?? DEFAULT_CONFIRM_CHARGE_ABOVE;
   const [confirmingLarge, setConfirmingLarge] = useState(false);
 
-  const tendered = parseAmount(tenderedText, digits);
-  const change = method === 'cash' && tendered !== null ? tendered - due : null;
+  const unpaidParts = order.split?.parts.filter((part) => !part.paid) ?? [];
+  const part = unpaidParts.find((p) => p.label === chosenPart) ?? unpaidParts[0] ?? null;
+  const amountRead = part ? { amount: part.amount, error: null } : readAmount(amountText, currency, { min: 1, max: due });
+  const amount = amountRead.amount ?? 0;
+  const tipsAllowed = method === 'card' || checkout.cashTips;
+  const tipRead = tipsAllowed ? readTip(tipChoice, amount, currency) : { tip: 0, error: null };
+  const tip = tipRead.tip ?? 0;
+  const charge = amount + tip;
+  const tenderedShown = tenderedText ?? toAmountText(charge, digits);
+  const tendered = parseAmount(tenderedShown, digits);
+  const change = method === 'cash' && tendered !== null ? tendered - charge : null;
+  const label = chargeLabel(amount, tip, currency);
+  const service = serviceLabel(order.service, order.customer.name, order.channel);
 
   const submit = async (event?: FormEvent, largeConfirmed = false) => {
     event?.preventDefault();
     if (busy) return;
+    const errors: FieldErrors = {};
+    if (amountRead.error !== null) errors.amount = amountRead.error;
+    if (tipRead.error !== null) errors.tip = tipRead.error;
     if (method === 'cash') {
-      const read = readAmount(tenderedText, order.currency);
-      const refused = read.error ?? (read.amount < due ? `Cash handed over must be at least ${money(due, order.currency)}.` : null);
-      setTenderedError(refused);
-      if (refused) return;
+      const read = readAmount(tenderedShown, currency);
+      const refused = read.error ?? (read.amount < charge ? `Cash handed over must be at least ${money(charge, currency)}.` : null);
+      if (refused) errors.tendered = refused;
     }
-    if (!largeConfirmed && confirmAbove > 0 && due > confirmAbove) {
+    setFieldErrors(errors);
+    if (Object.keys(errors).length > 0) return;
+    if (!largeConfirmed && confirmAbove > 0 && charge > confirmAbove) {
       setConfirmingLarge(true);
       return;
     }
@@ -54,11 +94,27 @@ export function PaymentDialog({ order, onPaid, onClose }: { order: Order; onPaid
       const result = await client.call('payments.take', {
         orderId: order.id,
         method,
-        amount: due,
+        amount,
+        tip,
+        splitPart: part?.label ?? null,
         ...(method === 'cash' && tendered !== null ? { tendered } : {}),
         ...(needsManager && pin !== '' ? { managerPin: pin } : {}),
       });
-      onPaid(result.order, result.change, result.payment);
+      const left = balanceDue(result.order);
+      if (left === 0) {
+        onPaid(result.order, result.change, result.payment);
+        return;
+      }
+      // Something is still due: the next payment starts fresh from what is left.
+      setOrder(result.order);
+      const tipped = result.payment.tip > 0 ? ` + ${money(result.payment.tip, currency)} tip` : '';
+      const change = result.change > 0 ? ` Give ${money(result.change, currency)} change.` : '';
+      setNews(`Paid ${part ? `${part.label}: ` : ''}${money(result.payment.amount, currency)}${tipped}.${change} ${money(left, currency)} still due.`);
+      setChosenPart(null);
+      setAmountText(toAmountText(left, digits));
+      setTipChoice(NO_TIP);
+      setTenderedText(null);
+      setBusy(false);
     } catch (caught) {
       if (caught instanceof BridgeCallError && caught.code === 'needs_manager') setNeedsManager(true);
       setError(describeError(caught));
@@ -67,44 +123,76 @@ export function PaymentDialog({ order, onPaid, onClose }: { order: Order; onPaid
   };
 
   return (
-    <Dialog title={`Take payment · ${money(due, order.currency)}`} onClose={onClose}>
+    <Dialog title={`Take payment · ${money(due, currency)}`} onClose={() => onClose(order)} wide>
       <form onSubmit={submit} className="payment-form">
-        <fieldset className="segmented">
-          <legend>How is the customer paying?</legend>
-          {(['card', 'cash'] as const).map((option) => (
-            <label key={option} className={method === option ? 'segment selected' : 'segment'}>
-              <input type="radio" name="method" value={option} checked={method === option} onChange={() => setMethod(option)} />
-              {option === 'card' ? 'Card' : 'Cash'}
-            </label>
-          ))}
-        </fieldset>
-        {method === 'cash' ? (
-          <div className="cash">
-            <label>
-              Cash handed over
-              <input
-                className="big-input"
-                inputMode="decimal"
-                value={tenderedText}
-                onChange={(event) => setTenderedText(event.target.value)}
-                onFocus={(event) => event.target.select()}
-                autoFocus
-                {...describedBy(tenderedErrorId, tenderedError)}
-              />
-            </label>
-            <FieldError id={tenderedErrorId} message={tenderedError} />
-            <div className="quick-cash">
-              {cashSuggestions(due, digits).map((amount) => (
-                <button key={amount} type="button" className="secondary" onClick={() => setTenderedText(toAmountText(amount, digits))}>
-                  {money(amount, order.currency)}
-                </button>
-              ))}
-            </div>
-            <p className="change" aria-live="polite">
-              Change: <strong>{change !== null && change >= 0 ? money(change, order.currency) : '—'}</strong>
-            </p>
-          </div>
+        <p className="payment-summary">
+          <strong>Order {order.label}</strong>
+          {service ? ` · ${service}` : ''}
+          <span className="balance-due" data-testid="balance-due">
+            Due {money(due, currency)}
+            {order.paidAmount > 0 ? ` of ${money(order.total, currency)}` : ''}
+          </span>
+        </p>
+        {news ? (
+          <p className="notice" role="status" data-testid="payment-news">
+            {news}
+          </p>
         ) : null}
+        <div className="payment-columns">
+          <div>
+            <SplitPanel order={order} selectedPart={part?.label ?? null} onSelectPart={setChosenPart} onSaved={setOrder} />
+            {part ? null : (
+              <>
+                <label>
+                  Paying now (up to {money(due, currency)})
+                  <input inputMode="decimal" autoComplete="off" value={amountText} onChange={(event) => setAmountText(event.target.value)} {...describedBy(ids.amount, fieldErrors.amount ?? null)} />
+                </label>
+                <FieldError id={ids.amount} message={fieldErrors.amount ?? null} />
+              </>
+            )}
+          </div>
+          <div>
+            <fieldset className="segmented">
+              <legend>How is the customer paying?</legend>
+              {(['card', 'cash'] as const).map((option) => (
+                <label key={option} className={method === option ? 'segment selected' : 'segment'}>
+                  <input type="radio" name="method" value={option} checked={method === option} onChange={() => setMethod(option)} />
+                  {option === 'card' ? 'Card' : 'Cash'}
+                </label>
+              ))}
+            </fieldset>
+            {tipsAllowed ? (
+              <TipPicker base={amount} percents={checkout.tipPercents} currency={currency} choice={tipChoice} error={fieldErrors.tip ?? null} onChange={setTipChoice} />
+            ) : null}
+            {method === 'cash' ? (
+              <div className="cash">
+                <label>
+                  Cash handed over
+                  <input
+                    className="big-input"
+                    inputMode="decimal"
+                    value={tenderedShown}
+                    onChange={(event) => setTenderedText(event.target.value)}
+                    onFocus={(event) => event.target.select()}
+                    autoFocus
+                    {...describedBy(ids.tendered, fieldErrors.tendered ?? null)}
+                  />
+                </label>
+                <FieldError id={ids.tendered} message={fieldErrors.tendered ?? null} />
+                <div className="quick-cash">
+                  {cashSuggestions(charge, digits).map((suggested) => (
+                    <button key={suggested} type="button" className="secondary" onClick={() => setTenderedText(toAmountText(suggested, digits))}>
+                      {money(suggested, currency)}
+                    </button>
+                  ))}
+                </div>
+                <p className="change" aria-live="polite">
+                  Change: <strong>{change !== null && change >= 0 ? money(change, currency) : '—'}</strong>
+                </p>
+              </div>
+            ) : null}
+          </div>
+        </div>
         {needsManager ? (
           <label>
             Manager PIN
@@ -114,25 +202,25 @@ export function PaymentDialog({ order, onPaid, onClose }: { order: Order; onPaid
         <ErrorNote message={error} />
         {confirmingLarge ? (
           <div className="large-charge">
-            <p className="warning-note" role="alert">{`Charge ${money(due, order.currency)}? That is more than ${money(confirmAbove, order.currency)}.`}</p>
+            <p className="warning-note" role="alert">{`Charge ${money(charge, currency)}? That is more than ${money(confirmAbove, currency)}.`}</p>
             <div className="dialog-actions">
               {/* The safe answer has the focus: Enter twice must not charge an amount nobody looked at. */}
               <button type="button" className="secondary big" onClick={() => setConfirmingLarge(false)} autoFocus>
                 No, go back
               </button>
               <button type="button" className="primary big" disabled={busy} onClick={() => void submit(undefined, true)}>
-                {busy ? 'Recording…' : `Yes, charge ${money(due, order.currency)}`}
+                {busy ? 'Recording…' : `Yes, charge ${money(charge, currency)}`}
               </button>
             </div>
           </div>
         ) : (
           <div className="dialog-actions">
             {/* The order is already saved: leaving keeps it open (docs/config.md, "Charge and open orders"). */}
-            <button type="button" className="secondary big" onClick={onClose}>
-              {due < order.total ? `Not now — keep it open, ${money(due, order.currency)} due` : 'Not now — keep it open, unpaid'}
+            <button type="button" className="secondary big" onClick={() => onClose(order)}>
+              {due < order.total ? `Not now — keep it open, ${money(due, currency)} due` : 'Not now — keep it open, unpaid'}
             </button>
             <button type="submit" className="primary big" disabled={busy} data-testid="confirm-payment" data-autofocus>
-              {busy ? 'Recording…' : `Charge ${money(due, order.currency)}`} <kbd>Enter</kbd>
+              {busy ? 'Recording…' : label} <kbd>Enter</kbd>
             </button>
           </div>
         )}

@@ -1,10 +1,11 @@
-import { useId, useState, type FormEvent } from 'react';
-import type { Order, RefundReason } from '../../bridge/contract';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import type { Order, Payment, RefundReason } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { money, readAmount, toAmountText } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
 import { Dialog, ErrorNote } from './Dialog';
 import { describedBy, FieldError } from './FieldError';
+import { RefundByItems } from './RefundByItems';
 
 /** The reasons the cloud records, in the cashier's words. */
 export const REFUND_REASONS: Record<RefundReason, string> = {
@@ -15,16 +16,30 @@ export const REFUND_REASONS: Record<RefundReason, string> = {
   other: 'Other',
 };
 
-/** `onRefunded` gets the order as it is now and the sentence that confirms the refund to the cashier. */
-export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onRefunded: (order: Order, confirmation: string) => void; onClose: () => void }) {
+type RefundMode = 'amount' | 'items';
+
+/** Refund by amount: one payment, any amount up to what it has left. */
+function RefundByAmount({
+  order,
+  refundable,
+  reasonField,
+  reason,
+  onRefunded,
+  onClose,
+}: {
+  order: Order;
+  refundable: Payment[];
+  reasonField: ReactNode;
+  reason: RefundReason;
+  onRefunded: (order: Order, confirmation: string) => void;
+  onClose: () => void;
+}) {
   const client = useBridge();
   const digits = minorDigits(order.currency);
-  const refundable = order.payments.filter((p) => p.status !== 'failed' && p.amount > p.refundedAmount);
   const [paymentId, setPaymentId] = useState(refundable[0]?.id ?? '');
-  const payment = refundable.find((p) => p.id === paymentId);
+  const payment = refundable.find((p) => p.id === paymentId) ?? refundable[0];
   const remaining = payment ? payment.amount - payment.refundedAmount : 0;
   const [amountText, setAmountText] = useState(toAmountText(remaining, digits));
-  const [reason, setReason] = useState<RefundReason>('requested_by_customer');
   const [error, setError] = useState<string | null>(null);
   const [amountError, setAmountError] = useState<string | null>(null);
   const amountErrorId = useId();
@@ -51,65 +66,98 @@ export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onR
     }
   };
 
-  if (!payment) {
-    return (
-      <Dialog title="Refund" onClose={onClose}>
-        <p className="dialog-message">Nothing on this order can be refunded: it has no payment left to give back.</p>
-      </Dialog>
-    );
-  }
+  if (!payment) return null;
   return (
-    <Dialog title="Refund" onClose={onClose}>
-      <form onSubmit={submit}>
-        {refundable.length > 1 ? (
-          <label>
-            Payment
-            <select value={paymentId} onChange={(event) => setPaymentId(event.target.value)}>
-              {refundable.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.method === 'card' ? 'Card' : 'Cash'} {money(p.amount, order.currency)}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : (
-          <p>
-            {payment.method === 'card' ? 'Card' : 'Cash'} payment of {money(payment.amount, order.currency)}
-            {payment.refundedAmount > 0 ? `, ${money(payment.refundedAmount, order.currency)} already refunded` : ''}
-          </p>
-        )}
+    <form onSubmit={submit}>
+      {refundable.length > 1 ? (
         <label>
-          Amount to give back (up to {money(remaining, order.currency)})
-          <input
-            className="big-input"
-            inputMode="decimal"
-            value={amountText}
-            onChange={(event) => setAmountText(event.target.value)}
-            data-autofocus
-            {...describedBy(amountErrorId, amountError)}
-          />
-        </label>
-        <FieldError id={amountErrorId} message={amountError} />
-        <label>
-          Reason
-          <select value={reason} onChange={(event) => setReason(event.target.value as RefundReason)}>
-            {Object.entries(REFUND_REASONS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
+          Payment
+          <select value={payment.id} onChange={(event) => setPaymentId(event.target.value)}>
+            {refundable.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.method === 'card' ? 'Card' : 'Cash'} {money(p.amount, order.currency)}
+                {p.splitPart ? ` · ${p.splitPart}` : ''}
               </option>
             ))}
           </select>
         </label>
-        <ErrorNote message={error} />
-        <div className="dialog-actions">
-          <button type="button" className="secondary big" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="danger big" disabled={busy} data-testid="confirm-refund">
-            {busy ? 'Recording…' : 'Refund'}
-          </button>
-        </div>
-      </form>
+      ) : (
+        <p>
+          {payment.method === 'card' ? 'Card' : 'Cash'} payment of {money(payment.amount, order.currency)}
+          {payment.refundedAmount > 0 ? `, ${money(payment.refundedAmount, order.currency)} already refunded` : ''}
+        </p>
+      )}
+      <label>
+        Amount to give back (up to {money(remaining, order.currency)})
+        <input
+          className="big-input"
+          inputMode="decimal"
+          value={amountText}
+          onChange={(event) => setAmountText(event.target.value)}
+          data-autofocus
+          {...describedBy(amountErrorId, amountError)}
+        />
+      </label>
+      <FieldError id={amountErrorId} message={amountError} />
+      {reasonField}
+      <ErrorNote message={error} />
+      <div className="dialog-actions">
+        <button type="button" className="secondary big" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="submit" className="danger big" disabled={busy} data-testid="confirm-refund">
+          {busy ? 'Recording…' : 'Refund'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * Refund by amount or by item (units of lines), with one reason for either.
+ * `onRefunded` gets the order as it is now and the sentence that confirms the refund to the cashier.
+ */
+export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onRefunded: (order: Order, confirmation: string) => void; onClose: () => void }) {
+  const refundable = order.payments.filter((p) => p.status !== 'failed' && p.amount > p.refundedAmount);
+  const [reason, setReason] = useState<RefundReason>('requested_by_customer');
+  const [mode, setMode] = useState<RefundMode>('amount');
+  const itemsLeft = order.lines.some((line) => line.quantity > line.refundedQuantity);
+  const title = `Refund · Order ${order.label}`;
+
+  if (refundable.length === 0) {
+    return (
+      <Dialog title={title} onClose={onClose}>
+        <p className="dialog-message">Nothing on this order can be refunded: it has no payment left to give back.</p>
+      </Dialog>
+    );
+  }
+  const reasonField = (
+    <label>
+      Reason
+      <select value={reason} onChange={(event) => setReason(event.target.value as RefundReason)}>
+        {Object.entries(REFUND_REASONS).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  const shared = { order, reason, reasonField, onRefunded, onClose };
+  return (
+    <Dialog title={title} onClose={onClose}>
+      {itemsLeft ? (
+        <fieldset className="segmented">
+          <legend className="visually-hidden">Refund by</legend>
+          {(['amount', 'items'] as const).map((option) => (
+            <label key={option} className={mode === option ? 'segment selected' : 'segment'}>
+              <input type="radio" name="refund-mode" checked={mode === option} onChange={() => setMode(option)} />
+              {option === 'amount' ? 'By amount' : 'By item'}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      {mode === 'items' ? <RefundByItems {...shared} /> : <RefundByAmount {...shared} refundable={refundable} />}
     </Dialog>
   );
 }

@@ -81,3 +81,43 @@ export function readWholeNumber(text: string, min: number, max: number): { value
 export function toAmountText(amount: number, digits = 2): string {
   return digits === 0 ? String(amount) : (amount / 10 ** digits).toFixed(digits);
 }
+
+export type PercentReading = { value: number; error: null } | { value: null; error: string };
+
+/** Basis points (1/100 of a percent) as a person types them: 1250 → "12.5", 1000 → "10". */
+export function toPercentText(bps: number): string {
+  return String(bps / 100);
+}
+
+/** Parts per million (1/10,000 of a percent), as tax rates are kept: 88750 → "8.875". */
+export function toRateText(ppm: number): string {
+  return String(ppm / 10_000);
+}
+
+/**
+ * A percentage typed as "12.5" (a trailing "%" allowed), read whole into units of 10^-decimals
+ * percent within [min, max]; anything else is refused with the sentence to show, never rounded
+ * or clamped.
+ */
+function readScaledPercent(text: string, decimals: number, min: number, max: number, show: (units: number) => string): PercentReading {
+  const typed = text.trim().replace(/\s*%$/, '');
+  if (typed === '') return { value: null, error: 'Enter a percentage, e.g. 10 or 12.5.' };
+  if (typed.startsWith('-')) return { value: null, error: 'A percentage cannot be negative.' };
+  const match = /^(\d{1,7})(?:[.,](\d*))?$/.exec(typed);
+  if (!match) return { value: null, error: 'Type the percentage with digits and one decimal point, e.g. 12.5.' };
+  const [, whole = '', fraction = ''] = match;
+  if (fraction.length > decimals) return { value: null, error: `Use at most ${decimals} digits after the decimal point.` };
+  const value = Number(whole) * 10 ** decimals + Number(fraction.padEnd(decimals, '0') || '0');
+  if (value < min || value > max) return { value: null, error: `Enter a percentage from ${show(min)}% to ${show(max)}%.` };
+  return { value, error: null };
+}
+
+/** A percentage in basis points (discounts, tips, approval limits): two decimals at most. */
+export function readPercent(text: string, { min = 0, max = 10_000 }: { min?: number; max?: number } = {}): PercentReading {
+  return readScaledPercent(text, 2, min, max, toPercentText);
+}
+
+/** A tax rate in parts per million: "8.875" → 88750, four decimals at most. */
+export function readTaxRate(text: string, { min = 0, max = 1_000_000 }: { min?: number; max?: number } = {}): PercentReading {
+  return readScaledPercent(text, 4, min, max, toRateText);
+}

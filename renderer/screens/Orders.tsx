@@ -1,10 +1,14 @@
 import { useState } from 'react';
-import type { Order, OrderDisplayState, OrderStatus, RefundState } from '../../bridge/contract';
+import type { CheckoutRules, Order, OrderDisplayState, OrderStatus, RefundState } from '../../bridge/contract';
+import { CheckTotals } from '../components/CheckTotals';
 import { ConfirmDialog, ErrorNote } from '../components/Dialog';
 import { PaymentDialog } from '../components/PaymentDialog';
 import { RefundDialog } from '../components/RefundDialog';
+import { describeDiscount } from '../lib/discounts';
 import { formatTime, money } from '../lib/format';
 import { describeError, useBridge, useQuery } from '../lib/hooks';
+import { balanceDue } from '../lib/order-check';
+import { labelNamesCustomer, serviceLabel } from '../lib/service';
 
 /** The state a restaurant reads at a glance (the /v1 status stays underneath: open, fulfilled, cancelled). */
 const STATE_BADGE: Record<OrderDisplayState, { label: string; className: string }> = {
@@ -27,6 +31,26 @@ function StateBadges({ order }: { order: Order }) {
 }
 const SYNC_LABEL = { pending: 'Waiting to sync', synced: 'Synced', failed: 'Refused by the cloud' } as const;
 
+/** "Table 12 · 4 guests", "Takeout · Ada", "Delivery (online)", with the customer's name when the label does not say it. */
+function ServiceCell({ order }: { order: Order }) {
+  const label = serviceLabel(order.service, order.customer.name, order.channel);
+  const name = labelNamesCustomer(order.service, order.customer.name) ? '' : order.customer.name;
+  return (
+    <>
+      {label ? <span className="service-tag">{label}</span> : null}
+      {name ? <span className="service-customer">{name}</span> : null}
+      {!label && !name ? '—' : null}
+    </>
+  );
+}
+
+function paymentLine(payment: Order['payments'][number], currency: string): string {
+  const status = payment.status === 'queued_offline' ? 'stored offline, sent when back online' : payment.status === 'failed' ? 'refused: collect again' : payment.status;
+  const part = payment.splitPart ? ` · ${payment.splitPart}` : '';
+  const tip = payment.tip > 0 ? ` + ${money(payment.tip, currency)} tip` : '';
+  return `${payment.method === 'card' ? 'Card' : 'Cash'} ${money(payment.amount, currency)}${tip}${part} · ${status}`;
+}
+
 function dayStartIso(date: string): string | undefined {
   return date ? new Date(`${date}T00:00:00`).toISOString() : undefined;
 }
@@ -34,7 +58,7 @@ function dayEndIso(date: string): string | undefined {
   return date ? new Date(`${date}T23:59:59.999`).toISOString() : undefined;
 }
 
-export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
+export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; checkout: CheckoutRules }) {
   const client = useBridge();
   const [status, setStatus] = useState<OrderStatus | ''>('');
   const [from, setFrom] = useState('');
@@ -88,16 +112,16 @@ export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
             <input type="date" value={to} onChange={(event) => setTo(event.target.value)} />
           </label>
           <label>
-            Customer
-            <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Name or phone" />
+            Search
+            <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Order number, name or phone" />
           </label>
         </form>
         <ErrorNote message={loadError} />
         <table className="table">
           <thead>
             <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Customer</th>
+              <th scope="col">Order</th>
+              <th scope="col">Service · customer</th>
               <th scope="col">Items</th>
               <th scope="col">Total</th>
               <th scope="col">Status</th>
@@ -110,16 +134,19 @@ export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
                 <td>
                   <button
                     type="button"
-                    className="link"
+                    className="link order-label"
                     onClick={() => {
                       setSelectedId(order.id);
                       setNotice(null);
                     }}
                   >
-                    {formatTime(order.createdAt)}
+                    {order.label}
                   </button>
+                  <span className="order-time">{formatTime(order.createdAt)}</span>
                 </td>
-                <td>{order.customer.name || '—'}</td>
+                <td>
+                  <ServiceCell order={order} />
+                </td>
                 <td>{order.lines.reduce((n, line) => n + line.quantity, 0)}</td>
                 <td>{money(order.total, order.currency)}</td>
                 <td>
@@ -138,11 +165,15 @@ export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
         {selected ? (
           <>
             <h2>
-              Order {selected.customer.name ? `for ${selected.customer.name}` : ''} <StateBadges order={selected} />
+              Order {selected.label}
+              {selected.customer.name ? ` · ${selected.customer.name}` : ''} <StateBadges order={selected} />
             </h2>
             <p className="muted">
               {formatTime(selected.createdAt)}
               {selected.customer.phone ? ` · ${selected.customer.phone}` : ''}
+            </p>
+            <p className="order-service">
+              <ServiceCell order={selected} />
             </p>
             <ul className="detail-lines">
               {selected.lines.map((line, index) => (
@@ -150,15 +181,26 @@ export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
                   <span>
                     {line.quantity} × {line.name}
                     {line.modifiers.length > 0 ? <span className="line-mods"> ({line.modifiers.map((m) => m.name).join(', ')})</span> : null}
+                    {line.note ? <span className="line-note">Note: {line.note}</span> : null}
+                    {line.discount ? <span className="line-discount">{`${describeDiscount(line.discount, selected.currency)} −${money(line.discount.amount, selected.currency)}`}</span> : null}
+                    {line.refundedQuantity > 0 ? <span className="line-refunded">{line.refundedQuantity} refunded</span> : null}
                   </span>
                   <span>{money(line.lineTotal, selected.currency)}</span>
                 </li>
               ))}
             </ul>
+            {selected.check.orderDiscount ? (
+              <p className="line-discount">Order discount: {describeDiscount(selected.check.orderDiscount, selected.currency)}</p>
+            ) : null}
             {selected.notes ? <p className="notes">Note: {selected.notes}</p> : null}
+            <CheckTotals check={selected.check} currency={selected.currency} totalTestId="order-total" />
             <dl className="facts">
-              <dt>Total</dt>
-              <dd>{money(selected.total, selected.currency)}</dd>
+              {selected.tipTotal > 0 ? (
+                <>
+                  <dt>Tips</dt>
+                  <dd data-testid="order-tips">{money(selected.tipTotal, selected.currency)}</dd>
+                </>
+              ) : null}
               <dt>Paid</dt>
               <dd data-testid="order-paid">{money(selected.paidAmount, selected.currency)}</dd>
               <dt>Refunded</dt>
@@ -167,10 +209,7 @@ export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
             {selected.payments.length > 0 ? (
               <ul className="payments">
                 {selected.payments.map((payment) => (
-                  <li key={payment.id}>
-                    {payment.method === 'card' ? 'Card' : 'Cash'} {money(payment.amount, selected.currency)} ·{' '}
-                    {payment.status === 'queued_offline' ? 'stored offline, sent when back online' : payment.status === 'failed' ? 'refused: collect again' : payment.status}
-                  </li>
+                  <li key={payment.id}>{paymentLine(payment, selected.currency)}</li>
                 ))}
               </ul>
             ) : null}
@@ -181,7 +220,7 @@ export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
               </p>
             ) : null}
             <div className="detail-actions">
-              {selected.status === 'open' && selected.paidAmount < selected.total ? (
+              {selected.status === 'open' && balanceDue(selected) > 0 ? (
                 <button type="button" className="primary big" onClick={() => setDialog('pay')}>
                   Take payment
                 </button>
@@ -210,7 +249,7 @@ export function Orders({ onEdit }: { onEdit: (order: Order) => void }) {
           <p className="muted empty">Pick an order to see it and act on it.</p>
         )}
       </section>
-      {selected && dialog === 'pay' ? <PaymentDialog order={selected} onClose={() => setDialog(null)} onPaid={() => setDialog(null)} /> : null}
+      {selected && dialog === 'pay' ? <PaymentDialog order={selected} checkout={checkout} onClose={() => setDialog(null)} onPaid={() => setDialog(null)} /> : null}
       {selected && dialog === 'refund' ? (
         <RefundDialog
           order={selected}

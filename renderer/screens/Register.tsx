@@ -1,13 +1,35 @@
-import { memo, useCallback, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { MenuItem, MenuSnapshot, Order } from '../../bridge/contract';
 import { enterAction, indexMenu, searchMenu } from '../../bridge/menu-search';
+import { CheckTotals } from '../components/CheckTotals';
 import { ErrorNote } from '../components/Dialog';
-import { FieldError } from '../components/FieldError';
+import { DiscountDialog } from '../components/DiscountDialog';
+import { describedBy, FieldError } from '../components/FieldError';
+import { ModifierDialog } from '../components/ModifierDialog';
 import { PaymentDialog } from '../components/PaymentDialog';
+import { ServicePicker } from '../components/ServicePicker';
+import { TicketLines } from '../components/TicketLines';
 import { beepUnknownCode } from '../lib/beep';
+import { BridgeCallError } from '../lib/bridge-client';
 import { money } from '../lib/format';
-import { describeError, useBridge, useShortcuts } from '../lib/hooks';
-import { addItem, changeQuantity, emptyTicket, lineTotal, MAX_LINE_QUANTITY, ticketTotal, toLineInputs, toggleModifier, type Ticket } from '../lib/ticket';
+import { describeError, useBridge, useQuery, useShortcuts } from '../lib/hooks';
+import { needsChooser } from '../lib/modifiers';
+import { balanceDue } from '../lib/order-check';
+import { readService, type ServiceErrors } from '../lib/service';
+import {
+  addItem,
+  changeQuantity,
+  emptyTicket,
+  orderDiscountBase,
+  priceTicket,
+  setLineChoice,
+  setLineDiscount,
+  toLineInputs,
+  toggleModifier,
+  unitPrice,
+  type LineChoice,
+  type Ticket,
+} from '../lib/ticket';
 
 /** A touch grid stays readable and every keystroke stays fast: the rest is one tap away. */
 const GRID_PAGE = 60;
@@ -32,6 +54,13 @@ const MenuTile = memo(function MenuTile({ item, currency, onAdd, next }: { item:
   );
 });
 
+/** What the chooser is open for: a new line of `item`, or the line `lineKey` being changed. */
+type Chooser = { item: MenuItem; lineKey: string | null };
+/** What the discount dialog is open for. */
+type DiscountTarget = { kind: 'line'; key: string } | { kind: 'order' };
+
+const MANAGER_PIN = /^\d{4,8}$/;
+
 export function Register({
   menu,
   ticket,
@@ -44,32 +73,52 @@ export function Register({
   active: boolean;
 }) {
   const client = useBridge();
+  const { data: settings } = useQuery('settings.get', {}, ['settings.changed']);
   const [query, setQuery] = useState('');
   const [categoryId, setCategoryId] = useState<string | null>(null);
   const [limit, setLimit] = useState(GRID_PAGE);
   const [payingOrder, setPayingOrder] = useState<Order | null>(null);
+  /** The order just saved or charged: its number shown big, its check as the core priced it. */
+  const [lastOrder, setLastOrder] = useState<Order | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [showCustomer, setShowCustomer] = useState(false);
+  const [chooser, setChooser] = useState<Chooser | null>(null);
+  const [discounting, setDiscounting] = useState<DiscountTarget | null>(null);
+  const [serviceErrors, setServiceErrors] = useState<ServiceErrors>({});
+  /** Why the manager PIN sent with the order was refused (the core's words): shows the PIN field. */
+  const [pinError, setPinError] = useState<string | null>(null);
+  const pinErrorId = useId();
   /** Why Enter in the search box added nothing (sold out, unknown code): shown under the box. */
   const [searchError, setSearchError] = useState<string | null>(null);
   const searchStatusId = useId();
   const searchRef = useRef<HTMLInputElement>(null);
+  const pinRef = useRef<HTMLInputElement>(null);
 
   const index = useMemo(() => indexMenu(menu.items), [menu.items]);
   const itemsById = useMemo(() => new Map(menu.items.map((item) => [item.id, item])), [menu.items]);
   const matches = useMemo(() => searchMenu(index, query, categoryId), [index, query, categoryId]);
   const shown = matches.length > limit ? matches.slice(0, limit) : matches;
   const highlighted = query.trim() === '' ? undefined : matches[0];
-  const total = ticketTotal(ticket, itemsById);
+  const pricing = useMemo(() => priceTicket(ticket, itemsById, menu.pricing, menu.currency), [ticket, itemsById, menu.pricing, menu.currency]);
   // Editing an order already part paid: Charge asks for what is left, not the whole total again.
-  const due = Math.max(0, total - ticket.paidAmount);
+  const due = balanceDue({ total: pricing.check?.total ?? 0, paidAmount: ticket.paidAmount });
+  const orderBase = useMemo(() => orderDiscountBase(ticket, itemsById, menu.pricing, menu.currency), [ticket, itemsById, menu.pricing, menu.currency]);
+  const canSend = ticket.lines.length > 0 && pricing.check !== null && !busy;
+  /** Until the next item, the ticket shows the order just sent. */
+  const shownOrder = ticket.lines.length === 0 ? lastOrder : null;
+  // A refused PIN: the field has the focus and its text selected, so typing again replaces it.
+  useEffect(() => {
+    if (pinError !== null) pinRef.current?.select();
+  }, [pinError]);
 
   const onAdd = useCallback(
     (item: MenuItem) => {
       setNotice(null);
-      setTicket((current) => addItem(current, item));
+      setLastOrder(null);
+      if (needsChooser(item)) setChooser({ item, lineKey: null });
+      else setTicket((current) => addItem(current, item));
     },
     [setTicket],
   );
@@ -106,21 +155,47 @@ export function Register({
     }
   };
 
+  const clearTicket = () => {
+    setTicket(() => emptyTicket);
+    setServiceErrors({});
+    setPinError(null);
+  };
+
   const submit = async (andPay: boolean) => {
-    if (ticket.lines.length === 0 || busy) return;
+    if (!canSend) return;
+    const read = ticket.service ? readService(ticket.service) : null;
+    setServiceErrors(read?.errors ?? {});
+    if (read?.errors) return;
+    if (pinError !== null && !MANAGER_PIN.test(ticket.managerPin)) {
+      setPinError('A manager PIN is 4 to 8 digits.');
+      pinRef.current?.focus();
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
-      const customer = { name: ticket.customerName, phone: ticket.customerPhone };
-      const order = ticket.editingOrderId
-        ? await client.call('orders.update', { id: ticket.editingOrderId, lines: toLineInputs(ticket), customer, notes: ticket.notes })
-        : await client.call('orders.place', { lines: toLineInputs(ticket), customer, notes: ticket.notes });
-      setTicket(() => emptyTicket);
+      const fields = {
+        lines: toLineInputs(ticket),
+        customer: { name: ticket.customerName, phone: ticket.customerPhone },
+        notes: ticket.notes,
+        discount: ticket.discount,
+        ...(read?.service ? { service: read.service } : {}),
+        ...(ticket.managerPin ? { managerPin: ticket.managerPin } : {}),
+      };
+      const order = ticket.editingOrderId ? await client.call('orders.update', { id: ticket.editingOrderId, ...fields }) : await client.call('orders.place', fields);
+      clearTicket();
       setShowCustomer(false);
-      if (andPay && order.total > order.paidAmount) setPayingOrder(order);
-      else setNotice(`Order saved${order.customer.name ? ` for ${order.customer.name}` : ''}. Take payment from Orders when ready.`);
+      setLastOrder(order);
+      if (andPay && balanceDue(order) > 0) setPayingOrder(order);
+      else setNotice(`Order saved${order.customer.name ? ` for ${order.customer.name}` : ''} as ${order.label}. Take payment from Orders when ready.`);
     } catch (caught) {
-      setError(describeError(caught));
+      // A discount above the limits: the manager's PIN is asked next to its field, the ticket kept
+      // as typed (with no PIN set nobody can approve it, and the core's message says what to do).
+      if (caught instanceof BridgeCallError && caught.code === 'needs_manager' && settings?.managerPinSet) {
+        setPinError(caught.message);
+      } else {
+        setError(describeError(caught));
+      }
     } finally {
       setBusy(false);
     }
@@ -132,7 +207,7 @@ export function Register({
       '/': () => searchRef.current?.focus(),
       F7: () => void submit(false),
       F8: () => void submit(true),
-      F9: () => setTicket(() => emptyTicket),
+      F9: clearTicket,
       '+': () => ticket.selectedKey && setTicket((t) => changeQuantity(t, t.selectedKey as string, 1)),
       '-': () => ticket.selectedKey && setTicket((t) => changeQuantity(t, t.selectedKey as string, -1)),
     },
@@ -140,6 +215,28 @@ export function Register({
   );
 
   const selectedLine = ticket.lines.find((line) => line.key === ticket.selectedKey);
+  const selectedItem = selectedLine ? itemsById.get(selectedLine.menuItemId) : undefined;
+  const discountLine = discounting?.kind === 'line' ? ticket.lines.find((line) => line.key === discounting.key) : undefined;
+  // A line's discount comes off its own price; it can be changed even while it does not fit.
+  const discountBase = discounting?.kind === 'order' ? orderBase : discountLine ? unitPrice(discountLine, itemsById.get(discountLine.menuItemId)) * discountLine.quantity : null;
+  const orderProblem = pricing.error?.lineIndex === null ? pricing.error : null;
+
+  const finishChoice = (choice: LineChoice) => {
+    if (!chooser) return;
+    const { item, lineKey } = chooser;
+    setTicket((current) => (lineKey ? setLineChoice(current, lineKey, choice) : addItem(current, item, choice)));
+    setChooser(null);
+  };
+
+  const applyDiscount = (discount: Ticket['discount'], managerPin: string) => {
+    if (!discounting) return;
+    const target = discounting;
+    setTicket((current) => ({
+      ...(target.kind === 'line' ? setLineDiscount(current, target.key, discount) : { ...current, discount }),
+      managerPin,
+    }));
+    setDiscounting(null);
+  };
 
   return (
     <div className="register">
@@ -204,49 +301,57 @@ export function Register({
       <section className="ticket" aria-label="Ticket">
         <header className="ticket-header">
           <h2>{ticket.editingOrderId ? 'Editing order' : 'New order'}</h2>
-          <button type="button" className="ghost" onClick={() => setTicket(() => emptyTicket)} disabled={ticket.lines.length === 0 && !ticket.editingOrderId}>
+          {ticket.editingOrderId ? (
+            <span className="order-chip" data-testid="editing-label">
+              {ticket.editingLabel}
+            </span>
+          ) : null}
+          <button type="button" className="ghost" onClick={clearTicket} disabled={ticket.lines.length === 0 && !ticket.editingOrderId}>
             Clear <kbd>F9</kbd>
           </button>
         </header>
         {/* What grows with the order: scrolls as one when it does not fit, the total and the actions stay put. */}
         <div className="ticket-body">
-          <ol className="ticket-lines" data-testid="ticket-lines">
-            {ticket.lines.map((line) => {
-              const item = itemsById.get(line.menuItemId);
-              const selected = line.key === ticket.selectedKey;
-              const chosen = item?.modifiers.filter((m) => line.modifierIds.includes(m.id)) ?? [];
-              return (
-                <li key={line.key} className={selected ? 'ticket-line selected' : 'ticket-line'}>
-                  <button type="button" className="line-main" onClick={() => setTicket((t) => ({ ...t, selectedKey: line.key }))} aria-pressed={selected}>
-                    <span className="line-name">{item?.name ?? 'Item no longer on the menu'}</span>
-                    {chosen.length > 0 ? <span className="line-mods">{chosen.map((m) => m.name).join(', ')}</span> : null}
+          {shownOrder ? (
+            <section className="last-order" aria-label="Last order">
+              <p className="order-label-big" data-testid="order-label">
+                Order {shownOrder.label}
+              </p>
+              <CheckTotals check={shownOrder.check} currency={shownOrder.currency} totalTestId="last-order-total" />
+            </section>
+          ) : (
+            <TicketLines
+              lines={ticket.lines}
+              itemsById={itemsById}
+              check={pricing.check}
+              problem={pricing.error}
+              currency={menu.currency}
+              selectedKey={ticket.selectedKey}
+              onSelect={(key) => setTicket((t) => ({ ...t, selectedKey: key }))}
+              onQuantity={(key, delta) => setTicket((t) => changeQuantity(t, key, delta))}
+            />
+          )}
+          {ticket.lines.length > 0 ? (
+            <div className="ticket-tools">
+              {selectedLine && selectedItem ? (
+                <>
+                  <button type="button" className="secondary" onClick={() => setChooser({ item: selectedItem, lineKey: selectedLine.key })}>
+                    {selectedItem.modifiers.length > 0 ? 'Choices & note' : 'Note'}
                   </button>
-                  <div className="qty">
-                    <button type="button" className="qty-btn" aria-label={`One less ${item?.name ?? ''}`} onClick={() => setTicket((t) => changeQuantity(t, line.key, -1))}>
-                      −
-                    </button>
-                    <span className="qty-value" aria-label="quantity">
-                      {line.quantity}
-                    </span>
-                    <button type="button" className="qty-btn" aria-label={`One more ${item?.name ?? ''}`} onClick={() => setTicket((t) => changeQuantity(t, line.key, 1))}>
-                      +
-                    </button>
-                  </div>
-                  <span className="line-total">{money(lineTotal(line, item), menu.currency)}</span>
-                  {line.quantity >= MAX_LINE_QUANTITY ? (
-                    <p className="qty-limit" role="status">
-                      {MAX_LINE_QUANTITY} is the most one line can hold.
-                    </p>
-                  ) : null}
-                </li>
-              );
-            })}
-            {ticket.lines.length === 0 ? <li className="muted empty">Tap an item, type its name, or scan it.</li> : null}
-          </ol>
-          {selectedLine && (itemsById.get(selectedLine.menuItemId)?.modifiers.length ?? 0) > 0 ? (
+                  <button type="button" className="secondary" aria-pressed={selectedLine.discount !== null} onClick={() => setDiscounting({ kind: 'line', key: selectedLine.key })}>
+                    Line discount
+                  </button>
+                </>
+              ) : null}
+              <button type="button" className="secondary" aria-pressed={ticket.discount !== null} onClick={() => setDiscounting({ kind: 'order' })} disabled={orderBase === null}>
+                Order discount
+              </button>
+            </div>
+          ) : null}
+          {selectedLine && selectedItem && !needsChooser(selectedItem) && selectedItem.modifiers.length > 0 ? (
             <fieldset className="modifiers">
-              <legend>Modifiers for {itemsById.get(selectedLine.menuItemId)?.name}</legend>
-              {itemsById.get(selectedLine.menuItemId)?.modifiers.map((modifier) => (
+              <legend>Modifiers for {selectedItem.name}</legend>
+              {selectedItem.modifiers.map((modifier) => (
                 <button
                   key={modifier.id}
                   type="button"
@@ -260,6 +365,7 @@ export function Register({
               ))}
             </fieldset>
           ) : null}
+          <ServicePicker draft={ticket.service} channel={ticket.channel} errors={serviceErrors} onChange={(service) => setTicket((t) => ({ ...t, service }))} />
           <div className="customer">
             <button type="button" className="ghost" aria-expanded={showCustomer} onClick={() => setShowCustomer((v) => !v)}>
               {ticket.customerName ? `Customer: ${ticket.customerName}` : 'Add customer & notes'}
@@ -282,14 +388,30 @@ export function Register({
             ) : null}
           </div>
         </div>
-        <div className="ticket-total" aria-live="polite">
-          <span>Total</span>
-          <strong data-testid="ticket-total">{money(total, menu.currency)}</strong>
-        </div>
+        {/* After a sale the last order's own check is shown above instead of an empty ticket's. */}
+        {pricing.check && !shownOrder ? <CheckTotals check={pricing.check} currency={menu.currency} totalTestId="ticket-total" /> : null}
+        {orderProblem ? <ErrorNote message={`${orderProblem.message} Change or remove the order discount.`} /> : null}
         {ticket.paidAmount > 0 ? (
           <p className="ticket-paid" data-testid="ticket-paid">
             Paid {money(ticket.paidAmount, menu.currency)} · due {money(due, menu.currency)}
           </p>
+        ) : null}
+        {pinError !== null ? (
+          <div className="manager-approval">
+            <label>
+              Manager PIN
+              <input
+                ref={pinRef}
+                type="password"
+                inputMode="numeric"
+                autoComplete="off"
+                value={ticket.managerPin}
+                onChange={(event) => setTicket((t) => ({ ...t, managerPin: event.target.value }))}
+                {...describedBy(pinErrorId, pinError)}
+              />
+            </label>
+            <FieldError id={pinErrorId} message={pinError} />
+          </div>
         ) : null}
         <ErrorNote message={error} />
         {notice ? (
@@ -298,27 +420,54 @@ export function Register({
           </p>
         ) : null}
         <div className="ticket-actions">
-          <button type="button" className="secondary big" disabled={ticket.lines.length === 0 || busy} onClick={() => void submit(false)}>
+          <button type="button" className="secondary big" disabled={!canSend} onClick={() => void submit(false)}>
             {ticket.editingOrderId ? 'Save changes' : 'Save open'} <kbd>F7</kbd>
           </button>
-          <button type="button" className="primary big" disabled={ticket.lines.length === 0 || busy} onClick={() => void submit(true)} data-testid="charge">
+          <button type="button" className="primary big" disabled={!canSend} onClick={() => void submit(true)} data-testid="charge">
             Charge {money(due, menu.currency)} <kbd>F8</kbd>
           </button>
         </div>
       </section>
+      {chooser ? (
+        <ModifierDialog
+          item={chooser.item}
+          currency={menu.currency}
+          initial={ticket.lines.find((line) => line.key === chooser.lineKey) ?? { modifierIds: [], note: '' }}
+          editing={chooser.lineKey !== null}
+          onDone={finishChoice}
+          onClose={() => setChooser(null)}
+        />
+      ) : null}
+      {discounting && discountBase !== null ? (
+        <DiscountDialog
+          title={discountLine ? `Discount · ${itemsById.get(discountLine.menuItemId)?.name ?? 'item'}` : 'Discount the order'}
+          base={discountBase}
+          currency={menu.currency}
+          current={discounting.kind === 'order' ? ticket.discount : (discountLine?.discount ?? null)}
+          approval={menu.checkout.discountApproval}
+          managerPinSet={settings?.managerPinSet ?? false}
+          managerPin={ticket.managerPin}
+          onApply={applyDiscount}
+          onRemove={() => applyDiscount(null, ticket.managerPin)}
+          onClose={() => setDiscounting(null)}
+        />
+      ) : null}
       {payingOrder ? (
         <PaymentDialog
           order={payingOrder}
-          onClose={() => {
+          checkout={menu.checkout}
+          onClose={(order) => {
             setPayingOrder(null);
+            setLastOrder(order);
             setNotice(
-              payingOrder.paidAmount > 0
-                ? `Order kept open with ${money(payingOrder.total - payingOrder.paidAmount, payingOrder.currency)} still due. Take payment from Orders when ready.`
-                : 'Order kept open, unpaid: it is in Orders as “Open · unpaid”. Take payment there when ready.',
+              order.paidAmount > 0
+                ? `Order ${order.label} kept open with ${money(balanceDue(order), order.currency)} still due. Take payment from Orders when ready.`
+                : `Order ${order.label} kept open, unpaid: it is in Orders as “Open · unpaid”. Take payment there when ready.`,
             );
           }}
           onPaid={(order, change, payment) => {
             setPayingOrder(null);
+            setLastOrder(order);
             const stored = payment.status === 'queued_offline' ? ' Card stored offline: it is sent when the connection returns.' : '';
             setNotice(`Paid ${money(order.paidAmount, order.currency)}.${change > 0 ? ` Give ${money(change, order.currency)} change.` : ''}${stored}`);
             searchRef.current?.focus();

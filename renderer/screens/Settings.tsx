@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { SettingsView } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
+import { CheckoutSettings } from '../components/CheckoutSettings';
 import { ConfirmDialog, ErrorNote } from '../components/Dialog';
 import { describedBy, FieldError } from '../components/FieldError';
 import { ResetDialog } from '../components/ResetDialog';
@@ -245,6 +246,14 @@ function SettingsForm({ settings, currency, oauthMessage, message, setMessage, o
           </button>
         </div>
       </form>
+      <CheckoutSettings
+        settings={settings}
+        currency={currency}
+        onSaved={() => {
+          setError(null);
+          setMessage('Checkout settings saved.');
+        }}
+      />
       <section className="card" aria-label="Account">
         <h2>Account</h2>
         <p>

@@ -84,7 +84,8 @@ describe('money and number fields refuse bad input next to the field and save no
     const client = await withCore();
     const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
     const paid: number[] = [];
-    renderWith(client, <PaymentDialog order={order} onClose={() => undefined} onPaid={(_o, change) => paid.push(change)} />);
+    const { checkout } = await client.call('menu.snapshot', {});
+    renderWith(client, <PaymentDialog order={order} checkout={checkout} onClose={() => undefined} onPaid={(_o, change) => paid.push(change)} />);
     fireEvent.click(screen.getByLabelText('Cash'));
     const tendered = screen.getByLabelText('Cash handed over');
     fireEvent.change(tendered, { target: { value: '-20' } });

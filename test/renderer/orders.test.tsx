@@ -11,10 +11,11 @@ import { coreForEachTest } from './with-core';
 
 const { start: withCore } = coreForEachTest();
 
-function renderOrders(client: BridgeClient) {
+async function renderOrders(client: BridgeClient) {
+  const { checkout } = await client.call('menu.snapshot', {});
   return render(
     <BridgeContext.Provider value={client}>
-      <Orders onEdit={() => undefined} />
+      <Orders onEdit={() => undefined} checkout={checkout} />
     </BridgeContext.Provider>,
   );
 }
@@ -34,7 +35,7 @@ describe('Orders', () => {
     await client.call('orders.fulfil', { id: done.id });
     const cancelled = await place('Barbara');
     await client.call('orders.cancel', { id: cancelled.id });
-    renderOrders(client);
+    await renderOrders(client);
     await waitFor(() => expect(row(cancelled.id)).toBeTruthy());
     // The state column only; the sync column has its own badge.
     const state = (id: string) => badges(row(id)).filter((text) => !/sync|Waiting|Synced|Refused/.test(text ?? ''));
@@ -48,7 +49,7 @@ describe('Orders', () => {
     const client = await withCore();
     const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 1 }], customer: { name: 'Lin', phone: '' } });
     await client.call('payments.take', { orderId: order.id, method: 'cash', amount: order.total });
-    renderOrders(client);
+    await renderOrders(client);
     await waitFor(() => expect(row(order.id)).toBeTruthy());
     fireEvent.click(within(row(order.id)).getByRole('button'));
     fireEvent.click(await screen.findByRole('button', { name: 'Refund' }));

@@ -22,9 +22,10 @@ describe('PaymentDialog', () => {
     const client = createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
     const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 1 }] });
     const paid: { order: Order; payment: Payment }[] = [];
+    const { checkout } = await client.call('menu.snapshot', {});
     render(
       <BridgeContext.Provider value={client}>
-        <PaymentDialog order={order} onClose={() => undefined} onPaid={(o, _change, payment) => paid.push({ order: o, payment })} />
+        <PaymentDialog order={order} checkout={checkout} onClose={() => undefined} onPaid={(o, _change, payment) => paid.push({ order: o, payment })} />
       </BridgeContext.Provider>,
     );
     fireEvent.click(screen.getByTestId('confirm-payment'));
@@ -46,9 +47,10 @@ describe('PaymentDialog', () => {
     const catering = await client.call('menu.createItem', { name: 'Catering tray', price: 400_075, categoryId: 'cat_mains' });
     const order = await client.call('orders.place', { lines: [{ menuItemId: catering.id, quantity: 1 }] });
     const paid: Order[] = [];
+    const { checkout } = await client.call('menu.snapshot', {});
     render(
       <BridgeContext.Provider value={client}>
-        <PaymentDialog order={order} onClose={() => undefined} onPaid={(o) => paid.push(o)} />
+        <PaymentDialog order={order} checkout={checkout} onClose={() => undefined} onPaid={(o) => paid.push(o)} />
       </BridgeContext.Provider>,
     );
     fireEvent.click(screen.getByLabelText('Cash')); // no connection here: a card this large would need a manager
@@ -71,9 +73,10 @@ describe('PaymentDialog', () => {
     const client = createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
     const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
     const changes: number[] = [];
+    const { checkout } = await client.call('menu.snapshot', {});
     render(
       <BridgeContext.Provider value={client}>
-        <PaymentDialog order={order} onClose={() => undefined} onPaid={(_o, change) => changes.push(change)} />
+        <PaymentDialog order={order} checkout={checkout} onClose={() => undefined} onPaid={(_o, change) => changes.push(change)} />
       </BridgeContext.Provider>,
     );
     fireEvent.click(screen.getByLabelText('Cash'));

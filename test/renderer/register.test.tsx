@@ -31,7 +31,7 @@ describe('Register', () => {
   it('says so when a line reaches the 999 limit, and stays there whether + or the tile is tapped', async () => {
     const client = await withCore();
     const menu = await client.call('menu.snapshot', {});
-    const line = { key: 'line-burgers', menuItemId: ITEMS.burger, quantity: 998, modifierIds: [] };
+    const line = { key: 'line-burgers', menuItemId: ITEMS.burger, quantity: 998, modifierIds: [], note: '', discount: null };
     renderRegister(client, menu, { ...emptyTicket, lines: [line], selectedKey: line.key });
     expect(screen.queryByText(/999 is the most/)).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'One more Burger' }));
@@ -68,8 +68,8 @@ describe('Register', () => {
     fireEvent.click(screen.getByTestId('charge'));
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Not now — keep it open, unpaid' }));
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Order kept open, unpaid: it is in Orders as “Open · unpaid”. Take payment there when ready.'));
     const [order] = await client.call('orders.list', {});
     expect(order).toMatchObject({ status: 'open', displayState: 'open_unpaid', paidAmount: 0 });
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(`Order ${order?.label} kept open, unpaid: it is in Orders as “Open · unpaid”. Take payment there when ready.`));
   });
 });

@@ -3,7 +3,7 @@ import type { MenuItem } from '../../bridge/contract';
 import { indexMenu, searchMenu } from '../../bridge/menu-search';
 import { parseEventFrames } from '../../renderer/lib/bridge-client';
 import { formatAge, parseAmount, toAmountText } from '../../renderer/lib/format';
-import { addItem, changeQuantity, emptyTicket, ticketTotal, toggleModifier, toLineInputs } from '../../renderer/lib/ticket';
+import { addItem, changeQuantity, emptyTicket, priceTicket, toggleModifier, toLineInputs } from '../../renderer/lib/ticket';
 
 const burger: MenuItem = {
   id: 'mi_b',
@@ -14,6 +14,8 @@ const burger: MenuItem = {
   available: true,
   lowStock: false,
   modifiers: [{ id: 'mod_c', name: 'Cheese', price: 150 }],
+  modifierGroups: [],
+  taxClass: 'standard',
   barcode: null,
 };
 const brulee: MenuItem = { ...burger, id: 'mi_cb', name: 'Crème brûlée', categoryId: 'cat_d', description: '', modifiers: [] };
@@ -28,10 +30,10 @@ describe('ticket', () => {
     t = addItem(t, burger); // the first line has a modifier now: a new plain line
     expect(t.lines).toHaveLength(2);
     const byId = new Map([[burger.id, burger]]);
-    expect(ticketTotal(t, byId)).toBe(2 * 1350 + 1200);
+    expect(priceTicket(t, byId, { taxIncluded: false, rounding: 'per_line', rates: [] }, 'usd').check?.total).toBe(2 * 1350 + 1200);
     t = changeQuantity(t, t.lines[1]?.key as string, -1);
     expect(t.lines).toHaveLength(1);
-    expect(toLineInputs(t)).toEqual([{ menuItemId: 'mi_b', quantity: 2, modifierIds: ['mod_c'] }]);
+    expect(toLineInputs(t)).toEqual([{ menuItemId: 'mi_b', quantity: 2, modifierIds: ['mod_c'], note: '', discount: null }]);
   });
 });
 

@@ -7,8 +7,10 @@ import { createBridgeClient, type BridgeClient } from '../../renderer/lib/bridge
 import { BridgeContext } from '../../renderer/lib/hooks';
 import { startTestCore, type TestCore } from '../core/fixtures';
 
-/** Registers the teardown; `start()` gives the client of a fresh core, `core()` that core. */
-export function coreForEachTest(): { start: () => Promise<BridgeClient>; core: () => TestCore } {
+type StartArgs = Parameters<typeof startTestCore>;
+
+/** Registers the teardown; `start()` gives the client of a fresh core (configured and seeded as startTestCore takes), `core()` that core. */
+export function coreForEachTest(): { start: (config?: StartArgs[0], seed?: StartArgs[2]) => Promise<BridgeClient>; core: () => TestCore } {
   let current: TestCore | undefined;
   afterEach(async () => {
     cleanup();
@@ -16,8 +18,8 @@ export function coreForEachTest(): { start: () => Promise<BridgeClient>; core: (
     current = undefined;
   });
   return {
-    async start() {
-      const t = await startTestCore();
+    async start(config, seed) {
+      const t = await startTestCore(config, {}, seed);
       current = t;
       return createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
     },

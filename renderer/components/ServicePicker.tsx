@@ -1,0 +1,67 @@
+import { useId } from 'react';
+import type { OrderType } from '../../bridge/contract';
+import { serviceLabel, type ServiceDraft, type ServiceErrors } from '../lib/service';
+import { describedBy, FieldError } from './FieldError';
+
+const CHOICES: { type: OrderType; label: string }[] = [
+  { type: 'dine_in', label: 'Dine in' },
+  { type: 'takeout', label: 'Takeout' },
+];
+
+/**
+ * How the order on the ticket is served: dine in (table required, guests optional) or takeout.
+ * Delivery comes only from the cloud's channels: such an order shows it and keeps it.
+ */
+export function ServicePicker({
+  draft,
+  channel,
+  errors,
+  onChange,
+}: {
+  /** null: an order the cloud sent without a service; picking one sets it. */
+  draft: ServiceDraft | null;
+  channel: string | null;
+  errors: ServiceErrors;
+  onChange: (draft: ServiceDraft) => void;
+}) {
+  const ids = { table: useId(), guests: useId() };
+  if (draft?.type === 'delivery') {
+    return (
+      <p className="service-fixed" data-testid="ticket-service">
+        {serviceLabel({ type: 'delivery', table: null, guests: null }, '', channel)}
+      </p>
+    );
+  }
+  const set = (change: Partial<ServiceDraft>) => onChange({ type: 'takeout', table: '', guests: '', ...draft, ...change });
+  return (
+    <fieldset className="service">
+      <legend className="visually-hidden">Order type</legend>
+      <div className="segmented service-types">
+        {CHOICES.map(({ type, label }) => (
+          <label key={type} className={draft?.type === type ? 'segment selected' : 'segment'}>
+            <input type="radio" name="service-type" checked={draft?.type === type} onChange={() => set({ type })} />
+            {label}
+          </label>
+        ))}
+      </div>
+      {draft?.type === 'dine_in' ? (
+        <div className="service-fields">
+          <div>
+            <label>
+              Table
+              <input value={draft.table} autoComplete="off" onChange={(event) => set({ table: event.target.value })} {...describedBy(ids.table, errors.table ?? null)} />
+            </label>
+            <FieldError id={ids.table} message={errors.table ?? null} />
+          </div>
+          <div>
+            <label>
+              Guests
+              <input inputMode="numeric" placeholder="optional" value={draft.guests} autoComplete="off" onChange={(event) => set({ guests: event.target.value })} {...describedBy(ids.guests, errors.guests ?? null)} />
+            </label>
+            <FieldError id={ids.guests} message={errors.guests ?? null} />
+          </div>
+        </div>
+      ) : null}
+    </fieldset>
+  );
+}

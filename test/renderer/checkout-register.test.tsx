@@ -1,0 +1,122 @@
+// @vitest-environment happy-dom
+// The register's checkout against a real core: an item with a required size opens the chooser and
+// its line carries the choices and the note to the order; the ticket's Subtotal / Discounts / Tax /
+// Total preview is what the core charges; dine in needs a table; a discount above the limits is
+// sent with the manager's PIN, and a wrong PIN is refused next to the PIN field with the ticket kept.
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { ITEMS } from '../core/fixtures';
+import { CHECKOUT_CONFIG, fieldError, FLAT_WHITE, PIN, renderRegister, seedCoffee, tile } from './checkout-fixtures';
+import { coreForEachTest } from './with-core';
+
+const { start: withCore, core } = coreForEachTest();
+
+const ticketNames = () => [...document.querySelectorAll('.ticket-lines .line-name')].map((el) => el.textContent);
+const row = (label: string) => screen.getByText(label, { selector: '.check-row dt' }).parentElement?.querySelector('dd')?.textContent;
+
+describe('register checkout', () => {
+  it('asks for the size before adding a flat white, shows its choices and note, and sends them', async () => {
+    const client = await withCore(CHECKOUT_CONFIG, seedCoffee);
+    await renderRegister(client);
+    fireEvent.click(tile(FLAT_WHITE));
+    const chooser = await screen.findByRole('dialog');
+    expect(within(chooser).getByRole('heading').textContent).toBe('Flat white');
+    expect((within(chooser).getByTestId('modifier-done') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(chooser).getByLabelText('Large +$1.00'));
+    fireEvent.click(within(chooser).getByLabelText('Oat milk +$0.60'));
+    fireEvent.change(within(chooser).getByLabelText(/Note for the kitchen/), { target: { value: 'extra hot' } });
+    fireEvent.click(within(chooser).getByTestId('modifier-done'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(ticketNames()).toEqual(['Flat white']);
+    expect(document.querySelector('.line-mods')?.textContent).toBe('Large, Oat milk');
+    expect(document.querySelector('.line-note')?.textContent).toBe('Note: extra hot');
+    // Changed from the ticket: the chooser opens on the line's own choices.
+    fireEvent.click(screen.getByRole('button', { name: 'Choices & note' }));
+    const again = await screen.findByRole('dialog');
+    expect((within(again).getByLabelText('Large +$1.00') as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(within(again).getByLabelText('Small'));
+    fireEvent.click(within(again).getByRole('button', { name: /^Save/ }));
+    await waitFor(() => expect(document.querySelector('.line-mods')?.textContent).toBe('Small, Oat milk'));
+    fireEvent.click(screen.getByRole('button', { name: /^Save open/ }));
+    await waitFor(() => expect(screen.getByTestId('order-label').textContent).toBe('Order A1'));
+    const [order] = await client.call('orders.list', {});
+    expect(order?.lines[0]?.note).toBe('extra hot');
+    expect(order?.lines[0]?.modifiers.map((m) => m.name)).toEqual(['Small', 'Oat milk']);
+  });
+
+  it('previews Subtotal, Discounts, Tax and Total as the core then charges them, and shows the order number big', async () => {
+    const client = await withCore(CHECKOUT_CONFIG, seedCoffee);
+    await renderRegister(client);
+    fireEvent.click(tile(ITEMS.burger)); // no groups: added straight away, today's chips below
+    fireEvent.click(screen.getByRole('button', { name: /Extra cheese/ }));
+    fireEvent.click(tile(ITEMS.fries));
+    fireEvent.click(screen.getByRole('button', { name: 'Line discount' })); // fries selected
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByLabelText('Amount'));
+    fireEvent.change(within(dialog).getByLabelText('Amount off'), { target: { value: '0.50' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Loyalty' }));
+    fireEvent.click(within(dialog).getByTestId('apply-discount'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.querySelector('.line-discount')?.textContent).toBe('$0.50 off · Loyalty −$0.50');
+    // Burger 12.00 + 1.50, fries 4.50 − 0.50: taxed 8.875% per line, 1.198 → 1.20 and 0.355 → 0.36.
+    expect(row('Subtotal')).toBe('$18.00');
+    expect(row('Discounts')).toBe('−$0.50');
+    expect(row('Tax')).toBe('$1.56');
+    expect(screen.getByTestId('ticket-total').textContent).toBe('$19.06');
+    expect(screen.getByTestId('charge').textContent).toMatch(/^Charge \$19\.06/);
+    fireEvent.click(screen.getByTestId('charge'));
+    const payment = await screen.findByRole('dialog');
+    expect(within(payment).getByTestId('balance-due').textContent).toBe('Due $19.06');
+    fireEvent.click(within(payment).getByTestId('confirm-payment'));
+    await waitFor(() => expect(screen.getByTestId('order-label').textContent).toBe('Order A1'));
+    const [order] = await client.call('orders.list', {});
+    expect(order?.check).toMatchObject({ subtotal: 1800, discountTotal: 50, taxTotal: 156, total: 1906, source: 'till' });
+    expect(screen.getByTestId('last-order-total').textContent).toBe('$19.06');
+    expect(screen.getByRole('status').textContent).toMatch(/^Paid \$19\.06\./);
+  });
+
+  it('needs a table number for dine in, says so next to the field, and sends table and guests', async () => {
+    const client = await withCore(CHECKOUT_CONFIG, seedCoffee);
+    await renderRegister(client);
+    fireEvent.click(tile(ITEMS.soup));
+    fireEvent.click(screen.getByLabelText('Dine in'));
+    fireEvent.change(screen.getByLabelText('Guests'), { target: { value: '4' } });
+    fireEvent.click(screen.getByTestId('charge'));
+    const table = screen.getByLabelText('Table');
+    await waitFor(() => expect(fieldError(table)).toBe('A dine-in order needs a table number.'));
+    expect(core().core.pendingOperations()).toBe(0);
+    fireEvent.change(table, { target: { value: '12' } });
+    fireEvent.click(screen.getByTestId('charge'));
+    const payment = await screen.findByRole('dialog');
+    expect(payment.querySelector('.payment-summary')?.textContent).toMatch(/^Order A1 · Table 12 · 4 guestsDue/);
+    const [order] = await client.call('orders.list', {});
+    expect(order?.service).toEqual({ type: 'dine_in', table: '12', guests: 4 });
+  });
+
+  it('sends a comp with the manager PIN; a wrong PIN is refused next to the PIN field and the ticket stays', async () => {
+    const client = await withCore(CHECKOUT_CONFIG, seedCoffee);
+    await renderRegister(client);
+    fireEvent.click(tile(ITEMS.soup));
+    fireEvent.click(screen.getByRole('button', { name: 'Line discount' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByLabelText('Comp (100%)'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Comp – kitchen error' }));
+    fireEvent.change(within(dialog).getByLabelText('Manager PIN'), { target: { value: '0000' } });
+    fireEvent.click(within(dialog).getByTestId('apply-discount'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByTestId('ticket-total').textContent).toBe('$0.00');
+    fireEvent.click(screen.getByRole('button', { name: /^Save open/ }));
+    const pin = await screen.findByLabelText('Manager PIN');
+    await waitFor(() => expect(fieldError(pin)).toBe('That manager PIN is not right. Ask the manager to enter it again.'));
+    expect((pin as HTMLInputElement).value).toBe('0000');
+    expect(ticketNames()).toEqual(['Soup of the day']);
+    expect(document.querySelector('.line-discount')?.textContent).toMatch(/^Comp – kitchen error/);
+    expect(core().core.pendingOperations()).toBe(0);
+    fireEvent.change(pin, { target: { value: PIN } });
+    fireEvent.click(screen.getByRole('button', { name: /^Save open/ }));
+    await waitFor(() => expect(screen.getByTestId('order-label').textContent).toBe('Order A1'));
+    const [order] = await client.call('orders.list', {});
+    expect(order?.lines[0]?.discount).toMatchObject({ kind: 'percent', value: 10_000, reason: 'Comp – kitchen error', amount: 700 });
+    expect(screen.queryByLabelText('Manager PIN')).toBeNull();
+  });
+});
