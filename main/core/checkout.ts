@@ -133,13 +133,20 @@ export function appliedLineDiscount(line: OrderLineDoc, breakdown: CheckBreakdow
   return line.discount ? { ...line.discount, amount: breakdown.lines[index]?.lineDiscount ?? 0 } : null;
 }
 
-/** The split's parts and which are paid (by what the payments naming each part put toward it); null if the plan no longer fits the lines. */
-export function splitView(doc: OrderDoc, priced: PricedOrder, paidByPart: ReadonlyMap<string, number>): SplitView | null {
+/**
+ * The split's parts and which are paid (by what the payments naming each part put toward it); null
+ * if the plan no longer fits the lines. An even split shares what was still due when no part had
+ * been paid: money taken before the split (`paidOutsideParts`) is not split again.
+ */
+export function splitView(doc: OrderDoc, priced: PricedOrder, paidByPart: ReadonlyMap<string, number>, paidOutsideParts: number): SplitView | null {
   const plan = doc.split;
   if (!plan) return null;
   let parts: SplitPart[];
   try {
-    parts = plan.kind === 'even' ? splitEvenly(priced.check.total, plan.parts) : splitByItems(priced.breakdown, plan.assignment);
+    parts =
+      plan.kind === 'even'
+        ? splitEvenly(Math.max(0, priced.check.total - paidOutsideParts), plan.parts)
+        : splitByItems(priced.breakdown, plan.assignment);
   } catch (error) {
     if (error instanceof CheckoutError) return null;
     throw error;

@@ -143,7 +143,7 @@ export function orderView(doc: OrderDoc, ctx: OrderContext): Order {
     service: { type: doc.service?.type ?? null, table: doc.service?.table ?? null, guests: doc.service?.guests ?? null },
     channel: doc.channel,
     check: priced.check,
-    split: splitView(doc, priced, paidByPart),
+    split: splitView(doc, priced, paidByPart, live.filter((p) => p.splitPart === null).reduce((sum, p) => sum + p.amount, 0)),
     tipTotal: live.reduce((sum, p) => sum + p.tip, 0),
     status: doc.status,
     displayState: displayStateOf(doc.status, priced.check.total, paidAmount),

@@ -29,6 +29,18 @@ export function Shift() {
             <dd>{money(summary.byMethod.card, summary.currency)}</dd>
             <dt>Cash</dt>
             <dd>{money(summary.byMethod.cash, summary.currency)}</dd>
+            <dt>Tax</dt>
+            <dd>{money(summary.tax, summary.currency)}</dd>
+            <dt>Discounts and comps</dt>
+            <dd>{money(summary.discounts, summary.currency)}</dd>
+            <dt>Card tips</dt>
+            <dd>{money(summary.tips.card, summary.currency)}</dd>
+            {summary.tips.cash > 0 ? (
+              <>
+                <dt>Cash tips</dt>
+                <dd>{money(summary.tips.cash, summary.currency)}</dd>
+              </>
+            ) : null}
             <dt>Card stored offline</dt>
             <dd>{money(summary.queuedOffline, summary.currency)}</dd>
             <dt>Refunded</dt>

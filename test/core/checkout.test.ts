@@ -152,6 +152,16 @@ describe('paying a split check', () => {
     expect(shift.discounts).toBe(order.check.discountTotal);
   });
 
+  it('splits evenly what is still due when part was paid before the split', async () => {
+    t = await startTestCore(CONFIG);
+    const order = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 2 }] });
+    await t.call('payments.take', { orderId: order.id, method: 'cash', amount: 500 });
+    const parts = (await t.call('orders.update', { id: order.id, split: { kind: 'even', parts: 2 } })).split!.parts;
+    expect(parts.reduce((sum, p) => sum + p.amount, 0)).toBe(order.total - 500);
+    for (const part of parts) await t.call('payments.take', { orderId: order.id, method: 'card', amount: part.amount, splitPart: part.label });
+    expect(await t.call('orders.get', { id: order.id })).toMatchObject({ paidAmount: order.total, displayState: 'paid_in_kitchen' });
+  });
+
   it('splits by items into two checks whose amounts are their lines, discount and tax in', async () => {
     t = await startTestCore(CONFIG);
     const order = await t.call('orders.place', {
