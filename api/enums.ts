@@ -71,5 +71,17 @@ export const PRESET_PERMISSIONS: Record<Exclude<ApiKeyKind, 'custom'>, readonly 
   menu_only: ['menu:read', 'menu:write'],
 };
 
+/** How an order is served (sandbox extension, docs/spec-gaps.md "Checkout"). */
+export const orderTypeSchema = z.enum(['dine_in', 'takeout', 'delivery']);
+export type OrderType = z.infer<typeof orderTypeSchema>;
+
+/** Where an order came from: the till (every order created through /v1), the online shop, a delivery partner. */
+export const orderChannelSchema = z.enum(['pos', 'online', 'delivery']);
+export type OrderChannel = z.infer<typeof orderChannelSchema>;
+
+/** Whether a location rounds tax on each line or once on the order's sum. */
+export const taxRoundingSchema = z.enum(['per_line', 'per_order']);
+export type TaxRounding = z.infer<typeof taxRoundingSchema>;
+
 export const webhookDeliveryStatusSchema = z.enum(['pending', 'delivered', 'retrying', 'failed']);
 export type WebhookDeliveryStatus = z.infer<typeof webhookDeliveryStatusSchema>;

@@ -1,7 +1,7 @@
 // The records the sandbox returns, exactly as documented in docs/spec-gaps.md (strict: no field
 // more, none less). Clients read the liberal variants in ./client-records instead.
 import { z } from 'zod';
-import { orderStatusSchema, paymentStatusSchema, refundReasonSchema, refundStatusSchema } from './enums';
+import { orderChannelSchema, orderStatusSchema, orderTypeSchema, paymentStatusSchema, refundReasonSchema, refundStatusSchema, taxRoundingSchema } from './enums';
 
 /** Money is an integer count of the currency's minor unit (cents for usd). */
 export const minorUnitsSchema = z.int().min(0).max(99_999_999_999);
@@ -16,6 +16,19 @@ export const metadataSchema = z
 export function prefixedId(prefix: string) {
   return z.string().regex(new RegExp(`^${prefix}[0-9a-z]{1,64}$`), `an id starting with ${prefix}`);
 }
+
+// Checkout limits (sandbox extension, docs/spec-gaps.md "Checkout: what the sandbox models beyond the spec").
+export const ORDER_NUMBER_MAX = 16;
+export const TABLE_MAX = 12;
+export const GUESTS_MAX = 99;
+export const LINE_NOTE_MAX = 140;
+export const DISCOUNT_REASON_MAX = 100;
+export const TAX_CLASS_MAX = 40;
+/** 100 000 basis points = 1000 %: a sanity bound, not a real rate. */
+export const RATE_BPS_MAX = 100_000;
+
+/** A tax class names a kind of goods ('food', 'alcohol'); menu items carry one, tax rates apply to one. */
+export const taxClassSchema = z.string().min(1).max(TAX_CLASS_MAX);
 
 export const customerSchema = z.strictObject({
   name: z.string().nullable(),
@@ -36,7 +49,18 @@ export const orderLineSchema = z.strictObject({
   /** Unit price including the line's modifiers. The line costs price × quantity. */
   price: minorUnitsSchema,
   modifiers: z.array(orderLineModifierSchema),
+  /** The till's note for the kitchen ("no salt"); '' when none. */
+  note: z.string().max(LINE_NOTE_MAX),
 });
+
+/** A discount or comp the till applied; its amount is the till's own arithmetic. */
+export const orderDiscountSchema = z.strictObject({
+  reason: z.string().min(1).max(DISCOUNT_REASON_MAX),
+  amount: minorUnitsSchema.min(1),
+  /** Index into `items` for a line discount; null for one on the whole order. */
+  line: z.int().min(0).nullable(),
+});
+export type OrderDiscount = z.infer<typeof orderDiscountSchema>;
 
 export const orderSchema = z.strictObject({
   id: prefixedId('ord_'),
@@ -45,7 +69,23 @@ export const orderSchema = z.strictObject({
   status: orderStatusSchema,
   items: z.array(orderLineSchema),
   customer: customerSchema.nullable(),
+  /** The till's short human number ("A17"); stored as given, not unique. */
+  order_number: z.string().max(ORDER_NUMBER_MAX).nullable(),
+  order_type: orderTypeSchema.nullable(),
+  table: z.string().max(TABLE_MAX).nullable(),
+  guests: z.int().min(1).max(GUESTS_MAX).nullable(),
+  /** 'pos' for every order created through /v1. */
+  channel: orderChannelSchema,
   /** Σ price × quantity over the lines. */
+  subtotal: minorUnitsSchema,
+  discounts: z.array(orderDiscountSchema),
+  /** Σ discounts[].amount. */
+  discount_total: minorUnitsSchema,
+  /** The tax the till computed from the location's rates. */
+  tax_total: minorUnitsSchema,
+  /** true: tax_total is already inside the prices (and so not added to total). */
+  tax_included: z.boolean(),
+  /** subtotal − discount_total + (tax_included ? 0 : tax_total). */
   total: minorUnitsSchema,
   currency: currencySchema,
   /** Captured minus refunded, over the order's payments. */
@@ -75,7 +115,10 @@ export const paymentSchema = z.strictObject({
   id: prefixedId('pay_'),
   object: z.literal('payment'),
   order_id: prefixedId('ord_'),
+  /** What the card is charged, tip included. */
   amount: minorUnitsSchema,
+  /** The part of amount that is a tip (not counted against the order's total). */
+  tip_amount: minorUnitsSchema,
   currency: currencySchema,
   status: paymentStatusSchema,
   amount_captured: minorUnitsSchema,
@@ -99,6 +142,16 @@ export const addressSchema = z.strictObject({
 
 export const locationStatusSchema = z.enum(['active', 'inactive']);
 
+export const taxRateSchema = z.strictObject({
+  id: prefixedId('tax_'),
+  name: z.string(),
+  /** Applies to the menu items of this class; several rates of one class add up. */
+  tax_class: taxClassSchema,
+  /** Basis points: 875 = 8.75 %. */
+  rate_bps: z.int().min(0).max(RATE_BPS_MAX),
+});
+export type TaxRate = z.infer<typeof taxRateSchema>;
+
 export const locationSchema = z.strictObject({
   id: prefixedId('loc_'),
   object: z.literal('location'),
@@ -109,6 +162,11 @@ export const locationSchema = z.strictObject({
   timezone: z.string(),
   currency: currencySchema,
   status: locationStatusSchema,
+  tax_rates: z.array(taxRateSchema),
+  /** true: menu prices already include tax (VAT style); the till then reports the tax inside them. */
+  prices_include_tax: z.boolean(),
+  /** Round the tax of each line, or once over the order's sum per rate. */
+  tax_rounding: taxRoundingSchema,
   created_at: timestampSchema,
   updated_at: timestampSchema,
 });
@@ -135,6 +193,17 @@ export const modifierSchema = z.strictObject({
 });
 export type Modifier = z.infer<typeof modifierSchema>;
 
+/** Choices among some of an item's modifiers; a modifier is in at most one group, one in none is a free extra. */
+export const modifierGroupSchema = z.strictObject({
+  id: prefixedId('mg_'),
+  name: z.string(),
+  min_choices: z.int().min(0),
+  /** null: no limit. */
+  max_choices: z.int().min(1).nullable(),
+  modifier_ids: z.array(prefixedId('mod_')),
+});
+export type ModifierGroup = z.infer<typeof modifierGroupSchema>;
+
 export const menuItemSchema = z.strictObject({
   id: prefixedId('mi_'),
   object: z.literal('menu_item'),
@@ -147,6 +216,9 @@ export const menuItemSchema = z.strictObject({
   currency: currencySchema,
   available: z.boolean(),
   modifiers: z.array(modifierSchema),
+  modifier_groups: z.array(modifierGroupSchema),
+  /** Which of the location's tax rates apply ('standard' unless set). */
+  tax_class: taxClassSchema,
   /** Units left; null when stock is not tracked. Orders decrement it and may take it below zero. */
   stock: z.int().nullable(),
   /** inventory.low_stock fires when an order takes stock from above this value to at or below it. */

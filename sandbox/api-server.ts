@@ -15,6 +15,7 @@ import { ApiError, BodyTooLargeError, errorBody, parseOrThrow, queryObject, read
 import { checkKeyShape, fingerprint, type IdempotencyStore, type StoredReply } from './idempotency';
 import { OPERATIONS } from './operations';
 import { profileHeaders, renderError } from './profile-errors';
+import { SPEC_MINIMAL_REQUEST_BODIES, type Profile } from './profile-schemas';
 import { presentReply, presentRequestBody, type OutputMode } from './profiles';
 import type { RateLimiter } from './rate-limit';
 import { matchRoute } from './router';
@@ -54,7 +55,8 @@ function sendError(res: ServerResponse, error: ApiError, requestId: string, mode
   else sendJson(res, rendered.status, rendered.payload, rendered.headers);
 }
 
-function parseBody(endpoint: Endpoint, req: IncomingMessage, raw: Buffer): unknown {
+/** The body, validated as the profile reads it (spec-minimal accepts the checkout fields unread). */
+function parseBody(endpoint: Endpoint, req: IncomingMessage, raw: Buffer, profile: Profile): unknown {
   if (!endpoint.body) {
     if (raw.length > 0) throw new ApiError('invalid_request', `${endpoint.method} ${endpoint.path} takes no body`, { param: 'body' });
     return undefined;
@@ -72,7 +74,8 @@ function parseBody(endpoint: Endpoint, req: IncomingMessage, raw: Buffer): unkno
   } catch {
     throw new ApiError('invalid_request', 'the body is not valid JSON', { param: 'body' });
   }
-  return parseOrThrow(endpoint.body, parsed, 'body');
+  const schema = (profile === 'spec-minimal' && SPEC_MINIMAL_REQUEST_BODIES[endpoint.operationId as OperationId]) || endpoint.body;
+  return parseOrThrow(schema, parsed, 'body');
 }
 
 export function createApiHandler(deps: ApiServerDeps) {
@@ -95,6 +98,7 @@ export function createApiHandler(deps: ApiServerDeps) {
         query: request.query,
         body: request.body,
         requestUrl: request.url,
+        profile: mode.profile,
         emit: async (type, data, test) => {
           const recorded = await recordEvent(tx, clock, type, data, { profile: mode.profile, test });
           deliveryIds.push(...recorded.deliveryIds);
@@ -134,7 +138,7 @@ export function createApiHandler(deps: ApiServerDeps) {
     }
     authorize(principal, endpoint);
     const query = parseOrThrow(endpoint.query ?? noQuery, queryObject(url), 'query');
-    const body = presentRequestBody(parseBody(endpoint, req, raw), mode.profile);
+    const body = presentRequestBody(parseBody(endpoint, req, raw, mode.profile), mode.profile, endpoint.operationId as OperationId);
     const request = { id, query, body, url };
 
     const keyHeader = req.headers['idempotency-key'];

@@ -1,15 +1,16 @@
 // `npm run sandbox -- --port <p> [--dashboard-port <p>] [--host <h>] [--db <file>] [--seed demo]
-//  [--credentials-out <file>] [--profile default|spec-minimal] [--record-shape flat|jsonapi]`: runs the
-//  sandbox until interrupted and prints its base URL when ready.
+//  [--taxes demo|none] [--credentials-out <file>] [--profile default|spec-minimal] [--record-shape flat|jsonapi]`:
+//  runs the sandbox until interrupted and prints its base URL when ready.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
 import { createLogger } from '../common/log';
 import { startSandbox } from './index';
 import { profileSchema, recordShapeSchema } from './profile-schemas';
+import { taxesOptionSchema } from './seed';
 
 const USAGE =
-  'usage: npm run sandbox -- --port <p> [--dashboard-port <p>] [--host 127.0.0.1] [--db <file>] [--seed demo|none] [--credentials-out <file>] [--profile default|spec-minimal] [--record-shape flat|jsonapi]';
+  'usage: npm run sandbox -- --port <p> [--dashboard-port <p>] [--host 127.0.0.1] [--db <file>] [--seed demo|none] [--taxes demo|none] [--credentials-out <file>] [--profile default|spec-minimal] [--record-shape flat|jsonapi]';
 
 function portArg(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
       host: { type: 'string' },
       db: { type: 'string' },
       seed: { type: 'string' },
+      taxes: { type: 'string' },
       'credentials-out': { type: 'string' },
       profile: { type: 'string' },
       'record-shape': { type: 'string' },
@@ -45,6 +47,8 @@ async function main(): Promise<void> {
     return;
   }
   if (values.seed !== undefined && values.seed !== 'demo' && values.seed !== 'none') throw new Error(`--seed must be demo or none, not ${values.seed}`);
+  // The demo restaurant charges tax when run by hand (startSandbox's default, for tests, is none).
+  const taxes = choiceArg(values.taxes, '--taxes', taxesOptionSchema) ?? 'demo';
   const profile = choiceArg(values.profile, '--profile', profileSchema);
   const recordShape = choiceArg(values['record-shape'], '--record-shape', recordShapeSchema);
   const port = portArg(values.port, '--port') ?? 0;
@@ -56,6 +60,7 @@ async function main(): Promise<void> {
     host: values.host,
     dbFile: values.db,
     seed: values.seed === 'demo' ? 'demo' : 'none',
+    taxes,
     profile,
     recordShape,
     logger: createLogger({ name: 'sandbox', level: 'warn' }),

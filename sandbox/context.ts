@@ -2,6 +2,7 @@
 import type { EventType, ResourceType } from '../api/enums';
 import type { WebhookEvent } from '../api/events';
 import type { Clock } from '../common/clock';
+import type { Profile } from './profile-schemas';
 import type { Tx } from './storage';
 
 export interface EventData {
@@ -19,6 +20,11 @@ export interface OpContext {
   body: unknown;
   /** The absolute URL of the request, for the list envelope's links. */
   requestUrl: URL;
+  /**
+   * The profile in force when the request arrived. Only the checkout rules depend on it: spec-minimal
+   * knows nothing of checkout (no modifier groups, no cap on a payment intent; docs/sandbox.md).
+   */
+  profile: Profile;
   /**
    * Records an event in the operation's transaction; webhook deliveries follow the commit. A test
    * event goes to the one endpoint named, whatever kinds it subscribed to.

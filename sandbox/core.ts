@@ -6,7 +6,7 @@ import { ApiError } from './http';
 import type { IdempotencyStore } from './idempotency';
 import type { RateLimiter, RateLimitSettings } from './rate-limit';
 import { DEFAULT_OUTPUT_MODE, EVENTS_BEFORE_REPLY_BY_PROFILE } from './profiles';
-import { locationIds, seedDemo, type SeededCredentials } from './seed';
+import { locationIds, seedDemo, type SeededCredentials, type TaxesOption } from './seed';
 import type { Db } from './storage';
 import type { ApiMode } from './api-server';
 import type { WebhookDispatcher } from './webhook-dispatcher';
@@ -49,6 +49,8 @@ export class SandboxCore {
     readonly rateLimiter: RateLimiter,
     readonly idempotency: IdempotencyStore,
     public credentials: SeededCredentials,
+    /** The tax rates the demo data gets when the dashboard seeds it. */
+    readonly taxes: TaxesOption = 'none',
   ) {}
 
   describe(): SandboxUrls & { credentials: SeededCredentials } {
@@ -90,8 +92,8 @@ export class SandboxCore {
     this.dispatcher.kick();
   }
 
-  async seedDemo(): Promise<void> {
-    await seedDemo(this.db, this.clock);
+  async seedDemo(taxes: TaxesOption = this.taxes): Promise<void> {
+    await seedDemo(this.db, this.clock, { taxes });
     this.credentials = { ...this.credentials, locationIds: await locationIds(this.db) };
   }
 }

@@ -8,6 +8,7 @@ import { newId } from '../common/ids';
 import type { Logger } from '../common/log';
 import { createApiKey, listApiKeys, regenerateApiKey } from './auth';
 import { faultPatchSchema } from './faults';
+import { taxesOptionSchema } from './seed';
 import { profileSchema, recordShapeSchema } from './profile-schemas';
 import { ApiError, errorBody, escapeHtml, parseOrThrow, queryObject, readRawBody, sendHtml, sendJson } from './http';
 import { registerOAuthAppSchema, registerOAuthApp, type OAuthService } from './oauth';
@@ -96,8 +97,8 @@ export function createDashboardHandler(core: SandboxCore, oauth: OAuthService, l
         return { status: 202, body: delivery };
       }
       case 'POST /seed': {
-        parseOrThrow(z.strictObject({ dataset: z.literal('demo') }), parseJson(raw), 'body');
-        await core.seedDemo();
+        const input = parseOrThrow(z.strictObject({ dataset: z.literal('demo'), taxes: taxesOptionSchema.optional() }), parseJson(raw), 'body');
+        await core.seedDemo(input.taxes);
         return { status: 200, body: core.describe() };
       }
       case 'GET /clock':

@@ -14,13 +14,13 @@ import { OAuthService } from './oauth';
 import type { Profile, RecordShape } from './profiles';
 import { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limit';
 import { createWebhookEndpoint, listDeliveries } from './resources/webhooks';
-import { bootstrap, locationIds, seedDemo, type SeededCredentials } from './seed';
+import { bootstrap, locationIds, seedDemo, type SeededCredentials, type TaxesOption } from './seed';
 import { openStore, type Db } from './storage';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import type { EventType } from '../api/enums';
 import type { WebhookDelivery, WebhookEndpoint } from '../api/events';
 
-export type { SeededCredentials } from './seed';
+export type { SeededCredentials, TaxesOption } from './seed';
 export type { FaultSettings, FaultPatch } from './faults';
 export type { SandboxUrls, SandboxSettingsView } from './core';
 export type { Profile, RecordShape } from './profiles';
@@ -34,6 +34,11 @@ export interface SandboxOptions {
   /** SQLite file; in-memory when absent. Data in a file survives a restart. */
   dbFile?: string;
   seed?: 'demo' | 'none';
+  /**
+   * The demo locations' tax rates (docs/sandbox.md, "Checkout fields"): 'demo' gives each location
+   * sales tax (one VAT-style), 'none' (the default) none. Used when the demo data is seeded.
+   */
+  taxes?: TaxesOption;
   /** Defaults to the system clock with an offset the dashboard can advance. */
   clock?: Clock;
   logger?: Logger;
@@ -112,7 +117,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const logger = options.logger ?? silentLogger;
   const { db, sqlite } = await openStore(options.dbFile);
   const seeded = await bootstrap(db, clock);
-  if (options.seed === 'demo') await seedDemo(db, clock);
+  const taxes = options.taxes ?? 'none';
+  if (options.seed === 'demo') await seedDemo(db, clock, { taxes });
 
   const faults = new FaultController();
   const rateLimiter = new RateLimiter(clock, DEFAULT_RATE_LIMIT);
@@ -122,7 +128,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     pollMs: options.webhookPollMs ?? 250,
     maxInFlight: 16,
   });
-  const core = new SandboxCore(db, clock, faults, dispatcher, rateLimiter, idempotency, { ...seeded, locationIds: await locationIds(db) });
+  const core = new SandboxCore(db, clock, faults, dispatcher, rateLimiter, idempotency, { ...seeded, locationIds: await locationIds(db) }, taxes);
   core.updateSettings({ profile: options.profile, record_shape: options.recordShape, events_before_reply: options.eventsBeforeReply });
   const oauth = new OAuthService(db, clock);
 

@@ -7,6 +7,8 @@ import type { WebhookEvent, WebhookTestResult } from '../api/events';
 import type { Category, DeletedMenuItem, ListEnvelope, Location, MenuItem, Order, Payment, Refund } from '../api/records';
 import { serialise } from './context';
 import {
+  CHECKOUT_LINE_FIELDS,
+  CHECKOUT_REQUEST_FIELDS,
   JSONAPI_TYPE,
   REPLIES,
   type JsonApiResource,
@@ -149,9 +151,24 @@ export function presentEvent(event: WebhookEvent, profile: Profile): WebhookEven
   return profile === 'spec-minimal' ? specWebhookEvent(event) : event;
 }
 
-/** spec-minimal drops the metadata a client sends (the terminal sends it; a minimal server would ignore it). */
-export function presentRequestBody(body: unknown, profile: Profile): unknown {
-  if (profile !== 'spec-minimal' || body === null || typeof body !== 'object' || !('metadata' in body)) return body;
-  const { metadata: _dropped, ...rest } = body as Record<string, unknown>;
+function plainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function without(record: Record<string, unknown>, fields: ReadonlySet<string>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([field]) => !fields.has(field)));
+}
+
+const LINE_FIELDS_DROPPED = new Set(CHECKOUT_LINE_FIELDS);
+
+/**
+ * spec-minimal drops the metadata a client sends (the terminal sends it; a minimal server would
+ * ignore it) and the checkout fields of `operationId` (items[].note included): it knows nothing of them.
+ */
+export function presentRequestBody(body: unknown, profile: Profile, operationId?: OperationId): unknown {
+  if (profile !== 'spec-minimal' || !plainObject(body)) return body;
+  const checkout = (operationId && CHECKOUT_REQUEST_FIELDS[operationId]) || [];
+  const rest = without(body, new Set(['metadata', ...checkout]));
+  if (checkout.length > 0 && Array.isArray(rest.items)) rest.items = rest.items.map((line: unknown) => (plainObject(line) ? without(line, LINE_FIELDS_DROPPED) : line));
   return rest;
 }

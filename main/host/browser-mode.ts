@@ -69,7 +69,7 @@ function deferredHost(ready: Promise<Core>): BridgeHost {
 async function embedSandbox(config: TerminalConfig, secrets: SecretStore, logger: Logger): Promise<{ config: TerminalConfig; sandbox: Sandbox }> {
   // Evaluated only when used (bundled, its code is in the file): a configured terminal does not start the sandbox.
   const { startSandbox } = await import('../../sandbox/index');
-  const sandbox = await startSandbox({ seed: 'demo', dbFile: join(config.dataDir, 'sandbox.db'), logger: logger.child({ component: 'sandbox' }) });
+  const sandbox = await startSandbox({ seed: 'demo', taxes: 'demo', dbFile: join(config.dataDir, 'sandbox.db'), logger: logger.child({ component: 'sandbox' }) });
   const withSandbox: TerminalConfig = {
     ...config,
     api: { baseUrl: sandbox.baseUrl, apiHost: sandbox.apiHost, authUrl: sandbox.authUrl },

@@ -1,6 +1,6 @@
 // GET/POST /menu/items, PATCH/DELETE /menu/items/{id}, GET /menu/categories, and the stock moves
 // orders make on menu items.
-import type { MenuItem, Modifier } from '../../api/records';
+import type { MenuItem, Modifier, ModifierGroup } from '../../api/records';
 import type { CreateMenuItemRequest, ListMenuItemsQuery, PatchMenuItemRequest } from '../../api/requests';
 import { newId } from '../../common/ids';
 import { iso, type OpContext, type OpResult } from '../context';
@@ -43,6 +43,21 @@ async function checkReferences(tx: Tx, body: { category_id?: string; location_id
 async function accountCurrency(tx: Tx): Promise<string> {
   const row = await tx.selectFrom('settings').select('value').where('name', '=', 'currency').executeTakeFirst();
   return row?.value ?? 'usd';
+}
+
+/** The tax class of an item created without one. */
+export const DEFAULT_TAX_CLASS = 'standard';
+
+/**
+ * An item's groups after its modifiers changed: ids no longer on the item leave their group, a
+ * group left empty goes, and min_choices never asks for more than the group still offers.
+ */
+function pruneGroups(groups: readonly ModifierGroup[], modifiers: readonly Modifier[]): ModifierGroup[] {
+  const ids = new Set(modifiers.map((m) => m.id));
+  return groups.flatMap((group) => {
+    const kept = group.modifier_ids.filter((id) => ids.has(id));
+    return kept.length === 0 ? [] : [{ ...group, modifier_ids: kept, min_choices: Math.min(group.min_choices, kept.length) }];
+  });
 }
 
 function crossedThreshold(item: MenuItem, stockBefore: number | null): boolean {
@@ -107,6 +122,9 @@ export async function createMenuItem(ctx: OpContext): Promise<OpResult> {
     currency: await accountCurrency(ctx.tx),
     available: body.available ?? true,
     modifiers: (body.modifiers ?? []).map((m) => ({ id: newId('mod_', now), object: 'modifier', name: m.name, price: m.price })),
+    // Groups are seed data: /v1 does not write them.
+    modifier_groups: [],
+    tax_class: body.tax_class ?? DEFAULT_TAX_CLASS,
     stock: body.stock ?? null,
     low_stock_threshold: body.low_stock_threshold ?? null,
     created_at: iso(now),
@@ -136,7 +154,8 @@ export async function updateMenuItem(ctx: OpContext): Promise<OpResult> {
     }
   }
   const { modifiers: _ignored, ...scalarPatch } = patch;
-  const updated: MenuItem = { ...item, ...scalarPatch, modifiers, updated_at: iso(now) };
+  const modifierGroups = patch.modifiers === undefined ? item.modifier_groups : pruneGroups(item.modifier_groups, modifiers);
+  const updated: MenuItem = { ...item, ...scalarPatch, modifiers, modifier_groups: modifierGroups, updated_at: iso(now) };
   await saveMenuItem(ctx.tx, updated, false);
   await emitMenuItem(ctx, updated, false);
   if (patch.stock !== undefined && crossedThreshold(updated, item.stock)) {

@@ -19,9 +19,19 @@ const order = {
   object: 'order',
   location_id: 'loc_01abc',
   status: 'open',
-  items: [{ id: 'li_1', menu_item_id: 'mi_1', name: 'Soup', quantity: 2, price: 450, modifiers: [] }],
+  items: [{ id: 'li_1', menu_item_id: 'mi_1', name: 'Soup', quantity: 2, price: 450, modifiers: [], note: '' }],
   customer: null,
   total: 900,
+  order_number: null,
+  order_type: null,
+  table: null,
+  guests: null,
+  channel: 'pos',
+  subtotal: 900,
+  discounts: [],
+  discount_total: 0,
+  tax_total: 0,
+  tax_included: false,
   currency: 'usd',
   amount_paid: 0,
   metadata: {},
@@ -82,7 +92,7 @@ describe('the client records (what the terminal accepts)', () => {
 describe('requests', () => {
   it('refuse unknown fields and enforce what the spec-gaps page says', () => {
     expect(createOrderRequestSchema.safeParse({ location_id: 'loc_1', items: [{ menu_item_id: 'mi_1', quantity: 1 }] }).success).toBe(true);
-    expect(createOrderRequestSchema.safeParse({ location_id: 'loc_1', items: [{ menu_item_id: 'mi_1', quantity: 1, note: 'x' }] }).success).toBe(false);
+    expect(createOrderRequestSchema.safeParse({ location_id: 'loc_1', items: [{ menu_item_id: 'mi_1', quantity: 1, colour: 'x' }] }).success).toBe(false);
     expect(createOrderRequestSchema.safeParse({ location_id: 'loc_1', items: [{ menu_item_id: 'mi_1', quantity: 1, modifiers: ['a', 'a'] }] }).success).toBe(false);
     expect(patchOrderRequestSchema.safeParse({}).success).toBe(false);
     expect(patchOrderRequestSchema.safeParse({ status: 'open' }).success).toBe(false);
