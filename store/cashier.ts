@@ -127,6 +127,15 @@ export const SEARCH_ORDERS_SQL = `
     AND (o.layer = 'pending' OR NOT EXISTS (SELECT 1 FROM orders AS p WHERE p.id = o.id AND p.layer = 'pending'))
   ORDER BY o.created_at DESC, o.id DESC LIMIT ?`;
 
+/** SEARCH_ORDERS_SQL's parameters for a search of `text`: the name, phone and number ranges, the window, the limit. */
+export function searchOrdersParameters(text: string, limit: number): (string | number)[] {
+  const prefix = z.string().trim().min(1).parse(text);
+  const take = z.number().int().min(1).max(500).parse(limit);
+  // NOCASE folds ASCII letters only, to lowercase: the name's and number's bounds are folded the same way.
+  const folded = prefix.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  return [folded, prefixEnd(folded), prefix, prefixEnd(prefix), folded, prefixEnd(folded), take * 2 + 8, take];
+}
+
 /** The smallest string above every string starting with `prefix`: its last code unit plus one. */
 function prefixEnd(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
@@ -343,14 +352,9 @@ export class CashierRepositories {
     if (parsed.split !== undefined) patch.split = parsed.split;
     const forCloud = payload.items !== undefined || payload.customer !== undefined || !isDeepStrictEqual(parsed.service ?? current.service, current.service) || !isDeepStrictEqual(parsed.checkTotal ?? current.check_total, current.check_total);
     if (forCloud && parsed.wire) Object.assign(payload, parsed.wire);
-    if (Object.keys(payload).length > 0) return this.#orderOperation(id, 'order.update', payload, patch, actor);
-    // Only what the till keeps (notes, the split): no PATCH without fields for the cloud.
-    return this.transaction(() => {
-      this.#openOrder(id);
-      this.outbox.setTillOnlyFields('order', id, { ...patch, updated_at: this.clock.now() });
-      this.#audit(actor, 'order.update', 'order', id, patch, this.clock.now());
-      return this.getOrder(id) as OrderDoc;
-    });
+    // A change with nothing for the cloud (notes, the split) is still an operation: it keeps the
+    // order's changes in sequence, and the engine sends no request for it (nothingToSend).
+    return this.#orderOperation(id, 'order.update', payload, patch, actor);
   }
 
   fulfilOrder(id: string, { actor }: Actor): OrderDoc {
@@ -384,11 +388,7 @@ export class CashierRepositories {
    * a window of twice the limit and a few more keeps a page whole.
    */
   searchOrders(text: string, limit = 50): OrderDoc[] {
-    const prefix = z.string().trim().min(1).parse(text);
-    const take = z.number().int().min(1).max(500).parse(limit);
-    // NOCASE folds ASCII letters only, to lowercase: the name's bounds are folded the same way.
-    const folded = prefix.replace(/[A-Z]/g, (c) => c.toLowerCase());
-    const rows = this.sql.allSql<Record<string, unknown>>(SEARCH_ORDERS_SQL, [folded, prefixEnd(folded), prefix, prefixEnd(prefix), folded, prefixEnd(folded), take * 2 + 8, take]);
+    const rows = this.sql.allSql<Record<string, unknown>>(SEARCH_ORDERS_SQL, searchOrdersParameters(text, limit));
     return rows.map((row) => this.layers.fromRow('order', row));
   }
 

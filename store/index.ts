@@ -8,6 +8,18 @@ export { DeadLetterRefusal } from './outbox';
 export type { ServerRecord, PullPage, CursorState, WebhookEventRecord } from './server-state';
 export type { RepricedOrder } from './repriced-orders';
 export {
+  PrintQueue,
+  PRINT_JOB_KINDS,
+  PRINT_JOB_STATES,
+  type PrintJob,
+  type PrintJobKind,
+  type PrintJobState,
+  type NewPrintJob,
+  type EnqueueResult,
+  type PrintJobFilter,
+  type PrintJobCounts,
+} from './print-queue';
+export {
   NewOrderInput,
   OrderChangeInput,
   OrderListFilter,

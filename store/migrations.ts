@@ -271,8 +271,40 @@ const checkout: Migration = {
   },
 };
 
+const printJobs: Migration = {
+  version: 13,
+  name: 'the print queue: receipts, kitchen tickets, drawer kicks and reports, durable until printed',
+  up(db) {
+    // A job is written in the same transaction as the order or payment it prints, and rendered at
+    // print time from its payload (the document as JSON, not bytes). dedupe_key makes a retried
+    // write or a restart enqueue the same ticket once. 'sending' is committed before the bytes go
+    // out: after a crash such a job is in doubt and waits for a person (docs/printing.md).
+    // reprint: set when a person sends an in-doubt job again, so the copy says REPRINT.
+    db.exec(`
+      CREATE TABLE print_jobs (
+        id TEXT PRIMARY KEY,
+        printer TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('receipt', 'refund_receipt', 'kitchen', 'kitchen_add', 'kitchen_void', 'drawer', 'report')),
+        order_id TEXT,
+        payload TEXT NOT NULL CHECK (json_valid(payload)),
+        dedupe_key TEXT NOT NULL UNIQUE,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'sending', 'done', 'failed', 'discarded')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        last_error TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        printed_at INTEGER,
+        reprint INTEGER NOT NULL DEFAULT 0 CHECK (reprint IN (0, 1))) STRICT;
+      CREATE INDEX print_jobs_queue ON print_jobs (printer, state, created_at);
+      CREATE INDEX print_jobs_by_state ON print_jobs (state, printer);
+      CREATE INDEX print_jobs_by_order ON print_jobs (order_id) WHERE order_id IS NOT NULL;
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
-  unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout,
+  unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs,
 ];

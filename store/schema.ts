@@ -190,6 +190,27 @@ export interface AuditLogTable {
   entity_id: string | null;
   detail: string;
 }
+/** Migration 13: the print queue (store/print-queue.ts, docs/printing.md). */
+export interface PrintJobsTable {
+  id: string;
+  /** The configured printer's name: 'receipt' or a kitchen printer's name. */
+  printer: string;
+  kind: string;
+  order_id: string | null;
+  /** JSON of the document to print (rendered at print time), not bytes. */
+  payload: string;
+  /** Unique: the same ticket is never queued twice (`kitchen:<orderId>:<version>:<printer>`). */
+  dedupe_key: string;
+  state: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  printed_at: number | null;
+  /** 1 when a person sent an in-doubt job again: the copy says REPRINT. */
+  reprint: number;
+}
 
 export interface StoreTables {
   locations: LocationsTable;
@@ -213,4 +234,5 @@ export interface StoreTables {
   audit_log: AuditLogTable;
   repriced_orders: RepricedOrdersTable;
   order_numbers: OrderNumbersTable;
+  print_jobs: PrintJobsTable;
 }

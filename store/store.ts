@@ -12,6 +12,7 @@ import { EntityLayers } from './layers';
 import { STORE_MIGRATIONS, type Migration } from './migrations';
 import { Outbox } from './outbox';
 import { PendingChanges } from './pending';
+import { PrintQueue } from './print-queue';
 import { RepricedOrders } from './repriced-orders';
 import { Retention } from './retention';
 import type { StoreTables } from './schema';
@@ -42,6 +43,8 @@ export class Store {
   readonly cashier: CashierRepositories;
   /** Deletes old orders the cloud already has in full (docs/store.md, "Retention"). */
   readonly retention: Retention;
+  /** Receipts, kitchen tickets, drawer kicks and reports until printed (docs/printing.md). */
+  readonly printQueue: PrintQueue;
   /** What open checked: the whole file after an unclean shutdown, else the header, schema and register tables. */
   readonly openCheck: 'whole_file' | 'register_tables';
   /** Set when a whole-file check found damage: the close then leaves no clean-close marker. */
@@ -66,6 +69,7 @@ export class Store {
     this.outbox = new Outbox(opened.kysely, opened.sql, pending, this.ids, this.server, this.repricedOrders, transaction);
     this.cashier = new CashierRepositories(opened.kysely, opened.sql, layers, this.outbox, options.clock ?? systemClock, transaction);
     this.retention = new Retention(opened.sql, transaction);
+    this.printQueue = new PrintQueue(opened.kysely, opened.sql, transaction, options.clock ?? systemClock);
   }
 
   /**

@@ -160,8 +160,10 @@ function readEnvLayer(env: Readonly<Record<string, string | undefined>>): Layer 
 
 function fieldName(source: string, path: readonly PropertyKey[]): string {
   const dotted = path.map(String).join('.');
-  if (source.startsWith('environment')) return SETTINGS.find((s) => s.path.join('.') === dotted)?.env ?? dotted;
-  if (source === 'command line') return `--${SETTINGS.find((s) => s.path.join('.') === dotted)?.flag ?? dotted}`;
+  // A list setting's issue points inside it (tax.rates.0.percent): name the setting that holds it.
+  const setting = SETTINGS.find((s) => dotted === s.path.join('.') || dotted.startsWith(`${s.path.join('.')}.`));
+  if (source.startsWith('environment')) return setting?.env ?? dotted;
+  if (source === 'command line') return `--${setting?.flag ?? dotted}`;
   return dotted || '(file)';
 }
 

@@ -99,3 +99,28 @@ describe('manager PIN hash', () => {
     expect(() => hashManagerPin('12')).toThrow(RangeError);
   });
 });
+
+describe('checkout settings', () => {
+  const none = join(mkdtempSync(join(tmpdir(), 'cfg-checkout-')), 'none.json');
+  const load = (argv: string[], env: Record<string, string> = {}) => loadConfig({ argv, env, platform: 'linux', home: '/h', machineConfigFile: none, userConfigFile: none }).config;
+
+  it('reads tax rates in percent with up to four decimals, tips in percent, and the till letter', () => {
+    const config = load(['--till-letter', 'B', '--tip-percents', '10,12.5', '--tax-rates', 'standard:Sales tax:8.875,alcohol:Liquor tax:5'], { POS_TAX_ROUNDING: 'per_order' });
+    expect(config.checkout).toMatchObject({ tillLetter: 'B', tipPercents: [1000, 1250], discountApproval: { percentBps: 2000, amount: 2000 } });
+    expect(config.tax).toEqual({
+      taxIncluded: false,
+      rounding: 'per_order',
+      rates: [
+        { taxClass: 'standard', name: 'Sales tax', ratePpm: 88_750 },
+        { taxClass: 'alcohol', name: 'Liquor tax', ratePpm: 50_000 },
+      ],
+    });
+  });
+
+  it('stops on a bad value, naming the flag or variable', () => {
+    expect(() => load(['--till-letter', 'b'])).toThrow(/--till-letter: must be one capital letter/);
+    expect(() => load([], { POS_TAX_RATES: 'standard:Sales tax:-5' })).toThrow(/POS_TAX_RATES/);
+    expect(() => load(['--tip-percents', '15,abc'])).toThrow(/--tip-percents/);
+    expect(() => load(['--tax-rates', 'standard:Sales tax:8.87501'])).toThrow(/at most four decimals/);
+  });
+});

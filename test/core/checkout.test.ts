@@ -211,3 +211,14 @@ describe('refund by item', () => {
     });
   });
 });
+
+describe('tips offline', () => {
+  it('count toward the offline card limits: the tip tips a charge over the limit', async () => {
+    t = await startTestCore({ ...CONFIG, offlinePayments: { ...CONFIG.offlinePayments, perTransaction: 1000 } });
+    const order = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
+    const over = await t.raw('payments.take', { orderId: order.id, method: 'card', amount: order.total, tip: 1000 - order.total + 1 });
+    expect(over).toMatchObject({ ok: false, error: { code: 'needs_manager', message: expect.stringContaining('offline') } });
+    const within = await t.call('payments.take', { orderId: order.id, method: 'card', amount: order.total, tip: 1000 - order.total });
+    expect(within.payment).toMatchObject({ status: 'queued_offline', tip: 1000 - order.total });
+  });
+});

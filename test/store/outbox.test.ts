@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock';
-import { openStore, StoreError, type OrderLineInput, type ServerRecord } from '../../store';
+import { openStore, OrderLineDoc, StoreError, type OrderLineInput, type ServerRecord } from '../../store';
 import { lineRefs, orderTotal } from '../../store/order-lines';
 import { cashier, serverOrder, tempDbPath, threeLineOrder } from './helpers';
 
@@ -256,7 +256,8 @@ describe('pruning', () => {
 });
 
 describe("a change of an order's lines against the server's lines", () => {
-  const lines = threeLineOrder().lines;
+  // As the store keeps them: the till's own line fields with their defaults.
+  const lines = threeLineOrder().lines.map((line) => OrderLineDoc.parse(line));
   const [burger, fries, cola] = lines as [OrderLineInput, OrderLineInput, OrderLineInput];
   const serverLines = (orderLines: OrderLineInput[], updatedAt: number): ServerRecord =>
     serverOrder('ord_server', { lines: orderLines, total: orderTotal(orderLines), updated_at: updatedAt });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { openStore, STORE_MIGRATIONS } from '../../../store';
-import { SEARCH_ORDERS_SQL } from '../../../store/cashier';
+import { SEARCH_ORDERS_SQL, searchOrdersParameters } from '../../../store/cashier';
 import { buildLargeStore } from '../../store/large-store';
 import { percentile, row, sampleMicros, type BenchRow, type BenchSuite } from '../harness';
 
@@ -30,12 +30,6 @@ function openToFirstData(file: string): number {
     store.close();
   }
   return percentile(samples.sort((a, b) => a - b), 50);
-}
-
-function searchBounds(text: string): unknown[] {
-  const folded = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
-  const end = (s: string) => s.slice(0, -1) + String.fromCharCode(s.charCodeAt(s.length - 1) + 1);
-  return [folded, end(folded), text, end(text), 108, 50];
 }
 
 const suite: BenchSuite = {
@@ -69,7 +63,7 @@ const suite: BenchSuite = {
       };
       const viaRaw = () => {
         rawList.all();
-        rawSearch.all(...searchBounds(SEARCHES[turn++ % SEARCHES.length] as string));
+        rawSearch.all(...searchOrdersParameters(SEARCHES[turn++ % SEARCHES.length] as string, 50));
       };
       const storeSamples = sampleMicros(viaStore, QUERIES, 20);
       const rawSamples = sampleMicros(viaRaw, QUERIES, 20);
