@@ -341,7 +341,9 @@ export class Cashier {
       .filter((d) => (filter.status === undefined || d.status === filter.status) && d.created_at >= from && d.created_at < to);
     const byId = new Map<string, OrderDoc>();
     for (const doc of [...recent.filter(matches), ...older]) if (!byId.has(doc.id)) byId.set(doc.id, doc);
-    return [...byId.values()].sort((a, b) => b.created_at - a.created_at).slice(0, filter.limit);
+    // The order whose number is exactly what was typed ("a1" is A1, not A17) comes first.
+    const exact = (d: OrderDoc) => ((d.number ?? '').toLowerCase() === search ? 0 : 1);
+    return [...byId.values()].sort((a, b) => exact(a) - exact(b) || b.created_at - a.created_at).slice(0, filter.limit);
   }
 
   getOrder({ id }: CommandPayload<'orders.get'>): Order {
