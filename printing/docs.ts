@@ -1,0 +1,158 @@
+// What the printers print, as plain typed documents. main/core builds them from its own types
+// (printing/ knows nothing of bridge/): every figure arrives as text already formatted (money with
+// its currency, percentages), so a receipt prints exactly what the screen showed. A document is
+// stored as the print job's payload (JSON) and rendered when the printer is ready; the schemas
+// check a payload read back before it is rendered.
+import { z } from 'zod';
+
+const Text = z.string().max(2_000);
+const ShortText = z.string().max(200);
+
+/**
+ * When: text the caller formatted ("14/03/2025 12:41"), or an instant and the location's time
+ * zone, formatted here (Intl, the given locale or en-GB).
+ */
+export const DocTime = z.union([
+  ShortText,
+  z.object({ iso: z.iso.datetime({ offset: true }), timeZone: ShortText, locale: ShortText.optional() }),
+]);
+export type DocTime = z.infer<typeof DocTime>;
+
+export const DocLocation = z.object({
+  name: ShortText,
+  /** May hold several lines ("\n"). */
+  address: Text.optional(),
+  phone: ShortText.optional(),
+  /** A VAT / tax registration line, printed as given ("VAT GB123456789"). */
+  taxId: ShortText.optional(),
+});
+export type DocLocation = z.infer<typeof DocLocation>;
+
+/** How the order is served. */
+export const DocService = z.object({
+  type: z.enum(['dine_in', 'takeout', 'delivery']).nullable(),
+  table: ShortText.nullable().optional(),
+  guests: z.number().int().positive().nullable().optional(),
+  /** Who collects it (takeout, delivery). */
+  customerName: ShortText.nullable().optional(),
+});
+export type DocService = z.infer<typeof DocService>;
+
+/** A labelled amount: "Subtotal", "VAT 20%", "Staff discount 10%". */
+export const DocAmount = z.object({ label: ShortText, amount: ShortText });
+export type DocAmount = z.infer<typeof DocAmount>;
+
+export const ReceiptLine = z.object({
+  name: ShortText,
+  quantity: z.number().int().positive(),
+  /** Modifier names ("Extra cheese"); their prices are in the line's amount. */
+  modifiers: z.array(ShortText).default([]),
+  note: Text.default(''),
+  /** What the line costs, formatted ("€24.00"). */
+  amount: ShortText,
+  /** The line's own discount, when it has one ("Happy hour 50%", "-€6.00"). */
+  discount: DocAmount.nullable().optional(),
+});
+export type ReceiptLine = z.input<typeof ReceiptLine>;
+
+export const ReceiptPayment = z.object({
+  /** "Cash", "Card •••• 4242", "Card (offline)". */
+  tender: ShortText,
+  amount: ShortText,
+  tip: ShortText.nullable().optional(),
+  /** The part of a split bill it paid ("2 of 3"). */
+  splitPart: ShortText.nullable().optional(),
+});
+export type ReceiptPayment = z.input<typeof ReceiptPayment>;
+
+export const ReceiptDoc = z.object({
+  /** 'refund' prints the refund receipt: a REFUND title, the lines given back, the amount returned by tender. */
+  variant: z.enum(['sale', 'refund']).default('sale'),
+  location: DocLocation,
+  /** The number the kitchen calls ("A17"). */
+  orderLabel: ShortText,
+  tillLetter: ShortText,
+  time: DocTime,
+  service: DocService.nullable().optional(),
+  /** Who rang it up. */
+  cashier: ShortText.nullable().optional(),
+  lines: z.array(ReceiptLine),
+  totals: z.object({
+    subtotal: ShortText,
+    /** Order-level discounts (line discounts print under their line). */
+    discounts: z.array(DocAmount).default([]),
+    taxes: z.array(DocAmount).default([]),
+    /** Prices include the taxes listed: they print as "incl." lines after the total. */
+    taxIncluded: z.boolean().default(false),
+    tip: ShortText.nullable().optional(),
+    /** What was owed (sale) or given back (refund). */
+    total: ShortText,
+  }),
+  /** Sale: how it was paid. Refund: where the money went back. */
+  payments: z.array(ReceiptPayment).default([]),
+  change: ShortText.nullable().optional(),
+  refund: z
+    .object({
+      /** The receipt being refunded ("A17, 14/03 12:41"). */
+      originalOrder: ShortText.optional(),
+      reason: ShortText.optional(),
+    })
+    .nullable()
+    .optional(),
+  /** Prints "NOT YET CONFIRMED BY THE CLOUD" (sold offline, a card stored to forward). */
+  unconfirmed: z.boolean().default(false),
+  /** Lines printed at the bottom ("Thank you!"). */
+  footer: z.array(ShortText).default([]),
+});
+/** What main/core builds (defaults may be left out). */
+export type ReceiptDoc = z.input<typeof ReceiptDoc>;
+
+export const KitchenLine = z.object({
+  name: ShortText,
+  quantity: z.number().int().positive(),
+  modifiers: z.array(ShortText).default([]),
+  note: Text.default(''),
+  /** The menu item's category: what routeKitchenLines sends to a printer. */
+  categoryId: ShortText.nullable().optional(),
+  categoryName: ShortText.nullable().optional(),
+});
+export type KitchenLine = z.input<typeof KitchenLine>;
+
+export const KitchenTicketDoc = z.object({
+  /** 'new': the order; 'add': only the lines added since; 'void': the lines (or the whole order) taken off. */
+  variant: z.enum(['new', 'add', 'void']).default('new'),
+  orderLabel: ShortText,
+  tillLetter: ShortText,
+  time: DocTime,
+  service: DocService.nullable().optional(),
+  /** The printer's station ("grill", "bar"), printed under the header. */
+  station: ShortText.nullable().optional(),
+  lines: z.array(KitchenLine),
+  /** The order's note for the kitchen ("allergy: nuts"). */
+  orderNote: Text.default(''),
+  cashier: ShortText.nullable().optional(),
+});
+export type KitchenTicketDoc = z.input<typeof KitchenTicketDoc>;
+
+/** The end-of-day report's slot: titled sections of label/value rows (the report's content comes later). */
+export const ReportDoc = z.object({
+  title: ShortText,
+  location: DocLocation.nullable().optional(),
+  time: DocTime,
+  /** "Business day 2025-03-14", "Till A". */
+  subtitle: z.array(ShortText).default([]),
+  sections: z.array(z.object({ title: ShortText.nullable().optional(), rows: z.array(z.object({ label: ShortText, value: ShortText })) })),
+  footer: z.array(ShortText).default([]),
+});
+export type ReportDoc = z.input<typeof ReportDoc>;
+
+/**
+ * The cash drawer kick: ESC p m t1 t2. `pin` 2 (m = 0, most drawers) or 5 (m = 1, a second
+ * drawer); the pulse is `onMs` on, `offMs` off (each sent in 2 ms units, at most 510 ms).
+ */
+export const DrawerKickDoc = z.object({
+  pin: z.union([z.literal(2), z.literal(5)]).default(2),
+  onMs: z.number().int().min(2).max(510).default(100),
+  offMs: z.number().int().min(2).max(510).default(200),
+});
+export type DrawerKickDoc = z.input<typeof DrawerKickDoc>;
