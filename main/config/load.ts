@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import { TerminalConfig } from './schema';
 
 /** Every setting, with its flag and environment variable: docs/config.md lists the same table. */
-export const SETTINGS: readonly { path: readonly string[]; flag: string; env: string }[] = [
+export const SETTINGS: readonly { path: readonly string[]; flag: string; env: string; repeatable?: true }[] = [
   { path: ['dataDir'], flag: 'data-dir', env: 'POS_DATA_DIR' },
   { path: ['api', 'baseUrl'], flag: 'api-base-url', env: 'POS_API_BASE_URL' },
   { path: ['api', 'apiHost'], flag: 'api-host', env: 'POS_API_HOST' },
@@ -41,6 +41,10 @@ export const SETTINGS: readonly { path: readonly string[]; flag: string; env: st
   { path: ['tax', 'taxIncluded'], flag: 'tax-included', env: 'POS_TAX_INCLUDED' },
   { path: ['tax', 'rounding'], flag: 'tax-rounding', env: 'POS_TAX_ROUNDING' },
   { path: ['tax', 'rates'], flag: 'tax-rates', env: 'POS_TAX_RATES' },
+  { path: ['printing', 'receiptPrinter'], flag: 'receipt-printer', env: 'POS_RECEIPT_PRINTER' },
+  { path: ['printing', 'kitchenPrinters'], flag: 'kitchen-printer', env: 'POS_KITCHEN_PRINTERS', repeatable: true },
+  { path: ['printing', 'printRouting'], flag: 'print-routing', env: 'POS_PRINT_ROUTING' },
+  { path: ['printing', 'autoReceipt'], flag: 'auto-receipt', env: 'POS_AUTO_RECEIPT' },
   { path: ['kioskMode'], flag: 'kiosk', env: 'POS_KIOSK' },
   { path: ['browserMode', 'port'], flag: 'port', env: 'POS_PORT' },
   { path: ['browserMode', 'openBrowser'], flag: 'open', env: 'POS_OPEN_BROWSER' },
@@ -104,6 +108,12 @@ function setPath(target: Layer, path: readonly string[], value: unknown): void {
   node[path[path.length - 1] as string] = value;
 }
 
+function getPath(source: Layer, path: readonly string[]): string[] | undefined {
+  let node: unknown = source;
+  for (const key of path) node = node !== null && typeof node === 'object' ? (node as Layer)[key] : undefined;
+  return Array.isArray(node) ? (node as string[]) : undefined;
+}
+
 function readFileLayer(file: string, source: string): Layer | null {
   let text: string;
   try {
@@ -144,7 +154,9 @@ function readFlagLayer(argv: readonly string[]): { layer: Layer; configFile: str
     const setting = SETTINGS.find((s) => s.flag === name);
     if (!setting) throw new ConfigError('command line', `--${name}`, 'is not a known flag (see docs/config.md)');
     const boolean = inline === undefined && (next === undefined || next.startsWith('--'));
-    setPath(layer, setting.path, boolean ? 'true' : takeValue());
+    const value = boolean ? 'true' : takeValue();
+    // A repeatable flag (--kitchen-printer grill=… --kitchen-printer bar=…) collects its values.
+    setPath(layer, setting.path, setting.repeatable ? [...(getPath(layer, setting.path) ?? []), value] : value);
   }
   return { layer, configFile };
 }

@@ -3,6 +3,7 @@
 // is refused with the source and field named.
 import { z } from 'zod';
 import { DEFAULT_CONFIRM_CHARGE_ABOVE } from '../../bridge/contract';
+import { parsePrintingConfig, type PrintingConfig } from '../../printing/index';
 
 /** scrypt:<salt base64>:<hash base64>, as produced by `npm run hash-pin -- <pin>`. */
 export const MANAGER_PIN_HASH = /^scrypt:[A-Za-z0-9+/=]{16,}:[A-Za-z0-9+/=]{32,}$/;
@@ -140,6 +141,26 @@ export const TerminalConfig = z.strictObject({
     })
     .prefault({})
     .transform((tax) => ({ taxIncluded: tax.taxIncluded, rounding: tax.rounding, rates: tax.rates.map((r) => ({ taxClass: r.taxClass, name: r.name, ratePpm: r.percent })) })),
+  /** Printers (docs/printing.md): the flags' text, checked and parsed by printing/config. */
+  printing: z
+    .strictObject({
+      receiptPrinter: z.string().default(''),
+      /** NAME=URL each; one text may hold several, comma-separated (an environment variable). */
+      kitchenPrinters: z.union([z.string(), z.array(z.string())]).default([]),
+      printRouting: z.string().default(''),
+      /** Print the customer's receipt after each payment by itself (else on request). */
+      autoReceipt: Flag.default(true),
+    })
+    .prefault({})
+    .transform((raw, ctx) => {
+      const parsed = parsePrintingConfig({ receiptPrinter: raw.receiptPrinter || null, kitchenPrinters: raw.kitchenPrinters, printRouting: raw.printRouting || null });
+      if (!parsed.ok) {
+        const key = { '--receipt-printer': 'receiptPrinter', '--kitchen-printer': 'kitchenPrinters', '--print-routing': 'printRouting' }[parsed.error.field];
+        ctx.issues.push({ code: 'custom', message: parsed.error.message, path: [key], input: raw });
+        return z.NEVER;
+      }
+      return { ...parsed.config, autoReceipt: raw.autoReceipt } satisfies PrintingConfig & { autoReceipt: boolean };
+    }),
   kioskMode: Flag.default(false),
   browserMode: z
     .strictObject({

@@ -20,6 +20,7 @@ import {
 import { verifyManagerPin } from '../config/manager-pin';
 import { CoreError } from './errors';
 import type { EventHub } from './events';
+import type { PrintLink } from './print-link';
 import type { TerminalSettings } from './settings';
 import type { SyncLink } from './sync-link';
 import { categoryView, locationView, menuItemView, orderView, type OrderContext } from './views';
@@ -58,7 +59,17 @@ export class Cashier {
     private readonly sync: SyncLink,
     private readonly events: EventHub,
     private readonly clock: Clock,
+    private readonly printing: PrintLink,
   ) {}
+
+  #tillLetter(): string {
+    return this.settings.effective().checkout.tillLetter;
+  }
+
+  /** Queues what a write prints in the write's own transaction: a crash after it still prints, once. */
+  #print(jobs: Parameters<Store['printQueue']['enqueue']>[0]): void {
+    if (jobs.length > 0) this.store.printQueue.enqueue(jobs);
+  }
 
   // ---- location and currency ----
 
@@ -291,7 +302,8 @@ export class Cashier {
     const service = { type: draft.service.type, table: draft.service.table, guests: draft.service.guests };
     const priced = this.#priceDraft(lines, draft.discount, service, draft.managerPin);
     const day = businessDay(this.clock.now(), location.timezone, startOfDay);
-    const doc = this.store.cashier.createOrder(
+    const doc = this.store.transaction(() => {
+      const created = this.store.cashier.createOrder(
       {
         locationId: location.id,
         currency: location.currency,
@@ -306,8 +318,12 @@ export class Cashier {
         wire: priced.wire,
       },
       { actor: ACTOR },
-    );
+      );
+      this.#print(this.printing.forPlacedOrder(created, this.#tillLetter(), location.timezone));
+      return created;
+    });
     this.#ordersChanged([doc.id]);
+    this.printing.notify();
     return this.#view(doc);
   }
 
@@ -380,8 +396,13 @@ export class Cashier {
     if (split !== undefined) change.split = this.#requireSplit(split, newLines.length);
     if (customer) change.customer = customer.name === '' && customer.phone === '' ? null : customer;
     if (notes !== undefined) change.notes = notes;
-    const doc = this.store.cashier.updateOrder(id, change, { actor: ACTOR });
+    const doc = this.store.transaction(() => {
+      const updated = this.store.cashier.updateOrder(id, change, { actor: ACTOR });
+      if (lines) this.#print(this.printing.forChangedOrder(order, updated, String(updated.updated_at), this.#tillLetter(), this.location()?.timezone ?? ''));
+      return updated;
+    });
     this.#ordersChanged([id]);
+    this.printing.notify();
     return this.#view(doc);
   }
 
@@ -404,8 +425,13 @@ export class Cashier {
 
   cancelOrder({ id }: CommandPayload<'orders.cancel'>): Order {
     this.#requireOpen(this.#requireOrder(id), 'cancelled');
-    const doc = this.store.cashier.cancelOrder(id, { actor: ACTOR });
+    const doc = this.store.transaction(() => {
+      const cancelled = this.store.cashier.cancelOrder(id, { actor: ACTOR });
+      this.#print(this.printing.forCancelledOrder(cancelled, this.#tillLetter(), this.location()?.timezone ?? ''));
+      return cancelled;
+    });
     this.#ordersChanged([id]);
+    this.printing.notify();
     return this.#view(doc);
   }
 
@@ -443,10 +469,15 @@ export class Cashier {
     if (method === 'cash') {
       const handed = tendered ?? charged;
       if (handed < charged) throw new CoreError('invalid_command', `The cash handed over is less than ${formatMoney(charged, order.currency)}. Nothing was recorded.`);
-      const payment = this.store.cashier.recordCashPayment(orderId, charged, order.currency, { actor: ACTOR }, extras);
+      const view = this.store.transaction(() => {
+        const payment = this.store.cashier.recordCashPayment(orderId, charged, order.currency, { actor: ACTOR }, extras);
+        const after = this.#view(order);
+        this.#print(this.printing.forPayment(after, this.locationDetails(), this.#tillLetter(), { id: payment.id, method: 'cash' }, handed - charged));
+        return { after, paymentId: payment.id };
+      });
       this.#ordersChanged([orderId]);
-      const view = this.#view(order);
-      return { payment: view.payments.find((p) => p.id === payment.id) as Order['payments'][number], order: view, change: handed - charged };
+      this.printing.notify();
+      return { payment: view.after.payments.find((p) => p.id === view.paymentId) as Order['payments'][number], order: view.after, change: handed - charged };
     }
 
     const offline = !this.sync.isOnline();
@@ -474,9 +505,11 @@ export class Cashier {
       const created = this.store.cashier.createPaymentIntent(orderId, charged, order.currency, { actor: ACTOR }, extras);
       this.store.cashier.capturePaymentIntent(created.id, { actor: ACTOR });
       if (exposure) this.settings.update({ offlineIntentIds: [...exposure.stillQueuedIds, created.id] }, ACTOR);
+      this.#print(this.printing.forPayment(this.#view(order), this.locationDetails(), this.#tillLetter(), { id: created.id, method: 'card' }, 0));
       return created;
     });
     this.#ordersChanged([orderId]);
+    this.printing.notify();
     const view = this.#view(order);
     return { payment: view.payments.find((p) => p.id === intent.id) as Order['payments'][number], order: view, change: 0 };
   }
@@ -507,8 +540,14 @@ export class Cashier {
     if (amount > left) {
       throw new CoreError('conflict', left <= 0 ? 'This payment has been refunded in full already.' : `Only ${formatMoney(left, payment.currency)} of this payment can still be refunded.`);
     }
-    const refund = this.store.cashier.createRefund(payment.id, amount, reason, { actor: ACTOR });
+    const refund = this.store.transaction(() => {
+      const created = this.store.cashier.createRefund(payment.id, amount, reason, { actor: ACTOR });
+      const after = this.#view(this.#requireOrder(payment.order_id));
+      this.#print(this.printing.forRefund(after, this.locationDetails(), this.#tillLetter(), { id: created.id, amount, reason, cash: payment.method === 'cash' }));
+      return created;
+    });
     this.#ordersChanged([payment.order_id]);
+    this.printing.notify();
     const order = this.#view(this.#requireOrder(payment.order_id));
     const view = order.payments.flatMap((p) => p.refunds).find((r) => r.id === refund.id);
     if (!view) throw new CoreError('internal', 'The refund was recorded but could not be shown. Refresh the order.');
@@ -559,13 +598,30 @@ export class Cashier {
       throw new CoreError('conflict', `These items come to ${formatMoney(amount, order.currency)}, but only ${formatMoney(amount - left, order.currency)} of what was paid can still be refunded.`);
     }
     const refundItems = [...given].map(([lineIndex, quantity]) => ({ line_index: lineIndex, quantity }));
-    const refunds = this.store.transaction(() =>
-      plan.map((step, i) => this.store.cashier.createRefund(step.payment.id, step.amount, reason, { actor: ACTOR }, i === 0 ? refundItems : [])),
-    );
+    const refunds = this.store.transaction(() => {
+      const created = plan.map((step, i) => this.store.cashier.createRefund(step.payment.id, step.amount, reason, { actor: ACTOR }, i === 0 ? refundItems : []));
+      const after = this.#view(this.#requireOrder(orderId));
+      created.forEach((refund, i) => {
+        const cash = plan[i]!.payment.method === 'cash';
+        this.#print(this.printing.forRefund(after, this.locationDetails(), this.#tillLetter(), { id: refund.id, amount: refund.amount, reason, cash }));
+      });
+      return created;
+    });
     this.#ordersChanged([orderId]);
+    this.printing.notify();
     const after = this.#view(this.#requireOrder(orderId));
     const ids = new Set(refunds.map((r) => r.id));
     return { refunds: after.payments.flatMap((p) => p.refunds).filter((r) => ids.has(r.id)), amount, order: after };
+  }
+
+  // ---- printing ----
+
+  receiptPreview(orderId: string): { svg: string; widthChars: number } {
+    return this.printing.preview(this.#view(this.#requireOrder(orderId)), this.locationDetails(), this.#tillLetter());
+  }
+
+  reprintReceipt(orderId: string): void {
+    this.printing.reprint(this.#view(this.#requireOrder(orderId)), this.locationDetails(), this.#tillLetter());
   }
 
   // ---- location and shift ----

@@ -14,6 +14,7 @@ import { OAUTH_SECRET_NAMES, OAuthCredentials, runDesktopOAuthFlow } from '../..
 import { FileSecretStore, type SecretStore } from '../../sync/secret-store';
 import type { TerminalConfig } from '../config/schema';
 import { hashManagerPin, verifyManagerPin } from '../config/manager-pin';
+import { PrintLink } from './print-link';
 import { Cashier } from './cashier';
 import { createInvoker, type Handlers } from './dispatch';
 import { CoreError } from './errors';
@@ -249,7 +250,21 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     },
     (error: unknown) => logger.warn({ err: error }, 'the store integrity check could not run'),
   );
-  const cashier = new Cashier(store, settings, sync, events, clock);
+  const printing = new PrintLink(
+    store,
+    config.printing,
+    () => settings.effective().autoReceipt,
+    (menuItemId) => {
+      const item = store.cashier.getMenuItem(menuItemId);
+      const category = item?.category_id ? store.cashier.listMenu().categories.find((c) => c.id === item.category_id) : undefined;
+      return category ? { id: category.id, name: category.name } : null;
+    },
+    clock,
+    (status) => events.emit('printing.status', status),
+    logger,
+  );
+  printing.start();
+  const cashier = new Cashier(store, settings, sync, events, clock, printing);
   cashierRef.current = cashier;
 
   async function oauthClientSecret(): Promise<string | null> {
@@ -330,6 +345,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       webhook: { ...s.webhook, url: webhooks.url, secretSet: webhookSecret !== null },
       offlineLimits: s.offlineLimits,
       confirmChargeAbove: s.confirmChargeAbove,
+      autoReceipt: s.autoReceipt,
       checkout: s.checkout,
       taxRules: s.taxRules,
       pricing: cashier.pricing(),
@@ -382,6 +398,40 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     'payments.take': (p) => cashier.takePayment(p),
     'payments.refund': (p) => cashier.refund(p),
     'payments.refundItems': (p) => cashier.refundItems(p),
+    'printing.status': () => printing.status(),
+    'printing.preview': ({ orderId }) => cashier.receiptPreview(orderId),
+    'printing.reprint': ({ orderId }) => {
+      cashier.reprintReceipt(orderId);
+      return printing.status();
+    },
+    'printing.openDrawer': ({ managerPin, reason }) => {
+      requireManager(managerPin, 'Opening the cash drawer without a sale');
+      store.transaction(() => {
+        printing.openDrawer(String(clock.now()));
+        store.cashier.recordAudit('manager', 'drawer.open', { reason });
+      });
+      return printing.status();
+    },
+    'printing.retryJob': ({ id }) => {
+      printing.retry(id);
+      return printing.status();
+    },
+    'printing.redirectJob': ({ id, printer }) => {
+      printing.redirect(id, printer);
+      return printing.status();
+    },
+    'printing.discardJob': ({ id, managerPin }) => {
+      requireManager(managerPin, 'Discarding a ticket');
+      store.transaction(() => {
+        printing.discard(id);
+        store.cashier.recordAudit('manager', 'print_job.discard', { id });
+      });
+      return printing.status();
+    },
+    'printing.confirmPrinted': ({ id }) => {
+      printing.confirmPrinted(id);
+      return printing.status();
+    },
     'location.get': () => cashier.locationDetails(),
     'location.list': () => cashier.locations(),
     'shift.summary': (p) => cashier.shiftSummary(p),
@@ -407,6 +457,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
           ...(p.newManagerPin !== undefined ? { managerPinHash: hashManagerPin(p.newManagerPin) } : {}),
           ...(p.checkout !== undefined ? { checkout: { ...settings.overrides().checkout, ...p.checkout } } : {}),
           ...(p.taxRules !== undefined ? { taxRules: p.taxRules } : {}),
+          ...(p.autoReceipt !== undefined ? { autoReceipt: p.autoReceipt } : {}),
         },
         'manager',
       );
@@ -536,6 +587,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       await Promise.allSettled([...runningFlows]);
       await webhooks.stop();
       await sync.stop();
+      await printing.stop();
       const kept = store.outbox.unfinishedCount();
       store.close();
       return kept;

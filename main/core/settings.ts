@@ -22,6 +22,7 @@ export const TerminalOverrides = z.object({
   offlineIntentIds: z.array(z.string()).optional(),
   checkout: CheckoutRules.partial().optional(),
   taxRules: PricingRules.optional(),
+  autoReceipt: z.boolean().optional(),
 });
 export type TerminalOverrides = z.infer<typeof TerminalOverrides>;
 
@@ -37,6 +38,7 @@ export interface EffectiveSettings {
   credentials: 'none' | 'api_key' | 'oauth';
   offlineIntentIds: readonly string[];
   checkout: CheckoutRules;
+  autoReceipt: boolean;
   /** This terminal's tax rules (the location's, when its record has rates, win: checkout.ts effectivePricing). */
   taxRules: PricingRules;
 }
@@ -67,6 +69,7 @@ export class TerminalSettings {
       offlineIntentIds: o.offlineIntentIds ?? [],
       checkout: { ...c.checkout, ...o.checkout, discountApproval: o.checkout?.discountApproval ?? c.checkout.discountApproval },
       taxRules: o.taxRules ?? c.tax,
+      autoReceipt: o.autoReceipt ?? c.printing.autoReceipt,
     };
   }
 

@@ -124,3 +124,22 @@ describe('checkout settings', () => {
     expect(() => load(['--tax-rates', 'standard:Sales tax:8.87501'])).toThrow(/at most four decimals/);
   });
 });
+
+describe('printer settings', () => {
+  const none = join(mkdtempSync(join(tmpdir(), 'cfg-print-')), 'none.json');
+  const load = (argv: string[], env: Record<string, string> = {}) => loadConfig({ argv, env, platform: 'linux', home: '/h', machineConfigFile: none, userConfigFile: none }).config;
+
+  it('takes a receipt printer, repeated kitchen printers and routing', () => {
+    const config = load(['--receipt-printer', 'tcp://10.0.0.5:9100', '--kitchen-printer', 'grill=tcp://10.0.0.6', '--kitchen-printer', 'bar=/dev/usb/lp0', '--print-routing', 'drinks=bar']);
+    expect(config.printing.receipt?.url).toBe('tcp://10.0.0.5:9100');
+    expect(config.printing.kitchen.map((p) => p.name)).toEqual(['grill', 'bar']);
+    expect(config.printing.routing).toEqual({ drinks: 'bar' });
+    expect(load([], { POS_KITCHEN_PRINTERS: 'grill=tcp://10.0.0.6,bar=tcp://10.0.0.7' }).printing.kitchen).toHaveLength(2);
+  });
+
+  it('stops on a bad printer value, naming the flag', () => {
+    expect(() => load(['--receipt-printer', 'http://printer'])).toThrow(/--receipt-printer/);
+    expect(() => load(['--kitchen-printer', 'grill'])).toThrow(/--kitchen-printer/);
+    expect(() => load(['--kitchen-printer', 'grill=tcp://10.0.0.6', '--print-routing', 'drinks=bar'])).toThrow(/--print-routing/);
+  });
+});
