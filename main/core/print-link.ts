@@ -27,6 +27,9 @@ import { CoreError } from './errors';
 /** Where a menu item is sorted: the kitchen routes its lines by category. */
 export type CategoryOf = (menuItemId: string) => { id: string; name: string } | null;
 
+/** A reprint needs the order, not its old job: a week of finished jobs is plenty for a look back. */
+const FINISHED_JOBS_KEPT_MS = 7 * 24 * 60 * 60_000;
+
 const money = (amount: number, currency: string) => formatMoney(amount, currency);
 const percent = (ppm: number) => `${Number((ppm / 10_000).toFixed(4))}%`;
 
@@ -71,7 +74,9 @@ export class PrintLink {
     return this.#worker !== null;
   }
 
+  /** Starts the printers; tickets printed (or discarded) more than a week ago are forgotten. */
   start(): void {
+    this.store.printQueue.pruneFinished(this.clock.now() - FINISHED_JOBS_KEPT_MS);
     this.#worker?.start();
   }
 
