@@ -1,6 +1,7 @@
 // The cashier's use cases on the local store. Every write commits (WAL, synchronous=FULL) before
 // its handler returns, so the answer the renderer gets means "durable on this terminal".
 import { refundForUnits } from '../../bridge/checkout/index';
+import { planItemRefund } from '../../bridge/refund-plan';
 import type { CommandPayload, CommandResult, Discount, Location, MenuItem, Order, ShiftSummary } from '../../bridge/contract';
 import { indexMenu, searchMenu } from '../../bridge/menu-search';
 import { formatMoney } from '../../bridge/money';
@@ -579,24 +580,15 @@ export class Cashier {
       given.set(item.lineIndex, (given.get(item.lineIndex) ?? 0) + item.quantity);
     }
     if (amount <= 0) throw new CoreError('conflict', 'These items cost nothing (comped): there is no money to give back.');
-    const live = order.payments.filter((p) => p.status !== 'failed');
-    const partOf = new Set(items.map((i) => (doc.split?.kind === 'items' ? `${doc.split.assignment[i.lineIndex]} of ${Math.max(...doc.split.assignment)}` : '')));
-    const ordered = [...live.filter((p) => p.splitPart !== null && partOf.has(p.splitPart)), ...live.filter((p) => !(p.splitPart !== null && partOf.has(p.splitPart))).reverse()];
-    const plan: { payment: PaymentDoc; amount: number }[] = [];
-    let left = amount;
-    for (const shown of ordered) {
-      if (left === 0) break;
-      const payment = this.#refundTarget(shown.id);
-      // What went toward the order, less what was given back already: a tip is not the order's to return.
-      const room = Math.min(this.#refundable(payment), shown.amount - shown.refundedAmount);
-      if (room <= 0) continue;
-      const take = Math.min(room, left);
-      plan.push({ payment, amount: take });
-      left -= take;
+    const { shares, unplaced } = planItemRefund(order, [...given.keys()], amount);
+    if (unplaced > 0) {
+      throw new CoreError('conflict', `These items come to ${formatMoney(amount, order.currency)}, but only ${formatMoney(amount - unplaced, order.currency)} of what was paid can still be refunded.`);
     }
-    if (left > 0) {
-      throw new CoreError('conflict', `These items come to ${formatMoney(amount, order.currency)}, but only ${formatMoney(amount - left, order.currency)} of what was paid can still be refunded.`);
-    }
+    const plan = shares.map((share) => {
+      const payment = this.#refundTarget(share.paymentId);
+      if (this.#refundable(payment) < share.amount) throw new CoreError('conflict', 'A payment of this order changed meanwhile. Refresh the order and try again.');
+      return { payment, amount: share.amount };
+    });
     const refundItems = [...given].map(([lineIndex, quantity]) => ({ line_index: lineIndex, quantity }));
     const refunds = this.store.transaction(() => {
       const created = plan.map((step, i) => this.store.cashier.createRefund(step.payment.id, step.amount, reason, { actor: ACTOR }, i === 0 ? refundItems : []));

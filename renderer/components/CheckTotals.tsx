@@ -11,12 +11,29 @@ function taxRows(check: CheckFigures): { label: string; amount: number }[] {
   return check.taxTotal > 0 || check.taxes.length > 0 ? [{ label: `Tax${included}`, amount: check.taxTotal }] : [];
 }
 
+/** The discount on the whole order, in words ("10% off · Loyalty"), with what it took off. */
+export type OrderDiscountRow = { label: string; amount: number };
+
 /**
- * Subtotal, Discounts, Tax and Total of a check. Without a discount or a tax only the total is
- * shown: the rows above it would repeat it.
+ * Subtotal, discounts, Tax and Total of a check. The order's discount is a row of its own, named
+ * ("10% off · Loyalty −$1.40"); what the lines' own discounts took off (each said under its line)
+ * is "Item discounts" next to it, or "Discounts" when the order has no discount of its own.
+ * Without a discount or a tax only the total is shown: the rows above it would repeat it.
  */
-export function CheckTotals({ check, currency, totalTestId }: { check: CheckFigures; currency: string; totalTestId?: string }) {
+export function CheckTotals({
+  check,
+  currency,
+  totalTestId,
+  orderDiscount = null,
+}: {
+  check: CheckFigures;
+  currency: string;
+  totalTestId?: string;
+  orderDiscount?: OrderDiscountRow | null;
+}) {
   const detailed = check.discountTotal > 0 || check.taxTotal > 0 || check.taxes.length > 0;
+  const byOrder = orderDiscount && orderDiscount.amount > 0 ? orderDiscount : null;
+  const otherDiscounts = check.discountTotal - (byOrder?.amount ?? 0);
   return (
     <dl className="check-totals">
       {detailed ? (
@@ -25,10 +42,16 @@ export function CheckTotals({ check, currency, totalTestId }: { check: CheckFigu
             <dt>Subtotal</dt>
             <dd data-testid="check-subtotal">{money(check.subtotal, currency)}</dd>
           </div>
-          {check.discountTotal > 0 ? (
+          {otherDiscounts > 0 ? (
             <div className="check-row">
-              <dt>Discounts</dt>
-              <dd data-testid="check-discounts">−{money(check.discountTotal, currency)}</dd>
+              <dt>{byOrder ? 'Item discounts' : 'Discounts'}</dt>
+              <dd data-testid="check-discounts">−{money(otherDiscounts, currency)}</dd>
+            </div>
+          ) : null}
+          {byOrder ? (
+            <div className="check-row check-order-discount">
+              <dt>{byOrder.label}</dt>
+              <dd data-testid="check-order-discount">−{money(byOrder.amount, currency)}</dd>
             </div>
           ) : null}
           {taxRows(check).map((row) => (

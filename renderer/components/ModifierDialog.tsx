@@ -24,21 +24,21 @@ function optionLabel(modifier: Modifier, currency: string): string {
   return modifier.price === 0 ? modifier.name : `${modifier.name} +${money(modifier.price, currency)}`;
 }
 
+/** "Size, Milk and Extras". */
+function listOf(names: string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** A group says its rule once: what is still missing ("Required: choose 1") until it is met, then the rule ("Choose 1"). */
 function GroupChoices({ group, item, chosen, currency, onChange, first }: { group: ModifierGroup; item: MenuItem; chosen: string[]; currency: string; onChange: (chosen: string[]) => void; first: boolean }) {
-  const missingId = useId();
   const missing = missingInGroup(group, chosen);
   const single = isSingleChoice(group);
   const options = groupModifiers(item, group);
   return (
-    <fieldset className="choice-group" aria-describedby={missing ? missingId : undefined} data-group-id={group.id}>
+    <fieldset className="choice-group" data-group-id={group.id}>
       <legend>
-        {group.name} <span className="choice-rule">{groupRule(group)}</span>
+        {group.name} <span className={missing ? 'choice-rule choice-missing' : 'choice-rule'}>{missing ?? groupRule(group)}</span>
       </legend>
-      {missing ? (
-        <p id={missingId} className="choice-missing" role="status">
-          {missing}
-        </p>
-      ) : null}
       <div className="choices">
         {single && group.min === 0 ? (
           <label className="choice">
@@ -151,8 +151,8 @@ export function ModifierDialog({
         </label>
         <FieldError id={noteErrorId} message={noteError} />
         {unsatisfied.length > 0 ? (
-          <p id={blockingId} className="muted choice-blocking">
-            To {action.toLowerCase()} it: {unsatisfied.map((group) => `${group.name} (${missingInGroup(group, chosen)?.toLowerCase()})`).join(', ')}.
+          <p id={blockingId} className="muted choice-blocking" role="status">
+            Choose {listOf(unsatisfied.map((group) => group.name))} to {action.toLowerCase()} it.
           </p>
         ) : null}
         <div className="dialog-actions">

@@ -9,7 +9,7 @@ import { cashSuggestions, chargeLabel, NO_TIP, readTip, type TipChoice } from '.
 import { serviceLabel } from '../lib/service';
 import { Dialog, ErrorNote } from './Dialog';
 import { describedBy, FieldError } from './FieldError';
-import { SplitPanel } from './SplitPanel';
+import { SplitPanel, useSplitChoice } from './SplitPanel';
 import { TipPicker } from './TipPicker';
 
 type FieldErrors = { amount?: string; tip?: string; tendered?: string };
@@ -18,6 +18,8 @@ type FieldErrors = { amount?: string; tip?: string; tendered?: string };
  * Takes payment for an order, one payment at a time: the whole balance, a split part, or an
  * amount typed (part card, part cash), with a tip on top for cards (and cash when the venue
  * takes cash tips). It stays open until the order is paid or the cashier leaves ("Not now").
+ * A split is saved as it is chosen, and while the split on screen is not yet the order's
+ * nothing can be charged: never the whole bill under a split the cashier is looking at.
  */
 export function PaymentDialog({
   order: placed,
@@ -56,6 +58,7 @@ export function PaymentDialog({
   const confirmAbove = settings?.confirmChargeAbove ?? DEFAULT_CONFIRM_CHARGE_ABOVE;
   const [confirmingLarge, setConfirmingLarge] = useState(false);
 
+  const split = useSplitChoice(order, setOrder);
   const unpaidParts = order.split?.parts.filter((part) => !part.paid) ?? [];
   const part = unpaidParts.find((p) => p.label === chosenPart) ?? unpaidParts[0] ?? null;
   const amountRead = part ? { amount: part.amount, error: null } : readAmount(amountText, currency, { min: 1, max: due });
@@ -67,12 +70,12 @@ export function PaymentDialog({
   const tenderedShown = tenderedText ?? toAmountText(charge, digits);
   const tendered = parseAmount(tenderedShown, digits);
   const change = method === 'cash' && tendered !== null ? tendered - charge : null;
-  const label = chargeLabel(amount, tip, currency);
+  const label = chargeLabel(amount, tip, currency, method);
   const service = serviceLabel(order.service, order.customer.name, order.channel);
 
   const submit = async (event?: FormEvent, largeConfirmed = false) => {
     event?.preventDefault();
-    if (busy) return;
+    if (busy || split.blocked !== null) return;
     const errors: FieldErrors = {};
     if (amountRead.error !== null) errors.amount = amountRead.error;
     if (tipRead.error !== null) errors.tip = tipRead.error;
@@ -126,8 +129,11 @@ export function PaymentDialog({
     <Dialog title={`Take payment · ${money(due, currency)}`} onClose={() => onClose(order)} wide>
       <form onSubmit={submit} className="payment-form">
         <p className="payment-summary">
-          <strong>Order {order.label}</strong>
-          {service ? ` · ${service}` : ''}
+          {/* One item of the row: the separator keeps its own spacing, not the row's gap. */}
+          <span>
+            <strong>Order {order.label}</strong>
+            {service ? ` · ${service}` : ''}
+          </span>
           <span className="balance-due" data-testid="balance-due">
             Due {money(due, currency)}
             {order.paidAmount > 0 ? ` of ${money(order.total, currency)}` : ''}
@@ -140,8 +146,8 @@ export function PaymentDialog({
         ) : null}
         <div className="payment-columns">
           <div>
-            <SplitPanel order={order} selectedPart={part?.label ?? null} onSelectPart={setChosenPart} onSaved={setOrder} />
-            {part ? null : (
+            <SplitPanel order={order} split={split} selectedPart={part?.label ?? null} onSelectPart={setChosenPart} />
+            {part || split.blocked !== null ? null : (
               <>
                 <label>
                   Paying now (up to {money(due, currency)})
@@ -202,14 +208,16 @@ export function PaymentDialog({
         <ErrorNote message={error} />
         {confirmingLarge ? (
           <div className="large-charge">
-            <p className="warning-note" role="alert">{`Charge ${money(charge, currency)}? That is more than ${money(confirmAbove, currency)}.`}</p>
+            <p className="warning-note" role="alert">
+              {`${method === 'cash' ? `Take ${money(charge, currency)} in cash` : `Charge ${money(charge, currency)}`}? That is more than ${money(confirmAbove, currency)}.`}
+            </p>
             <div className="dialog-actions">
               {/* The safe answer has the focus: Enter twice must not charge an amount nobody looked at. */}
               <button type="button" className="secondary big" onClick={() => setConfirmingLarge(false)} autoFocus>
                 No, go back
               </button>
               <button type="button" className="primary big" disabled={busy} onClick={() => void submit(undefined, true)}>
-                {busy ? 'Recording…' : `Yes, charge ${money(charge, currency)}`}
+                {busy ? 'Recording…' : method === 'cash' ? `Yes, take ${money(charge, currency)} cash` : `Yes, charge ${money(charge, currency)}`}
               </button>
             </div>
           </div>
@@ -219,8 +227,14 @@ export function PaymentDialog({
             <button type="button" className="secondary big" onClick={() => onClose(order)}>
               {due < order.total ? `Not now — keep it open, ${money(due, currency)} due` : 'Not now — keep it open, unpaid'}
             </button>
-            <button type="submit" className="primary big" disabled={busy} data-testid="confirm-payment" data-autofocus>
-              {busy ? 'Recording…' : label} <kbd>Enter</kbd>
+            <button type="submit" className="primary big" disabled={busy || split.blocked !== null} data-testid="confirm-payment" data-autofocus>
+              {busy ? 'Recording…' : (split.blocked ?? label)}
+              {split.blocked === null ? (
+                <>
+                  {' '}
+                  <kbd>Enter</kbd>
+                </>
+              ) : null}
             </button>
           </div>
         )}

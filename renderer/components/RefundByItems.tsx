@@ -1,16 +1,10 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { Order, Payment, RefundReason } from '../../bridge/contract';
+import type { Order, RefundReason } from '../../bridge/contract';
 import { money } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
 import { refundPreview } from '../lib/order-check';
+import { describeShares, refundShares, sharesOfRefunds } from '../lib/refunds';
 import { ErrorNote } from './Dialog';
-
-/** Where the money goes back, in the cashier's words (the core picks the payments when there are several). */
-function destination(payments: readonly Payment[]): string {
-  const methods = new Set(payments.map((payment) => payment.method));
-  if (methods.size > 1) return 'to the card and cash payments that paid for it';
-  return methods.has('card') ? "to the customer's card" : 'in cash';
-}
 
 function items(count: number): string {
   return `${count} ${count === 1 ? 'item' : 'items'}`;
@@ -18,8 +12,9 @@ function items(count: number): string {
 
 /**
  * Refund by item: how many units of each line go back (up to what is not refunded yet), what that
- * gives back, a confirmation in words, then payments.refundItems. The core works out the amount
- * and which payments it goes back to; its answer is what the confirmation after it says.
+ * gives back and to which payments (worked out as the core does: cash to hand back, card), a
+ * confirmation in words, then payments.refundItems. What is said after it comes from the core's
+ * answer: the refunds it made, each named by its payment.
  */
 export function RefundByItems({
   order,
@@ -27,6 +22,7 @@ export function RefundByItems({
   reason,
   onRefunded,
   onClose,
+  onAsking,
 }: {
   order: Order;
   /** The shared reason picker, shown with the units. */
@@ -34,16 +30,23 @@ export function RefundByItems({
   reason: RefundReason;
   onRefunded: (order: Order, confirmation: string) => void;
   onClose: () => void;
+  /** The confirmation is showing (true) or gone (false): the dialog keeps its mode while it asks. */
+  onAsking: (asking: boolean) => void;
 }) {
   const client = useBridge();
   const [units, setUnits] = useState<number[]>(() => order.lines.map(() => 0));
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirmingState] = useState(false);
+  const setConfirming = (asking: boolean) => {
+    setConfirmingState(asking);
+    onAsking(asking);
+  };
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const count = units.reduce((a, b) => a + b, 0);
-  const preview = refundPreview(order, units);
-  const refundable = order.payments.filter((p) => p.status !== 'failed' && p.amount > p.refundedAmount);
-  const to = destination(refundable);
+  const amount = refundPreview(order, units);
+  // The amount, then where it goes: either refusal is the one the core would give.
+  const shares = amount.value === null || count === 0 ? null : refundShares(order, units, amount.value);
+  const problem = amount.error ?? shares?.error ?? null;
   const step = (index: number, delta: number) => setUnits((current) => current.map((n, i) => (i === index ? n + delta : n)));
 
   const refund = async () => {
@@ -55,10 +58,8 @@ export function RefundByItems({
         items: units.flatMap((quantity, lineIndex) => (quantity > 0 ? [{ lineIndex, quantity }] : [])),
         reason,
       });
-      // Said from what the core did: which payments the refunds went to.
-      const refundIds = new Set(result.refunds.map((refund) => refund.id));
-      const paidBack = result.order.payments.filter((payment) => payment.refunds.some((refund) => refundIds.has(refund.id)));
-      onRefunded(result.order, `Refunded ${items(count)}, ${money(result.amount, order.currency)}, ${destination(paidBack)}.`);
+      // Said from what the core did: the refunds it made, each to its payment.
+      onRefunded(result.order, `Refunded ${items(count)}, ${describeShares(sharesOfRefunds(result.order, result.refunds), order.currency)}.`);
     } catch (caught) {
       setError(describeError(caught));
       setConfirming(false);
@@ -68,21 +69,21 @@ export function RefundByItems({
 
   const ask = (event: FormEvent) => {
     event.preventDefault();
-    if (count > 0 && preview.error === null) setConfirming(true);
+    if (count > 0 && problem === null) setConfirming(true);
   };
 
-  if (confirming && preview.value !== null) {
+  if (confirming && amount.value !== null && shares?.value) {
     return (
       <div className="refund-confirm">
         <p className="warning-note" role="alert" data-testid="refund-question">
-          Refund {items(count)}, {money(preview.value, order.currency)}, {to}?
+          Refund {items(count)}, {describeShares(shares.value, order.currency)}.
         </p>
         <div className="dialog-actions">
           <button type="button" className="secondary big" onClick={() => setConfirming(false)} autoFocus>
             No, go back
           </button>
           <button type="button" className="danger big" disabled={busy} onClick={() => void refund()} data-testid="confirm-refund-items">
-            {busy ? 'Recording…' : `Yes, refund ${money(preview.value, order.currency)}`}
+            {busy ? 'Recording…' : `Yes, refund ${money(amount.value, order.currency)}`}
           </button>
         </div>
       </div>
@@ -121,14 +122,14 @@ export function RefundByItems({
       </ul>
       {reasonField}
       <p className="refund-amount" aria-live="polite" data-testid="refund-items-amount">
-        {preview.error !== null ? preview.error : count === 0 ? 'Pick the items to give back.' : `Gives back ${money(preview.value, order.currency)} ${to}.`}
+        {problem ?? (shares?.value ? `Gives back ${describeShares(shares.value, order.currency, 'in cash')}.` : 'Pick the items to give back.')}
       </p>
       <ErrorNote message={error} />
       <div className="dialog-actions">
         <button type="button" className="secondary big" onClick={onClose}>
           Cancel
         </button>
-        <button type="submit" className="danger big" disabled={count === 0 || preview.error !== null} data-testid="refund-items">
+        <button type="submit" className="danger big" disabled={count === 0 || problem !== null} data-testid="refund-items">
           Refund {items(count)}
         </button>
       </div>

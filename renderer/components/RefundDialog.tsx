@@ -121,6 +121,8 @@ export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onR
   const refundable = order.payments.filter((p) => p.status !== 'failed' && p.amount > p.refundedAmount);
   const [reason, setReason] = useState<RefundReason>('requested_by_customer');
   const [mode, setMode] = useState<RefundMode>('amount');
+  /** A refund by item is asking "Refund …?": the mode cannot change under the question. */
+  const [asking, setAsking] = useState(false);
   const itemsLeft = order.lines.some((line) => line.quantity > line.refundedQuantity);
   const title = `Refund · Order ${order.label}`;
 
@@ -151,13 +153,13 @@ export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onR
           <legend className="visually-hidden">Refund by</legend>
           {(['amount', 'items'] as const).map((option) => (
             <label key={option} className={mode === option ? 'segment selected' : 'segment'}>
-              <input type="radio" name="refund-mode" checked={mode === option} onChange={() => setMode(option)} />
+              <input type="radio" name="refund-mode" checked={mode === option} disabled={asking} onChange={() => setMode(option)} />
               {option === 'amount' ? 'By amount' : 'By item'}
             </label>
           ))}
         </fieldset>
       ) : null}
-      {mode === 'items' ? <RefundByItems {...shared} /> : <RefundByAmount {...shared} refundable={refundable} />}
+      {mode === 'items' ? <RefundByItems {...shared} onAsking={setAsking} /> : <RefundByAmount {...shared} refundable={refundable} />}
     </Dialog>
   );
 }

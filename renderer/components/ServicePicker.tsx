@@ -1,11 +1,11 @@
-import { useId } from 'react';
-import type { OrderType } from '../../bridge/contract';
+import { useId, type Ref } from 'react';
 import { serviceLabel, type ServiceDraft, type ServiceErrors } from '../lib/service';
 import { describedBy, FieldError } from './FieldError';
 
-const CHOICES: { type: OrderType; label: string }[] = [
-  { type: 'dine_in', label: 'Dine in' },
-  { type: 'takeout', label: 'Takeout' },
+/** Each with its shortcut (the register's Alt+D / Alt+T). */
+export const SERVICE_CHOICES: { type: 'dine_in' | 'takeout'; label: string; shortcut: string }[] = [
+  { type: 'dine_in', label: 'Dine in', shortcut: 'Alt+D' },
+  { type: 'takeout', label: 'Takeout', shortcut: 'Alt+T' },
 ];
 
 /**
@@ -17,12 +17,15 @@ export function ServicePicker({
   channel,
   errors,
   onChange,
+  tableRef,
 }: {
   /** null: an order the cloud sent without a service; picking one sets it. */
   draft: ServiceDraft | null;
   channel: string | null;
   errors: ServiceErrors;
   onChange: (draft: ServiceDraft) => void;
+  /** The table field, for the register to focus when dine in is picked by its shortcut. */
+  tableRef?: Ref<HTMLInputElement>;
 }) {
   const ids = { table: useId(), guests: useId() };
   if (draft?.type === 'delivery') {
@@ -37,10 +40,10 @@ export function ServicePicker({
     <fieldset className="service">
       <legend className="visually-hidden">Order type</legend>
       <div className="segmented service-types">
-        {CHOICES.map(({ type, label }) => (
+        {SERVICE_CHOICES.map(({ type, label, shortcut }) => (
           <label key={type} className={draft?.type === type ? 'segment selected' : 'segment'}>
-            <input type="radio" name="service-type" checked={draft?.type === type} onChange={() => set({ type })} />
-            {label}
+            <input type="radio" name="service-type" checked={draft?.type === type} aria-keyshortcuts={shortcut} onChange={() => set({ type })} />
+            {label} <kbd>{shortcut}</kbd>
           </label>
         ))}
       </div>
@@ -49,7 +52,7 @@ export function ServicePicker({
           <div>
             <label>
               Table
-              <input value={draft.table} autoComplete="off" onChange={(event) => set({ table: event.target.value })} {...describedBy(ids.table, errors.table ?? null)} />
+              <input ref={tableRef} value={draft.table} autoComplete="off" onChange={(event) => set({ table: event.target.value })} {...describedBy(ids.table, errors.table ?? null)} />
             </label>
             <FieldError id={ids.table} message={errors.table ?? null} />
           </div>

@@ -1,15 +1,16 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
+import type { SplitPart } from '../../bridge/checkout';
 import type { Order, SplitPlan } from '../../bridge/contract';
 import { money } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
-import { previewEvenSplit, previewItemSplit } from '../lib/order-check';
+import { previewEvenSplit, previewItemSplit, type Preview } from '../lib/order-check';
 import { ErrorNote } from './Dialog';
 
 const MIN_PARTS = 2;
 const MAX_PARTS = 20;
 
 /** The plan being shaped: the whole bill, N even parts, or each line on a numbered check. */
-type Draft = { kind: 'whole' } | { kind: 'even'; count: number } | { kind: 'items'; count: number; assignment: number[] };
+export type Draft = { kind: 'whole' } | { kind: 'even'; count: number } | { kind: 'items'; count: number; assignment: number[] };
 
 function draftOf(plan: SplitPlan | null, lines: number): Draft {
   if (plan === null) return { kind: 'whole' };
@@ -69,42 +70,122 @@ function AssignButton({ name, check, count, onChange }: { name: string; check: n
   );
 }
 
+function previewOf(order: Order, draft: Draft): Preview<SplitPart[]> | null {
+  if (draft.kind === 'even') return previewEvenSplit(order, draft.count);
+  if (draft.kind === 'items') return previewItemSplit(order, draft.assignment, draft.count);
+  return null;
+}
+
+/** The split being chosen in the payment dialog, and where its saving stands. */
+export interface SplitChoice {
+  draft: Draft;
+  /** The parts the draft would have (null for the whole bill), or why it cannot be saved yet. */
+  preview: Preview<SplitPart[]> | null;
+  /** Part of the bill is paid: the split stays as it is. */
+  locked: boolean;
+  /**
+   * Why nothing can be charged now: the split on screen is not the order's yet (being saved,
+   * not finished, or refused). Charging then would take an amount nobody chose.
+   */
+  blocked: string | null;
+  /** Why the last save was refused. */
+  error: string | null;
+  pick: (kind: Draft['kind']) => void;
+  change: (draft: Draft) => void;
+  retry: () => void;
+}
+
 /**
- * How the bill is shared: whole, evenly by N, or by items onto numbered checks. A new plan is
- * saved on the order (orders.update) so a restart keeps it; a saved split lists its parts, paid
- * or not, and the one picked is what the dialog charges. Once a part is paid the plan stays.
+ * The split as the cashier shapes it. Each plan that can be saved is saved on the order
+ * (orders.update) as soon as it is chosen, so a restart keeps it and the dialog charges its
+ * parts: "Whole bill" saves no split. Saves go one at a time; a change made while one is on
+ * its way is saved after it (only the newest), so quick taps on − and + end on what was tapped last.
  */
-export function SplitPanel({ order, selectedPart, onSelectPart, onSaved }: { order: Order; selectedPart: string | null; onSelectPart: (label: string) => void; onSaved: (order: Order) => void }) {
+export function useSplitChoice(order: Order, onSaved: (order: Order) => void): SplitChoice {
   const client = useBridge();
   const saved = order.split?.plan ?? null;
   const [draft, setDraft] = useState<Draft>(() => draftOf(saved, order.lines.length));
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const plan = planOf(draft);
-  const dirty = !samePlan(plan, saved);
+  const [saving, setSaving] = useState(false);
+  const sending = useRef(false);
+  /** The newest plan asked for while a save was on its way. */
+  const queued = useRef<{ plan: SplitPlan | null } | null>(null);
   const locked = order.split?.parts.some((part) => part.paid) ?? false;
-  const preview = draft.kind === 'even' ? previewEvenSplit(order, draft.count) : draft.kind === 'items' ? previewItemSplit(order, draft.assignment, draft.count) : null;
+  const preview = previewOf(order, draft);
+  const plan = planOf(draft);
 
-  const pick = (kind: Draft['kind']) => {
-    setError(null);
-    if (kind === saved?.kind || (kind === 'whole' && saved === null)) setDraft(draftOf(saved, order.lines.length));
-    else if (kind === 'whole') setDraft({ kind });
-    else if (kind === 'even') setDraft({ kind, count: MIN_PARTS });
-    else setDraft({ kind, count: MIN_PARTS, assignment: order.lines.map(() => 1) });
-  };
-
-  const save = async () => {
-    setBusy(true);
+  const save = async (first: SplitPlan | null) => {
+    sending.current = true;
+    setSaving(true);
     setError(null);
     try {
-      onSaved(await client.call('orders.update', { id: order.id, split: plan }));
+      let next = first;
+      for (;;) {
+        onSaved(await client.call('orders.update', { id: order.id, split: next }));
+        const wanted = queued.current;
+        queued.current = null;
+        if (wanted === null || samePlan(wanted.plan, next)) break;
+        next = wanted.plan;
+      }
     } catch (caught) {
+      queued.current = null;
       setError(describeError(caught));
     } finally {
-      setBusy(false);
+      sending.current = false;
+      setSaving(false);
     }
   };
 
+  const change = (next: Draft) => {
+    setDraft(next);
+    setError(null);
+    const nextPlan = planOf(next);
+    // An unfinished split (a check with no items) is not saved: the order keeps its last one.
+    if (previewOf(order, next)?.error) {
+      queued.current = null;
+    } else if (sending.current) {
+      queued.current = { plan: nextPlan };
+    } else if (!samePlan(nextPlan, saved)) {
+      void save(nextPlan);
+    }
+  };
+
+  const pick = (kind: Draft['kind']) => {
+    if (kind === draft.kind) return;
+    if (kind === saved?.kind || (kind === 'whole' && saved === null)) change(draftOf(saved, order.lines.length));
+    else if (kind === 'whole') change({ kind });
+    else if (kind === 'even') change({ kind, count: MIN_PARTS });
+    else change({ kind, count: MIN_PARTS, assignment: order.lines.map(() => 1) });
+  };
+
+  const dirty = !samePlan(plan, saved);
+  const blocked = preview?.error
+    ? 'Finish the split to charge'
+    : saving || (dirty && error === null)
+      ? 'Saving the split…'
+      : dirty
+        ? 'The split is not saved'
+        : null;
+  return { draft, preview, locked, blocked, error, pick, change, retry: () => void save(plan) };
+}
+
+/**
+ * How the bill is shared: whole, evenly by N, or by items onto numbered checks, saved on the
+ * order as it is chosen (useSplitChoice). A saved split lists its parts, paid or not, and the
+ * one picked is what the dialog charges. Once a part is paid the plan stays.
+ */
+export function SplitPanel({
+  order,
+  split,
+  selectedPart,
+  onSelectPart,
+}: {
+  order: Order;
+  split: SplitChoice;
+  selectedPart: string | null;
+  onSelectPart: (label: string) => void;
+}) {
+  const { draft, preview, locked, blocked, error, pick, change, retry } = split;
   return (
     <fieldset className="split">
       <legend>Bill</legend>
@@ -117,13 +198,13 @@ export function SplitPanel({ order, selectedPart, onSelectPart, onSaved }: { ord
         ))}
       </div>
       {locked ? <p className="muted">Part of the bill is paid: the split stays as it is.</p> : null}
-      {draft.kind === 'even' && dirty ? <Stepper label="Ways" value={draft.count} onChange={(count) => setDraft({ kind: 'even', count })} /> : null}
-      {draft.kind === 'items' && dirty ? (
+      {draft.kind === 'even' && !locked ? <Stepper label="Ways" value={draft.count} onChange={(count) => change({ kind: 'even', count })} /> : null}
+      {draft.kind === 'items' && !locked ? (
         <>
           <Stepper
             label="Checks"
             value={draft.count}
-            onChange={(count) => setDraft({ kind: 'items', count, assignment: draft.assignment.map((check) => Math.min(check, count)) })}
+            onChange={(count) => change({ kind: 'items', count, assignment: draft.assignment.map((check) => Math.min(check, count)) })}
           />
           <ul className="assignments" aria-label="Which check each item goes on">
             {order.lines.map((line, index) => (
@@ -132,32 +213,15 @@ export function SplitPanel({ order, selectedPart, onSelectPart, onSaved }: { ord
                   name={`${line.quantity} × ${line.name}`}
                   check={draft.assignment[index] ?? 1}
                   count={draft.count}
-                  onChange={(check) => setDraft({ ...draft, assignment: draft.assignment.map((c, i) => (i === index ? check : c)) })}
+                  onChange={(check) => change({ ...draft, assignment: draft.assignment.map((c, i) => (i === index ? check : c)) })}
                 />
               </li>
             ))}
           </ul>
         </>
       ) : null}
-      {dirty ? (
-        <>
-          {preview?.value ? (
-            <ul className="split-preview" data-testid="split-preview">
-              {preview.value.map((part) => (
-                <li key={part.label}>
-                  <span>{part.label}</span> <strong>{money(part.amount, order.currency)}</strong>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          {preview?.error ? <p className="muted">{preview.error}</p> : null}
-          <div className="dialog-actions">
-            <button type="button" className="secondary big" disabled={busy || (preview !== null && preview.error !== null)} onClick={() => void save()}>
-              {plan === null ? 'Pay as one bill' : 'Save split'}
-            </button>
-          </div>
-        </>
-      ) : order.split ? (
+      {preview?.error ? <p className="muted">{preview.error}</p> : null}
+      {blocked === null && order.split ? (
         <fieldset className="parts">
           <legend>Part to pay now</legend>
           {order.split.parts.map((part) => (
@@ -169,8 +233,24 @@ export function SplitPanel({ order, selectedPart, onSelectPart, onSaved }: { ord
             </label>
           ))}
         </fieldset>
+      ) : preview?.value ? (
+        // Being saved: the parts as they will be, not yet to pick.
+        <ul className="split-preview" data-testid="split-preview" aria-busy={blocked !== null}>
+          {preview.value.map((part) => (
+            <li key={part.label}>
+              <span>{part.label}</span> <strong>{money(part.amount, order.currency)}</strong>
+            </li>
+          ))}
+        </ul>
       ) : null}
       <ErrorNote message={error} />
+      {error ? (
+        <div className="dialog-actions">
+          <button type="button" className="secondary" onClick={retry}>
+            Save the split again
+          </button>
+        </div>
+      ) : null}
     </fieldset>
   );
 }

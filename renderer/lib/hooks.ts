@@ -95,7 +95,11 @@ export function useEventStreamConnected(): boolean {
   return connected;
 }
 
-/** Keyboard shortcuts for a screen, ignored while a modal dialog is open unless `inDialogs`. */
+/**
+ * Keyboard shortcuts for a screen, ignored while a modal dialog is open. Keys are named as the
+ * hints on the buttons show them: "F8", "Alt+2", "Alt+D". Taken so far: Alt+1…5 (screens, App);
+ * F2, /, F4, F7, F8, F9, +, −, Alt+D, Alt+T (Register).
+ */
 export function useShortcuts(map: Record<string, (event: KeyboardEvent) => void>, active = true): void {
   const latest = useRef(map);
   useEffect(() => {
@@ -109,7 +113,10 @@ export function useShortcuts(map: Record<string, (event: KeyboardEvent) => void>
       const target = event.target as HTMLElement | null;
       const typing = target !== null && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable);
       if (typing && event.key.length === 1 && !event.altKey && !event.ctrlKey) return;
-      const name = `${event.altKey ? 'Alt+' : ''}${event.ctrlKey ? 'Ctrl+' : ''}${event.key}`;
+      // With Alt or Ctrl a letter is named by its key ("Alt+D"), whatever Caps Lock, the layout or macOS's Option make it type.
+      const modified = event.altKey || event.ctrlKey;
+      const letter = modified ? (/^Key([A-Z])$/.exec(event.code)?.[1] ?? (/^[a-z]$/i.test(event.key) ? event.key.toUpperCase() : undefined)) : undefined;
+      const name = `${event.altKey ? 'Alt+' : ''}${event.ctrlKey ? 'Ctrl+' : ''}${letter ?? event.key}`;
       const handler = latest.current[name];
       if (handler) {
         event.preventDefault();

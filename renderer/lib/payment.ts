@@ -1,5 +1,6 @@
 // What the payment dialog charges: the amount toward the order, the tip on top, the cash to ask for.
 import { tipFor } from '../../bridge/checkout';
+import type { PaymentMethod } from '../../bridge/contract';
 import { money, readAmount } from './format';
 
 /** The tip the customer picked: none, one of the suggested percentages, or an amount typed. */
@@ -15,9 +16,14 @@ export function readTip(choice: TipChoice, base: number, currency: string): { ti
   return read.error === null ? { tip: read.amount, error: null } : { tip: null, error: read.error };
 }
 
-/** "Charge $23.00", or with a tip "Charge $27.60 (incl. $4.60 tip)". */
-export function chargeLabel(amount: number, tip: number, currency: string): string {
-  return tip > 0 ? `Charge ${money(amount + tip, currency)} (incl. ${money(tip, currency)} tip)` : `Charge ${money(amount, currency)}`;
+/**
+ * What the payment button says: a card is charged ("Charge $23.00"), cash is taken in hand
+ * ("Take $23.00 cash"); a tip is said with it ("Charge $27.60 (incl. $4.60 tip)").
+ */
+export function chargeLabel(amount: number, tip: number, currency: string, method: PaymentMethod = 'card'): string {
+  const total = money(amount + tip, currency);
+  const what = method === 'cash' ? `Take ${total} cash` : `Charge ${total}`;
+  return tip > 0 ? `${what} (incl. ${money(tip, currency)} tip)` : what;
 }
 
 /** Quick cash amounts: exact, then the next round notes above the amount asked. */

@@ -44,11 +44,13 @@ function ServiceCell({ order }: { order: Order }) {
   );
 }
 
+/** "Card $4.55 + $0.68 tip · 1 of 3 · captured · $1.81 refunded". */
 function paymentLine(payment: Order['payments'][number], currency: string): string {
   const status = payment.status === 'queued_offline' ? 'stored offline, sent when back online' : payment.status === 'failed' ? 'refused: collect again' : payment.status;
   const part = payment.splitPart ? ` · ${payment.splitPart}` : '';
   const tip = payment.tip > 0 ? ` + ${money(payment.tip, currency)} tip` : '';
-  return `${payment.method === 'card' ? 'Card' : 'Cash'} ${money(payment.amount, currency)}${tip}${part} · ${status}`;
+  const refunded = payment.refundedAmount > 0 ? ` · ${money(payment.refundedAmount, currency)} refunded` : '';
+  return `${payment.method === 'card' ? 'Card' : 'Cash'} ${money(payment.amount, currency)}${tip}${part} · ${status}${refunded}`;
 }
 
 function dayStartIso(date: string): string | undefined {
@@ -189,11 +191,15 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
                 </li>
               ))}
             </ul>
-            {selected.check.orderDiscount ? (
-              <p className="line-discount">Order discount: {describeDiscount(selected.check.orderDiscount, selected.currency)}</p>
-            ) : null}
             {selected.notes ? <p className="notes">Note: {selected.notes}</p> : null}
-            <CheckTotals check={selected.check} currency={selected.currency} totalTestId="order-total" />
+            <CheckTotals
+              check={selected.check}
+              currency={selected.currency}
+              totalTestId="order-total"
+              orderDiscount={
+                selected.check.orderDiscount ? { label: describeDiscount(selected.check.orderDiscount, selected.currency), amount: selected.check.orderDiscount.amount } : null
+              }
+            />
             <dl className="facts">
               {selected.tipTotal > 0 ? (
                 <>
@@ -209,7 +215,9 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
             {selected.payments.length > 0 ? (
               <ul className="payments">
                 {selected.payments.map((payment) => (
-                  <li key={payment.id}>{paymentLine(payment, selected.currency)}</li>
+                  <li key={payment.id} data-testid="payment-line">
+                    {paymentLine(payment, selected.currency)}
+                  </li>
                 ))}
               </ul>
             ) : null}

@@ -5,12 +5,14 @@ import { CheckTotals } from '../components/CheckTotals';
 import { ErrorNote } from '../components/Dialog';
 import { DiscountDialog } from '../components/DiscountDialog';
 import { describedBy, FieldError } from '../components/FieldError';
+import { LastOrder } from '../components/LastOrder';
 import { ModifierDialog } from '../components/ModifierDialog';
 import { PaymentDialog } from '../components/PaymentDialog';
-import { ServicePicker } from '../components/ServicePicker';
+import { SERVICE_CHOICES, ServicePicker } from '../components/ServicePicker';
 import { TicketLines } from '../components/TicketLines';
 import { beepUnknownCode } from '../lib/beep';
 import { BridgeCallError } from '../lib/bridge-client';
+import { describeDiscount } from '../lib/discounts';
 import { money } from '../lib/format';
 import { describeError, useBridge, useQuery, useShortcuts } from '../lib/hooks';
 import { needsChooser } from '../lib/modifiers';
@@ -95,6 +97,9 @@ export function Register({
   const searchStatusId = useId();
   const searchRef = useRef<HTMLInputElement>(null);
   const pinRef = useRef<HTMLInputElement>(null);
+  const tableRef = useRef<HTMLInputElement>(null);
+  /** Dine in was picked by its shortcut: the table field takes the focus once it is shown. */
+  const [tableWanted, setTableWanted] = useState(0);
 
   const index = useMemo(() => indexMenu(menu.items), [menu.items]);
   const itemsById = useMemo(() => new Map(menu.items.map((item) => [item.id, item])), [menu.items]);
@@ -106,12 +111,15 @@ export function Register({
   const due = balanceDue({ total: pricing.check?.total ?? 0, paidAmount: ticket.paidAmount });
   const orderBase = useMemo(() => orderDiscountBase(ticket, itemsById, menu.pricing, menu.currency), [ticket, itemsById, menu.pricing, menu.currency]);
   const canSend = ticket.lines.length > 0 && pricing.check !== null && !busy;
-  /** Until the next item, the ticket shows the order just sent. */
+  /** Until the next item (or "Start next order"), the order just sent is shown above the new ticket. */
   const shownOrder = ticket.lines.length === 0 ? lastOrder : null;
   // A refused PIN: the field has the focus and its text selected, so typing again replaces it.
   useEffect(() => {
     if (pinError !== null) pinRef.current?.select();
   }, [pinError]);
+  useEffect(() => {
+    if (tableWanted > 0) tableRef.current?.focus();
+  }, [tableWanted]);
 
   const onAdd = useCallback(
     (item: MenuItem) => {
@@ -161,6 +169,21 @@ export function Register({
     setPinError(null);
   };
 
+  const startNextOrder = () => {
+    setLastOrder(null);
+    setNotice(null);
+    searchRef.current?.focus();
+  };
+
+  /** The order type from the keyboard; an order delivered through a channel keeps its type. */
+  const pickService = (type: 'dine_in' | 'takeout') => {
+    if (ticket.service?.type === 'delivery') return;
+    setTicket((t) => ({ ...t, service: { table: '', guests: '', ...t.service, type } }));
+    if (type === 'dine_in') setTableWanted((n) => n + 1);
+  };
+
+  const canDiscountOrder = ticket.lines.length > 0 && orderBase !== null;
+
   const submit = async (andPay: boolean) => {
     if (!canSend) return;
     const read = ticket.service ? readService(ticket.service) : null;
@@ -208,6 +231,8 @@ export function Register({
       F7: () => void submit(false),
       F8: () => void submit(true),
       F9: clearTicket,
+      F4: () => canDiscountOrder && setDiscounting({ kind: 'order' }),
+      ...Object.fromEntries(SERVICE_CHOICES.map(({ type, shortcut }) => [shortcut, () => pickService(type)])),
       '+': () => ticket.selectedKey && setTicket((t) => changeQuantity(t, t.selectedKey as string, 1)),
       '-': () => ticket.selectedKey && setTicket((t) => changeQuantity(t, t.selectedKey as string, -1)),
     },
@@ -299,6 +324,7 @@ export function Register({
       </section>
 
       <section className="ticket" aria-label="Ticket">
+        {shownOrder ? <LastOrder order={shownOrder} notice={notice} onNext={startNextOrder} /> : null}
         <header className="ticket-header">
           <h2>{ticket.editingOrderId ? 'Editing order' : 'New order'}</h2>
           {ticket.editingOrderId ? (
@@ -312,25 +338,16 @@ export function Register({
         </header>
         {/* What grows with the order: scrolls as one when it does not fit, the total and the actions stay put. */}
         <div className="ticket-body">
-          {shownOrder ? (
-            <section className="last-order" aria-label="Last order">
-              <p className="order-label-big" data-testid="order-label">
-                Order {shownOrder.label}
-              </p>
-              <CheckTotals check={shownOrder.check} currency={shownOrder.currency} totalTestId="last-order-total" />
-            </section>
-          ) : (
-            <TicketLines
-              lines={ticket.lines}
-              itemsById={itemsById}
-              check={pricing.check}
-              problem={pricing.error}
-              currency={menu.currency}
-              selectedKey={ticket.selectedKey}
-              onSelect={(key) => setTicket((t) => ({ ...t, selectedKey: key }))}
-              onQuantity={(key, delta) => setTicket((t) => changeQuantity(t, key, delta))}
-            />
-          )}
+          <TicketLines
+            lines={ticket.lines}
+            itemsById={itemsById}
+            check={pricing.check}
+            problem={pricing.error}
+            currency={menu.currency}
+            selectedKey={ticket.selectedKey}
+            onSelect={(key) => setTicket((t) => ({ ...t, selectedKey: key }))}
+            onQuantity={(key, delta) => setTicket((t) => changeQuantity(t, key, delta))}
+          />
           {ticket.lines.length > 0 ? (
             <div className="ticket-tools">
               {selectedLine && selectedItem ? (
@@ -343,8 +360,8 @@ export function Register({
                   </button>
                 </>
               ) : null}
-              <button type="button" className="secondary" aria-pressed={ticket.discount !== null} onClick={() => setDiscounting({ kind: 'order' })} disabled={orderBase === null}>
-                Order discount
+              <button type="button" className="secondary" aria-pressed={ticket.discount !== null} aria-keyshortcuts="F4" onClick={() => setDiscounting({ kind: 'order' })} disabled={!canDiscountOrder}>
+                Order discount <kbd>F4</kbd>
               </button>
             </div>
           ) : null}
@@ -365,7 +382,7 @@ export function Register({
               ))}
             </fieldset>
           ) : null}
-          <ServicePicker draft={ticket.service} channel={ticket.channel} errors={serviceErrors} onChange={(service) => setTicket((t) => ({ ...t, service }))} />
+          <ServicePicker draft={ticket.service} channel={ticket.channel} errors={serviceErrors} onChange={(service) => setTicket((t) => ({ ...t, service }))} tableRef={tableRef} />
           <div className="customer">
             <button type="button" className="ghost" aria-expanded={showCustomer} onClick={() => setShowCustomer((v) => !v)}>
               {ticket.customerName ? `Customer: ${ticket.customerName}` : 'Add customer & notes'}
@@ -388,8 +405,15 @@ export function Register({
             ) : null}
           </div>
         </div>
-        {/* After a sale the last order's own check is shown above instead of an empty ticket's. */}
-        {pricing.check && !shownOrder ? <CheckTotals check={pricing.check} currency={menu.currency} totalTestId="ticket-total" /> : null}
+        {/* After a sale the new ticket is empty: the last order above says what it came to. */}
+        {pricing.check && !shownOrder ? (
+          <CheckTotals
+            check={pricing.check}
+            currency={menu.currency}
+            totalTestId="ticket-total"
+            orderDiscount={ticket.discount ? { label: describeDiscount(ticket.discount, menu.currency), amount: pricing.check.orderDiscountTotal } : null}
+          />
+        ) : null}
         {orderProblem ? <ErrorNote message={`${orderProblem.message} Change or remove the order discount.`} /> : null}
         {ticket.paidAmount > 0 ? (
           <p className="ticket-paid" data-testid="ticket-paid">
@@ -414,11 +438,6 @@ export function Register({
           </div>
         ) : null}
         <ErrorNote message={error} />
-        {notice ? (
-          <p className="notice" role="status">
-            {notice}
-          </p>
-        ) : null}
         <div className="ticket-actions">
           <button type="button" className="secondary big" disabled={!canSend} onClick={() => void submit(false)}>
             {ticket.editingOrderId ? 'Save changes' : 'Save open'} <kbd>F7</kbd>

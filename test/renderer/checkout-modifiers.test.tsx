@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
-// The modifier chooser: each group says its rule, a required group keeps "Add" disabled and says
-// what is missing next to it, a full group takes no more, the note is capped, and the keyboard
-// (Space on a choice, Enter to add, Escape to cancel) does it all.
+// The modifier chooser: each group says its rule once (what is missing until it is met), a
+// required group keeps "Add" disabled with one short line by it naming what to choose, a full
+// group takes no more, the note is capped, and the keyboard (Space on a choice, Enter to add,
+// Escape to cancel) does it all.
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MenuItem } from '../../bridge/contract';
@@ -48,14 +49,19 @@ describe('ModifierDialog', () => {
     const { done } = open();
     const add = screen.getByTestId('modifier-done') as HTMLButtonElement;
     expect(add.disabled).toBe(true);
-    expect(within(group('Size')).getByText('Required: choose 1').getAttribute('role')).toBe('status');
-    expect(group('Size').textContent).toMatch(/^Size Choose 1/);
-    expect(screen.getByText('To add it: Size (required: choose 1).')).toBeTruthy();
+    // Said once in the group, and once by Add: not "Choose 1", "Required: choose 1" and "(required: choose 1)" again.
+    expect(group('Size').querySelector('legend')?.textContent).toBe('Size Required: choose 1');
+    expect(group('Size').textContent?.match(/choose 1/gi)).toHaveLength(1);
+    const summary = screen.getByText('Choose Size to add it.');
+    expect(summary.getAttribute('role')).toBe('status');
+    expect(add.getAttribute('aria-describedby')).toBe(summary.id);
+    expect(screen.getByRole('dialog').textContent?.match(/choose 1/gi)).toHaveLength(1);
     fireEvent.click(add);
     expect(done).toEqual([]);
     fireEvent.click(screen.getByLabelText('Large +$3.00'));
     expect(add.disabled).toBe(false);
-    expect(screen.queryByText(/To add it/)).toBeNull();
+    expect(group('Size').querySelector('legend')?.textContent).toBe('Size Choose 1'); // met: the rule
+    expect(screen.queryByText(/to add it/)).toBeNull();
     fireEvent.change(screen.getByLabelText(/Note for the kitchen/), { target: { value: '  no onions ' } });
     fireEvent.click(add);
     expect(done).toEqual([{ modifierIds: ['m_large'], note: 'no onions' }]);

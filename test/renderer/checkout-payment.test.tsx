@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 // The payment dialog's checkout against a real core: the balance due always shown; tip buttons
-// computed on the amount paid and said on the charge line; a bill split evenly or by items,
-// saved on the order (a reopened dialog lists the parts, paid or not) and paid part by part in
-// card and cash; and several payments on one order without a split.
+// computed on the amount paid and said on the charge line (cash is "Take … cash"); a bill split
+// evenly or by items, saved on the order as it is chosen (a reopened dialog lists the parts, paid
+// or not), never charged whole while a split is on screen, and paid part by part in card and
+// cash; "Whole bill" removes the split; and several payments on one order without a split.
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Order, Payment } from '../../bridge/contract';
@@ -49,10 +50,10 @@ describe('payment dialog checkout', () => {
     expect(fieldError(custom)).toBe('An amount cannot be negative.');
     fireEvent.change(custom, { target: { value: '1.10' } });
     expect(charge().textContent).toMatch(/^Charge \$6\.00 \(incl\. \$1\.10 tip\)/);
-    // Cash takes no tip here (cash tips are off): the picker goes and the charge is the balance.
+    // Cash takes no tip here (cash tips are off): the picker goes and the cash asked for is the balance.
     fireEvent.click(screen.getByLabelText('Cash'));
     expect(screen.queryByRole('group', { name: 'Tip' })).toBeNull();
-    expect(charge().textContent).toMatch(/^Charge \$4\.90/);
+    expect(charge().textContent).toMatch(/^Take \$4\.90 cash/);
     fireEvent.click(screen.getByLabelText('Card'));
     fireEvent.click(charge());
     await waitFor(() => expect(paid).toHaveLength(1));
@@ -69,13 +70,13 @@ describe('payment dialog checkout', () => {
     expect((screen.getByLabelText('Cash handed over') as HTMLInputElement).value).toBe('5.88');
     fireEvent.change(screen.getByLabelText('Cash handed over'), { target: { value: '10' } });
     expect(screen.getByText('$4.12')).toBeTruthy();
-    expect(charge().textContent).toMatch(/^Charge \$5\.88 \(incl\. \$0\.98 tip\)/);
+    expect(charge().textContent).toMatch(/^Take \$5\.88 cash \(incl\. \$0\.98 tip\)/);
     fireEvent.click(charge());
     await waitFor(() => expect(paid).toHaveLength(1));
     expect(paid[0]).toMatchObject({ change: 412, payment: { method: 'cash', amount: 490, tip: 98 } });
   });
 
-  it('splits evenly, keeps the split on the order, and takes the parts one at a time by card and cash', async () => {
+  it('saves an even split as it is chosen, never charges the whole bill under it, and takes the parts one at a time by card and cash', async () => {
     const client = await withCore();
     // Fries 4.50 + soup 7.00 = 11.50: three ways is 3.84, 3.83, 3.83.
     const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }, { menuItemId: ITEMS.soup, quantity: 1 }] });
@@ -83,13 +84,17 @@ describe('payment dialog checkout', () => {
     fireEvent.click(screen.getByLabelText('Split evenly'));
     fireEvent.click(screen.getByRole('button', { name: 'More ways' }));
     expect(screen.getByRole('group', { name: 'Ways' }).textContent).toMatch(/3 ways/);
-    expect(within(screen.getByTestId('split-preview')).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['1 of 3 $3.84', '2 of 3 $3.83', '3 of 3 $3.83']);
-    fireEvent.click(screen.getByRole('button', { name: 'Save split' }));
+    // At once, before any save has landed: no amount field for the whole bill, and Enter charges nothing.
+    expect(screen.queryByLabelText(/Paying now/)).toBeNull();
+    expect(charge().textContent).not.toMatch(/\$11\.50/);
+    fireEvent.submit(charge().closest('form')!);
+    // Saved with nothing pressed: the parts, the first one picked, the Charge button for it.
     await waitFor(() => expect(parts()).toEqual(['1 of 3$3.84Unpaid', '2 of 3$3.83Unpaid', '3 of 3$3.83Unpaid']));
     expect((await client.call('orders.get', { id: order.id })).split?.plan).toEqual({ kind: 'even', parts: 3 });
-    expect(screen.queryByLabelText(/Paying now/)).toBeNull(); // a part's amount is the part's
+    expect((await client.call('orders.get', { id: order.id })).paidAmount).toBe(0); // the Enter above took nothing
+    expect((charge() as HTMLButtonElement).disabled).toBe(false);
     expect(charge().textContent).toMatch(/^Charge \$3\.84/);
-    fireEvent.click(charge());
+    fireEvent.submit(charge().closest('form')!); // Enter: the part picked, not the bill
     await waitFor(() => expect(screen.getByTestId('payment-news').textContent).toBe('Paid 1 of 3: $3.84. $7.66 still due.'));
     expect(parts()).toEqual(['1 of 3$3.84Paid', '2 of 3$3.83Unpaid', '3 of 3$3.83Unpaid']);
     expect(screen.getByTestId('balance-due').textContent).toBe('Due $7.66 of $11.50');
@@ -100,7 +105,9 @@ describe('payment dialog checkout', () => {
     const second = await openPayment(client, await client.call('orders.get', { id: order.id }));
     expect(parts()).toEqual(['1 of 3$3.84Paid', '2 of 3$3.83Unpaid', '3 of 3$3.83Unpaid']);
     expect((screen.getByLabelText('Split evenly') as HTMLInputElement).disabled).toBe(true);
+    expect(screen.queryByRole('group', { name: 'Ways' })).toBeNull(); // a part is paid: the split stays
     fireEvent.click(screen.getByLabelText('Cash'));
+    expect(charge().textContent).toMatch(/^Take \$3\.83 cash/);
     fireEvent.change(screen.getByLabelText('Cash handed over'), { target: { value: '5' } });
     fireEvent.click(charge());
     await waitFor(() => expect(screen.getByTestId('payment-news').textContent).toBe('Paid 2 of 3: $3.83. Give $1.17 change. $3.83 still due.'));
@@ -116,6 +123,22 @@ describe('payment dialog checkout', () => {
     ]);
   });
 
+  it('saves the newest of quick changes to the split, and "Whole bill" removes it', async () => {
+    const client = await withCore();
+    const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }, { menuItemId: ITEMS.soup, quantity: 1 }] });
+    await openPayment(client, order);
+    fireEvent.click(screen.getByLabelText('Split evenly'));
+    for (let n = 0; n < 3; n++) fireEvent.click(screen.getByRole('button', { name: 'More ways' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Fewer ways' }));
+    await waitFor(() => expect(parts()).toEqual(['1 of 4$2.88Unpaid', '2 of 4$2.88Unpaid', '3 of 4$2.87Unpaid', '4 of 4$2.87Unpaid']));
+    expect((await client.call('orders.get', { id: order.id })).split?.plan).toEqual({ kind: 'even', parts: 4 });
+    fireEvent.click(screen.getByLabelText('Whole bill'));
+    expect(screen.queryAllByTestId('split-part')).toEqual([]);
+    await waitFor(() => expect(screen.getByLabelText('Paying now (up to $11.50)')).toBeTruthy());
+    expect((await client.call('orders.get', { id: order.id })).split).toBeNull();
+    expect(charge().textContent).toMatch(/^Charge \$11\.50/);
+  });
+
   it('splits by items: each line tapped or keyed onto its check, and pays the check picked', async () => {
     const client = await withCore();
     const order = await client.call('orders.place', {
@@ -127,15 +150,18 @@ describe('payment dialog checkout', () => {
     });
     const { paid } = await openPayment(client, order);
     fireEvent.click(screen.getByLabelText('By items'));
+    // Every item on check 1: an unfinished split, not saved and nothing to charge.
     expect(screen.getByText('Check 2 of 2 has no items: move an item to it or split into fewer checks.')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Save split' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((charge() as HTMLButtonElement).disabled).toBe(true);
+    expect(charge().textContent).toBe('Finish the split to charge');
+    expect(screen.queryByLabelText(/Paying now/)).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: '1 × Fries: check 1 of 2' })); // a tap: the next check
     fireEvent.keyDown(screen.getByRole('button', { name: '1 × Soup of the day: check 1 of 2' }), { key: '2' });
     expect(within(screen.getByTestId('split-preview')).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['1 of 2 $12.00', '2 of 2 $11.50']);
+    await waitFor(() => expect(parts()).toEqual(['1 of 2$12.00Unpaid', '2 of 2$11.50Unpaid']));
     fireEvent.keyDown(screen.getByRole('button', { name: '1 × Soup of the day: check 2 of 2' }), { key: 'ArrowLeft' });
     expect(screen.getByRole('button', { name: '1 × Soup of the day: check 1 of 2' })).toBeTruthy();
     fireEvent.keyDown(screen.getByRole('button', { name: '1 × Soup of the day: check 1 of 2' }), { key: 'ArrowRight' });
-    fireEvent.click(screen.getByRole('button', { name: 'Save split' }));
     await waitFor(() => expect(parts()).toEqual(['1 of 2$12.00Unpaid', '2 of 2$11.50Unpaid']));
     fireEvent.click(screen.getByLabelText(/^2 of 2/));
     expect(charge().textContent).toMatch(/^Charge \$11\.50/);

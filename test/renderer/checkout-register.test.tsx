@@ -1,8 +1,10 @@
 // @vitest-environment happy-dom
 // The register's checkout against a real core: an item with a required size opens the chooser and
 // its line carries the choices and the note to the order; the ticket's Subtotal / Discounts / Tax /
-// Total preview is what the core charges; dine in needs a table; a discount above the limits is
-// sent with the manager's PIN, and a wrong PIN is refused next to the PIN field with the ticket kept.
+// Total preview is what the core charges, the order's discount a row of its own; dine in needs a
+// table; a discount above the limits is sent with the manager's PIN, and a wrong PIN is refused
+// next to the PIN field with the ticket kept; the order just sold is a block of its own above the
+// next ticket; the order type and the order discount have shortcuts, shown on them.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ITEMS } from '../core/fixtures';
@@ -79,7 +81,7 @@ describe('register checkout', () => {
     const client = await withCore(CHECKOUT_CONFIG, seedCoffee);
     await renderRegister(client);
     fireEvent.click(tile(ITEMS.soup));
-    fireEvent.click(screen.getByLabelText('Dine in'));
+    fireEvent.click(screen.getByLabelText(/^Dine in/));
     fireEvent.change(screen.getByLabelText('Guests'), { target: { value: '4' } });
     fireEvent.click(screen.getByTestId('charge'));
     const table = screen.getByLabelText('Table');
@@ -88,7 +90,10 @@ describe('register checkout', () => {
     fireEvent.change(table, { target: { value: '12' } });
     fireEvent.click(screen.getByTestId('charge'));
     const payment = await screen.findByRole('dialog');
-    expect(payment.querySelector('.payment-summary')?.textContent).toMatch(/^Order A1 · Table 12 · 4 guestsDue/);
+    const summary = payment.querySelector('.payment-summary');
+    expect(summary?.textContent).toMatch(/^Order A1 · Table 12 · 4 guestsDue/);
+    // The order and how it is served are one item of the row: the row's gap is not added before the " · ".
+    expect([...(summary?.childNodes ?? [])].map((node) => node.textContent)).toEqual(['Order A1 · Table 12 · 4 guests', 'Due $7.62']);
     const [order] = await client.call('orders.list', {});
     expect(order?.service).toEqual({ type: 'dine_in', table: '12', guests: 4 });
   });
@@ -118,5 +123,95 @@ describe('register checkout', () => {
     const [order] = await client.call('orders.list', {});
     expect(order?.lines[0]?.discount).toMatchObject({ kind: 'percent', value: 10_000, reason: 'Comp – kitchen error', amount: 700 });
     expect(screen.queryByLabelText('Manager PIN')).toBeNull();
+  });
+
+  it('shows the order discount as its own row on the ticket, each line discount under its line', async () => {
+    const client = await withCore(CHECKOUT_CONFIG, seedCoffee);
+    await renderRegister(client);
+    fireEvent.click(tile(ITEMS.burger));
+    fireEvent.click(tile(ITEMS.fries));
+    fireEvent.click(screen.getByRole('button', { name: 'Line discount' }));
+    let dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByLabelText('Amount'));
+    fireEvent.change(within(dialog).getByLabelText('Amount off'), { target: { value: '0.50' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Staff meal' }));
+    fireEvent.click(within(dialog).getByTestId('apply-discount'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: /^Order discount/ }));
+    dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('Percent off'), { target: { value: '10' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Loyalty' }));
+    fireEvent.click(within(dialog).getByTestId('apply-discount'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.querySelectorAll('.ticket-line')[1]?.querySelector('.line-discount')?.textContent).toBe('$0.50 off · Staff meal −$0.50');
+    // Burger 12.00 + fries 4.50 − 0.50 = 16.00; 10% of it 1.60; 14.40 taxed 8.875% per line (1.065 + 0.213 → 1.07 + 0.21).
+    const rows = [...document.querySelectorAll('.ticket > .check-totals .check-row')].map((r) => [r.querySelector('dt')?.textContent, r.querySelector('dd')?.textContent]);
+    expect(rows).toEqual([
+      ['Subtotal', '$16.50'],
+      ['Item discounts', '−$0.50'],
+      ['10% off · Loyalty', '−$1.60'],
+      ['Tax', '$1.28'],
+      ['Total', '$15.68'],
+    ]);
+    fireEvent.click(screen.getByRole('button', { name: /^Save open/ }));
+    await waitFor(() => expect(screen.getByTestId('order-label').textContent).toBe('Order A1'));
+    const [order] = await client.call('orders.list', {});
+    expect(order?.check).toMatchObject({ discountTotal: 210, taxTotal: 128, total: 1568, orderDiscount: { amount: 160, reason: 'Loyalty' } });
+  });
+
+  it('shows the order just sold in a block of its own above the next ticket, with its service and what was paid, until the next order starts', async () => {
+    const client = await withCore(CHECKOUT_CONFIG, seedCoffee);
+    await renderRegister(client);
+    fireEvent.click(tile(ITEMS.soup));
+    fireEvent.click(screen.getByLabelText(/^Dine in/));
+    fireEvent.change(screen.getByLabelText('Table'), { target: { value: '12' } });
+    fireEvent.click(screen.getByTestId('charge'));
+    const payment = await screen.findByRole('dialog');
+    fireEvent.click(within(payment).getByLabelText('Cash'));
+    fireEvent.change(within(payment).getByLabelText('Cash handed over'), { target: { value: '10' } });
+    fireEvent.click(within(payment).getByTestId('confirm-payment'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const last = screen.getByRole('region', { name: 'Last order' });
+    // Soup 7.00 + 8.875% = 7.62: its number, its table, paid, and the change to give, all in its block.
+    expect(within(last).getByTestId('order-label').textContent).toBe('Order A1');
+    expect(within(last).getByTestId('last-order-facts').textContent).toBe('Table 12 · paid $7.62');
+    expect(within(last).getByRole('status').textContent).toBe('Paid $7.62. Give $2.38 change.');
+    // The new ticket's header and its order type are not in it, and come after it.
+    const ticket = screen.getByRole('region', { name: 'Ticket' });
+    const header = within(ticket).getByRole('heading', { name: 'New order' });
+    const takeout = within(ticket).getByLabelText(/^Takeout/);
+    expect(last.contains(header) || last.contains(takeout)).toBe(false);
+    expect(last.compareDocumentPosition(header) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect((takeout as HTMLInputElement).checked).toBe(true); // the next order starts as takeout
+    fireEvent.click(within(last).getByRole('button', { name: 'Start next order' }));
+    expect(screen.queryByRole('region', { name: 'Last order' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByLabelText('Search the menu or scan a barcode'));
+  });
+
+  it('picks the order type with Alt+D / Alt+T and opens the order discount with F4, each shown on its control', async () => {
+    const client = await withCore(CHECKOUT_CONFIG, seedCoffee);
+    await renderRegister(client);
+    const dineIn = screen.getByLabelText(/^Dine in/) as HTMLInputElement;
+    const takeout = screen.getByLabelText(/^Takeout/) as HTMLInputElement;
+    expect(dineIn.closest('label')?.querySelector('kbd')?.textContent).toBe('Alt+D');
+    expect(takeout.closest('label')?.querySelector('kbd')?.textContent).toBe('Alt+T');
+    // From the search box, where a plain "d" would be typed: Alt+D picks dine in and goes to the table.
+    const search = screen.getByLabelText('Search the menu or scan a barcode');
+    search.focus();
+    fireEvent.keyDown(search, { key: 'd', code: 'KeyD', altKey: true });
+    expect(dineIn.checked).toBe(true);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Table')));
+    fireEvent.keyDown(document.activeElement!, { key: 'T', code: 'KeyT', altKey: true }); // Caps Lock on
+    expect(takeout.checked).toBe(true);
+    expect(screen.queryByLabelText('Table')).toBeNull();
+    // F4 with nothing on the ticket: no discount to give.
+    fireEvent.keyDown(window, { key: 'F4' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    fireEvent.click(tile(ITEMS.soup));
+    const orderDiscount = screen.getByRole('button', { name: /^Order discount/ });
+    expect(orderDiscount.querySelector('kbd')?.textContent).toBe('F4');
+    fireEvent.keyDown(window, { key: 'F4' });
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('heading').textContent).toBe('Discount the order');
   });
 });

@@ -55,7 +55,7 @@ describe('PaymentDialog', () => {
     );
     fireEvent.click(screen.getByLabelText('Cash')); // no connection here: a card this large would need a manager
     fireEvent.click(screen.getByTestId('confirm-payment'));
-    const question = await screen.findByText('Charge $4,000.75? That is more than $1,000.00.');
+    const question = await screen.findByText('Take $4,000.75 in cash? That is more than $1,000.00.');
     expect(question.getAttribute('role')).toBe('alert');
     expect((await client.call('orders.get', { id: order.id })).paidAmount).toBe(0);
     // "No, go back" takes nothing and returns to the dialog.
@@ -63,7 +63,7 @@ describe('PaymentDialog', () => {
     expect(screen.queryByText(/That is more than/)).toBeNull();
     expect(paid).toEqual([]);
     fireEvent.click(screen.getByTestId('confirm-payment'));
-    fireEvent.click(await screen.findByRole('button', { name: 'Yes, charge $4,000.75' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes, take $4,000.75 cash' }));
     await waitFor(() => expect(paid).toHaveLength(1));
     expect(paid[0]?.paidAmount).toBe(400_075);
   });

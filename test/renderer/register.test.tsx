@@ -71,5 +71,6 @@ describe('Register', () => {
     const [order] = await client.call('orders.list', {});
     expect(order).toMatchObject({ status: 'open', displayState: 'open_unpaid', paidAmount: 0 });
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe(`Order ${order?.label} kept open, unpaid: it is in Orders as “Open · unpaid”. Take payment there when ready.`));
+    expect(screen.getByTestId('last-order-facts').textContent).toBe('Takeout · unpaid · $4.50 due');
   });
 });
