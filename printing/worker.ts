@@ -158,8 +158,13 @@ export class PrintWorker {
    * in its backoff keeps waiting (use retryNow). With a name, only that printer's loop.
    */
   notify(printer?: string): void {
-    for (const loop of this.#loops) if (printer === undefined || loop.config.name === printer) loop.wake();
-    this.#emit();
+    // After the caller has answered: the loop's claim and render, and the status sent to the
+    // screens, must not run inside the cashier's command (the register never waits for a printer).
+    setImmediate(() => {
+      if (!this.#running) return;
+      for (const loop of this.#loops) if (printer === undefined || loop.config.name === printer) loop.wake();
+      this.#emit();
+    });
   }
 
   /** A person's "try again now": the printer's backoff is skipped (all printers without a name). */
@@ -174,6 +179,11 @@ export class PrintWorker {
       if (head && head.nextAttemptAt > now) this.#queue.retry(head.id, now);
       loop.wake();
     }
+  }
+
+  /** Jobs being sent right now: 'sending' in the queue, but not in doubt. */
+  activeJobIds(): Set<string> {
+    return new Set(this.#loops.flatMap((loop) => (loop.activeJobId === undefined ? [] : [loop.activeJobId])));
   }
 
   /** Every configured printer, then any unconfigured name that has unfinished jobs. */

@@ -234,11 +234,14 @@ export class PrintLink {
       message: printerMessage(view),
       configured: view.configured,
     }));
-    const known = new Set(this.#printerNames());
+    // Only what needs a person: in doubt, failed, or waiting for a printer that is not set up
+    // (read per such printer, never the whole queue: a day of tickets may wait for one printer).
+    const unconfigured = printers.filter((p) => !p.configured).map((p) => p.name);
+    const active = this.#worker.activeJobIds();
     const attention = [
-      ...this.store.printQueue.list({ state: 'sending' }).filter((job) => this.store.printQueue.jobsInDoubt().some((d) => d.id === job.id)),
+      ...this.store.printQueue.jobsInDoubt().filter((job) => !active.has(job.id)),
       ...this.store.printQueue.list({ state: 'failed' }),
-      ...this.store.printQueue.list({ state: 'pending' }).filter((job) => !known.has(job.printer)),
+      ...unconfigured.flatMap((printer) => this.store.printQueue.list({ state: 'pending', printer })),
     ];
     return { enabled: true, printers, attention: attention.map((job) => this.#jobView(job)) };
   }
