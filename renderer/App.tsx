@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Order } from '../bridge/contract';
 import { ErrorNote } from './components/Dialog';
+import { PrinterIndicator } from './components/PrinterIndicator';
 import { SyncIndicator } from './components/SyncIndicator';
 import { useBridge, useMenu, useQuery, useShortcuts, useSyncStatus, useUpdateStatus } from './lib/hooks';
 import { emptyTicket, ticketFromOrder, type Ticket } from './lib/ticket';
@@ -65,6 +66,7 @@ export function App() {
         {/* Together at the right; when the row is full they move to a second row together. */}
         <div className="topbar-status">
           <span className="location-name">{location?.name ?? ''}</span>
+          <PrinterIndicator />
           <SyncIndicator />
         </div>
       </header>

@@ -441,6 +441,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
         requireManager(p.managerPin, 'Changing payment limits or the manager PIN');
       }
       if (p.checkout !== undefined || p.taxRules !== undefined) requireManager(p.managerPin, 'Changing the checkout or the tax rules');
+      if (p.autoReceipt !== undefined) requireManager(p.managerPin, 'Changing when receipts print');
       if (p.webhookSigningSecret !== undefined) {
         await secrets.setMany({ [config.webhook.signingSecretRef]: p.webhookSigningSecret });
         webhookSecret = p.webhookSigningSecret;

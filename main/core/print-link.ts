@@ -164,12 +164,17 @@ export class PrintLink {
     if (!this.#worker) throw new CoreError('unavailable', 'No printer is set up on this terminal. IT sets printers with --receipt-printer and --kitchen-printer (docs/printing.md).');
   }
 
-  /** A copy of the receipt, on request: each copy is its own job. */
+  /**
+   * The receipt on request: the customer's receipt when none was printed for the order yet
+   * (receipts on request), else a copy marked COPY. Each is its own job.
+   */
   reprint(order: Order, location: Location, tillLetter: string): void {
     this.#requireEnabled();
     if (this.setup.receipt === null) throw new CoreError('unavailable', 'No receipt printer is set up on this terminal.');
-    const copies = this.store.printQueue.list({ orderId: order.id }).filter((j) => j.kind === 'receipt').length;
-    this.store.printQueue.enqueue([receiptJob({ orderId: order.id, key: `copy-${copies + 1}`, doc: { ...receiptDoc(order, location, tillLetter, this.clock.now(), {}), footer: ['COPY', 'Thank you!'] } })]);
+    const receipts = this.store.printQueue.list({ orderId: order.id }).filter((j) => j.kind === 'receipt' && j.state !== 'discarded').length;
+    const doc = receiptDoc(order, location, tillLetter, this.clock.now(), {});
+    const job = receipts === 0 ? receiptJob({ orderId: order.id, key: 'on-request', doc }) : receiptJob({ orderId: order.id, key: `copy-${receipts}`, doc: { ...doc, footer: ['COPY', 'Thank you!'] } });
+    this.store.printQueue.enqueue([job]);
     this.notify();
   }
 
@@ -209,12 +214,14 @@ export class PrintLink {
   discard(id: string): void {
     this.#job(id);
     this.store.printQueue.discard(id);
+    this.notify(); // every screen hears of it
   }
 
   confirmPrinted(id: string): void {
     const job = this.#job(id);
     if (job.state !== 'sending') throw new CoreError('conflict', 'Only a ticket that may have printed can be marked printed.');
     this.store.printQueue.markDone(id);
+    this.notify();
   }
 
   #printerNames(): string[] {

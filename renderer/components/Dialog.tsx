@@ -23,12 +23,13 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
         onClose();
       }}
     >
-      <header className="dialog-header">
+      {/* A div, not a header: inside a page's banner (the top bar's panels) a header would be a banner in a banner. */}
+      <div className="dialog-header">
         <h2 id={titleId}>{title}</h2>
         <button type="button" className="ghost" onClick={onClose} aria-label="Close">
           ✕ <kbd>Esc</kbd>
         </button>
-      </header>
+      </div>
       {children}
     </dialog>
   );

@@ -1,15 +1,19 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import type { Order } from '../../bridge/contract';
 import { money } from '../lib/format';
+import { describeError, useBridge } from '../lib/hooks';
+import { PRINTER_STATE_LABEL, receiptPrinter, usePrintingStatus } from '../lib/printing';
 import { balanceDue } from '../lib/order-check';
 import { serviceLabel } from '../lib/service';
+import { ErrorNote } from './Dialog';
 
 /**
  * The order just charged or saved, in a box of its own above the next ticket: its number big,
  * how it is served, what it came to and whether it is paid, and what to do now (the change to
  * give). It is the finished order's, never the new ticket's header; "Start next order" puts it away.
+ * Where receipts do not print by themselves (`autoReceipt` off), a paid order's receipt prints on request.
  */
-export function LastOrder({ order, notice, onNext }: { order: Order; notice: string | null; onNext: () => void }) {
+export function LastOrder({ order, notice, onNext, autoReceipt }: { order: Order; notice: string | null; onNext: () => void; autoReceipt: boolean }) {
   const titleId = useId();
   const service = serviceLabel(order.service, order.customer.name, order.channel);
   const due = balanceDue(order);
@@ -49,6 +53,49 @@ export function LastOrder({ order, notice, onNext }: { order: Order; notice: str
           {notice}
         </p>
       ) : null}
+      {!autoReceipt && order.paidAmount > 0 ? <PrintReceipt key={order.id} order={order} /> : null}
     </section>
+  );
+}
+
+/** "Print receipt" for the order just paid, where a receipt printer is set up; says what it did. */
+function PrintReceipt({ order }: { order: Order }) {
+  const client = useBridge();
+  const { status, publish } = usePrintingStatus();
+  const [printed, setPrinted] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (receiptPrinter(status) === null) return null;
+  const print = async () => {
+    setBusy(true);
+    setError(null);
+    setPrinted(null);
+    try {
+      const next = await client.call('printing.reprint', { orderId: order.id });
+      publish(next);
+      const printer = receiptPrinter(next);
+      setPrinted(
+        printer && printer.state !== 'ready' && printer.state !== 'printing'
+          ? `Receipt queued: the receipt printer is ${PRINTER_STATE_LABEL[printer.state].toLowerCase()}. It prints when the printer is back.`
+          : 'The receipt is printing.',
+      );
+    } catch (caught) {
+      setError(describeError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="last-order-print">
+      <button type="button" className="secondary" disabled={busy} onClick={() => void print()} data-testid="print-receipt">
+        Print receipt
+      </button>
+      {printed ? (
+        <p className="last-order-printed" role="status">
+          {printed}
+        </p>
+      ) : null}
+      <ErrorNote message={error} />
+    </div>
   );
 }

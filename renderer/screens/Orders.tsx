@@ -3,6 +3,7 @@ import type { CheckoutRules, Order, OrderDisplayState, OrderStatus, RefundState 
 import { CheckTotals } from '../components/CheckTotals';
 import { ConfirmDialog, ErrorNote } from '../components/Dialog';
 import { PaymentDialog } from '../components/PaymentDialog';
+import { ReceiptDialog } from '../components/ReceiptDialog';
 import { RefundDialog } from '../components/RefundDialog';
 import { describeDiscount } from '../lib/discounts';
 import { formatTime, money } from '../lib/format';
@@ -77,7 +78,7 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
     ['orders.changed'],
   );
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<'pay' | 'refund' | 'cancel' | null>(null);
+  const [dialog, setDialog] = useState<'pay' | 'refund' | 'cancel' | 'receipt' | null>(null);
   const [error, setError] = useState<string | null>(null);
   /** What the last action on the selected order did ("Refunded $2.00 …"), until another is picked. */
   const [notice, setNotice] = useState<string | null>(null);
@@ -251,6 +252,9 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
                   Refund
                 </button>
               ) : null}
+              <button type="button" className="secondary big" onClick={() => setDialog('receipt')}>
+                Receipt
+              </button>
             </div>
           </>
         ) : (
@@ -268,6 +272,7 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
           }}
         />
       ) : null}
+      {selected && dialog === 'receipt' ? <ReceiptDialog order={selected} onClose={() => setDialog(null)} /> : null}
       {selected && dialog === 'cancel' ? (
         <ConfirmDialog
           title="Cancel this order?"

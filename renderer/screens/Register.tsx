@@ -324,7 +324,7 @@ export function Register({
       </section>
 
       <section className="ticket" aria-label="Ticket">
-        {shownOrder ? <LastOrder order={shownOrder} notice={notice} onNext={startNextOrder} /> : null}
+        {shownOrder ? <LastOrder order={shownOrder} notice={notice} onNext={startNextOrder} autoReceipt={settings?.autoReceipt ?? true} /> : null}
         <header className="ticket-header">
           <h2>{ticket.editingOrderId ? 'Editing order' : 'New order'}</h2>
           {ticket.editingOrderId ? (

@@ -4,6 +4,7 @@ import { minorDigits } from '../../bridge/money';
 import { CheckoutSettings } from '../components/CheckoutSettings';
 import { ConfirmDialog, ErrorNote } from '../components/Dialog';
 import { describedBy, FieldError } from '../components/FieldError';
+import { PrintingSettings } from '../components/PrintingSettings';
 import { ResetDialog } from '../components/ResetDialog';
 import { readAmount, readWholeNumber, toAmountText } from '../lib/format';
 import { describeError, useBridge, useQuery } from '../lib/hooks';
@@ -252,6 +253,13 @@ function SettingsForm({ settings, currency, oauthMessage, message, setMessage, o
         onSaved={() => {
           setError(null);
           setMessage('Checkout settings saved.');
+        }}
+      />
+      <PrintingSettings
+        settings={settings}
+        onSaved={() => {
+          setError(null);
+          setMessage('Printing settings saved.');
         }}
       />
       <section className="card" aria-label="Account">

@@ -1,6 +1,7 @@
 import { formatTime, money } from '../lib/format';
 import { useQuery } from '../lib/hooks';
 import { ErrorNote } from '../components/Dialog';
+import { OpenDrawer } from '../components/OpenDrawer';
 
 export function Shift() {
   const { data: summary, error } = useQuery('shift.summary', {}, ['orders.changed']);
@@ -18,7 +19,7 @@ export function Shift() {
         </section>
       ) : null}
       {summary ? (
-        <section className="card" aria-label="Shift summary">
+        <section className="card shift-summary" aria-label="Shift summary">
           <h2>This shift since {formatTime(summary.since)}</h2>
           <dl className="facts big-facts">
             <dt>Orders</dt>
@@ -50,6 +51,7 @@ export function Shift() {
           </dl>
         </section>
       ) : null}
+      <OpenDrawer />
     </div>
   );
 }

@@ -119,4 +119,20 @@ describe('printing a sale', () => {
     await t.call('printing.openDrawer', { reason: 'change for the float', managerPin: '1357' });
     await receipt.waitFor(() => receipt.drawerKicks().length === 1, 'the drawer');
   });
+
+  it('prints the receipt on request as the original when receipts do not print by themselves, then copies; the setting is a manager’s', async () => {
+    const { receipt, t } = await startWithPrinters();
+    expect(await t.raw('settings.update', { autoReceipt: false })).toMatchObject({ ok: false, error: { code: 'needs_manager' } });
+    await t.call('settings.update', { autoReceipt: false, managerPin: '1357' });
+    const order = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
+    await t.call('payments.take', { orderId: order.id, method: 'card', amount: order.total });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(receipt.cuts()).toBe(0); // on request only
+    await t.call('printing.reprint', { orderId: order.id });
+    await receipt.waitFor(() => receipt.cuts() === 1, 'the receipt on request');
+    expect(receipt.decodedJobs()[0]!.text).not.toContain('COPY');
+    await t.call('printing.reprint', { orderId: order.id });
+    await receipt.waitFor(() => receipt.cuts() === 2, 'a copy');
+    expect(receipt.decodedJobs()[1]!.text).toContain('COPY');
+  });
 });

@@ -1,0 +1,80 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { SettingsView } from '../../bridge/contract';
+import { BridgeCallError } from '../lib/bridge-client';
+import { describeError, useBridge } from '../lib/hooks';
+import { receiptPrinter, usePrintingStatus } from '../lib/printing';
+import { ErrorNote } from './Dialog';
+import { describedBy, FieldError } from './FieldError';
+
+/**
+ * Whether the customer's receipt prints by itself after each payment (else the cashier prints it
+ * from the last order or the orders list). A manager's setting, like the other limits.
+ */
+export function PrintingSettings({ settings, onSaved }: { settings: SettingsView; onSaved: () => void }) {
+  const client = useBridge();
+  const { status } = usePrintingStatus();
+  const [autoReceipt, setAutoReceipt] = useState(settings.autoReceipt);
+  const [pin, setPin] = useState('');
+  const [pinError, setPinError] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const pinErrorId = useId();
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setRefusal(null);
+    setPinError(null);
+    if (settings.managerPinSet && pin === '') {
+      setPinError('Changing how receipts print needs the manager PIN.');
+      return;
+    }
+    setBusy(true);
+    try {
+      await client.call('settings.update', { autoReceipt, ...(pin ? { managerPin: pin } : {}) });
+      onSaved();
+    } catch (caught) {
+      if (caught instanceof BridgeCallError && caught.code === 'needs_manager' && settings.managerPinSet) setPinError(caught.message);
+      else setRefusal(describeError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="card printing-settings" onSubmit={(event) => void save(event)} aria-label="Printing">
+      <h2>Printing</h2>
+      {status && receiptPrinter(status) === null ? (
+        <p className="muted" data-testid="no-receipt-printer">
+          No receipt printer is set up on this terminal: nothing prints until IT sets one up (--receipt-printer). The setting below applies then.
+        </p>
+      ) : null}
+      <label className="checkbox">
+        <input type="checkbox" checked={autoReceipt} onChange={(event) => setAutoReceipt(event.target.checked)} />
+        Print the receipt after each payment
+      </label>
+      <p className="muted field-hint">{autoReceipt ? 'Each payment prints the customer’s receipt.' : 'Receipts print only on request: “Print receipt” after the payment, or Receipt → Reprint in Orders.'}</p>
+      {settings.managerPinSet ? (
+        <>
+          <label>
+            Manager PIN (needed to change printing)
+            <input
+              type="password"
+              inputMode="numeric"
+              autoComplete="off"
+              value={pin}
+              onChange={(event) => setPin(event.target.value)}
+              {...describedBy(pinErrorId, pinError)}
+            />
+          </label>
+          <FieldError id={pinErrorId} message={pinError} />
+        </>
+      ) : null}
+      <ErrorNote message={refusal} />
+      <div className="dialog-actions">
+        <button type="submit" className="primary big" disabled={busy}>
+          Save printing settings
+        </button>
+      </div>
+    </form>
+  );
+}

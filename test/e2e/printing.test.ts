@@ -1,0 +1,309 @@
+// Printing end to end, in Debian's Chromium against the sandbox, with two real TCP fake ESC/POS
+// printers (test/printing/fake-printer.ts): a receipt printer (with the cash drawer) and a kitchen
+// printer. A cash sale by touch prints the receipt (items, total, a cut) and kicks the drawer, and
+// the kitchen gets its ticket; the order's receipt preview in Orders, and Reprint prints a copy; the
+// kitchen printer out of paper shows in the top bar and the printers panel, and its ticket prints
+// once when the paper is back; a ticket in doubt is discarded with the manager PIN by keyboard; the
+// manager opens the drawer from the Shift screen; with receipts no longer printed by themselves,
+// "Print receipt" on the last order prints one.
+// Screenshots at 1024×768 and 1366×768 go to test-results/screenshots/printing-<name>-<w>x<h>.png,
+// each checked by the layout audit; axe on the panel and the preview.
+import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { MenuItem, MenuSnapshot, Order } from '../../bridge/contract';
+import { hashManagerPin } from '../../main/config/index';
+import { TerminalConfig } from '../../main/config/schema';
+import { FakePrinter } from '../printing/fake-printer';
+import { launchChromium, startTerminal, type Terminal } from './harness';
+import { auditLayout } from './layout-audit';
+
+const SHOTS = 'test-results/screenshots';
+const VIEWPORTS = [
+  { width: 1366, height: 768 },
+  // Last: the cases go on at the smaller size.
+  { width: 1024, height: 768 },
+] as const;
+const PIN = '2468';
+
+let browser: Browser;
+let terminal: Terminal;
+let receipt: FakePrinter;
+let kitchen: FakePrinter;
+let menu: MenuSnapshot;
+let page: Page;
+const consoleErrors: string[] = [];
+/** The cash sale of the first case, for the ones after it. */
+let sale: Order;
+
+const dialog = () => page.locator('dialog[open]');
+const pill = () => page.getByTestId('printer-indicator');
+
+function item(name: string): MenuItem {
+  const found = menu.items.find((i) => i.name === name);
+  if (!found) throw new Error(`the demo menu has no ${name}`);
+  return found;
+}
+
+const dollars = (minor: number) => `$${(minor / 100).toFixed(2)}`;
+
+/** The screen as it is now at both till sizes, tidy at each; the page is left at 1024×768. */
+async function shot(name: string): Promise<void> {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    await page.evaluate(() => document.fonts.ready.then(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))));
+    await page.screenshot({ path: `${SHOTS}/printing-${name}-${viewport.width}x${viewport.height}.png` });
+    const problems = await page.evaluate(auditLayout);
+    expect(problems.map((p) => `${p.kind}: ${p.element} (${p.detail})`), `${name} at ${viewport.width}×${viewport.height}`).toEqual([]);
+  }
+}
+
+/** No axe violation of any impact on what is on screen now (AxeBuilder as in checkout.test.ts). */
+async function expectAccessible(what: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), what).toEqual([]);
+}
+
+/** Tab until `target` has the focus: it is reachable from the keyboard. */
+async function tabTo(target: Locator, max = 150): Promise<void> {
+  for (let n = 0; n <= max; n++) {
+    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`${target} not reached with ${max} presses of Tab`);
+}
+
+async function screen(name: 'Register' | 'Orders' | 'Shift' | 'Settings'): Promise<void> {
+  await page.getByRole('button', { name: new RegExp(`^${name}`) }).tap();
+}
+
+async function call<T>(command: string, payload: unknown): Promise<T> {
+  const response = await terminal.mode.core.invoke({ command, payload });
+  if (!response.ok) throw new Error(`${command}: ${response.error.message}`);
+  return response.value as T;
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  [receipt, kitchen] = await Promise.all([FakePrinter.start(), FakePrinter.start()]);
+  [browser, terminal] = await Promise.all([
+    launchChromium(),
+    startTerminal({
+      config: {
+        // The harness takes the parsed config's type; these are the flags' values it parses.
+        printing: { receiptPrinter: receipt.url, kitchenPrinters: [`kitchen=${kitchen.url}`] } as unknown as TerminalConfig['printing'],
+        offlinePayments: { ...TerminalConfig.shape.offlinePayments.parse(undefined), managerPinHash: hashManagerPin(PIN) },
+      },
+    }),
+  ]);
+  menu = await vi.waitFor(
+    async () => {
+      const snapshot = await call<MenuSnapshot>('menu.snapshot', {});
+      if (!snapshot.items.some((i) => i.name === 'Garlic knots')) throw new Error('the first pull has not brought the menu yet');
+      return snapshot;
+    },
+    { timeout: 15_000, interval: 100 },
+  );
+  const context = await browser.newContext({ viewport: VIEWPORTS[0], hasTouch: true });
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  await page.goto(terminal.mode.host.launchUrl);
+  await page.locator('.menu-grid .tile').first().waitFor();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await terminal?.close();
+  await receipt?.stop();
+  await kitchen?.stop();
+});
+
+describe('printing in the browser', () => {
+  it('a cash sale by touch: the receipt with its items and total, a cut and the drawer; the kitchen its ticket', async () => {
+    await expect.poll(() => pill().textContent()).toBe('Printers ready');
+    await shot('pill-ready');
+    const knots = item('Garlic knots');
+    const lager = item('Lager');
+    await page.getByRole('button', { name: 'Starters' }).tap();
+    await page.locator(`.menu-grid .tile[data-item-id="${knots.id}"]`).tap();
+    await page.locator(`.menu-grid .tile[data-item-id="${knots.id}"]`).tap();
+    await page.getByRole('button', { name: 'Beer & Wine' }).tap();
+    await page.locator(`.menu-grid .tile[data-item-id="${lager.id}"]`).tap();
+    await page.getByTestId('charge').tap();
+    await dialog().waitFor();
+    await dialog().getByText('Cash', { exact: true }).tap();
+    await dialog().getByTestId('confirm-payment').tap();
+    await dialog().waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator('.last-order .notice').textContent()).toMatch(/^Paid/);
+    // Receipts print by themselves: the last order offers no "Print receipt".
+    expect(await page.getByTestId('print-receipt').count()).toBe(0);
+    const label = ((await page.getByTestId('order-label').textContent()) ?? '').replace(/^Order /, '');
+    sale = (await call<Order[]>('orders.list', { search: label })).find((order) => order.label === label)!;
+    expect(sale.lines.map((line) => [line.name, line.quantity])).toEqual([
+      ['Garlic knots', 2],
+      ['Lager', 1],
+    ]);
+
+    await receipt.waitFor(() => receipt.cuts() >= 1 && receipt.drawerKicks().length === 1, 'the receipt and the drawer kick', 10_000);
+    await kitchen.waitFor(() => kitchen.count(sale.label) === 1, 'the kitchen ticket', 10_000);
+    const printed = receipt.text();
+    expect(printed).toContain('Garlic knots');
+    expect(printed).toContain('Lager');
+    expect(printed).toContain(sale.label);
+    expect(printed).toContain(dollars(sale.total));
+    expect(receipt.cuts()).toBe(1);
+    expect(receipt.drawerKicks()).toHaveLength(1);
+    const ticket = kitchen.text();
+    expect(ticket).toContain('Garlic knots');
+    expect(ticket).toContain('Lager');
+    await shot('after-cash-sale');
+  });
+
+  it('shows the receipt in the order’s detail as it prints, and Reprint prints a second one', async () => {
+    await screen('Orders');
+    await page.locator(`tr[data-order-id="${sale.id}"]`).getByRole('button', { name: sale.label }).tap();
+    await page.getByRole('button', { name: 'Receipt', exact: true }).tap();
+    await expect.poll(() => dialog().locator('h2').textContent()).toBe(`Receipt · Order ${sale.label}`);
+    const img = dialog().locator('img.receipt-image');
+    await img.waitFor();
+    // Decoded and drawn: an image the page's CSP lets through (no console error below).
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+    expect(await img.getAttribute('alt')).toBe(`The receipt of order ${sale.label} as it prints: 3 items, total ${dollars(sale.total)}.`);
+    const svg = decodeURIComponent((await img.getAttribute('src'))!.replace('data:image/svg+xml;charset=utf-8,', ''));
+    const text = svg.replace(/<[^>]+>/g, '').replace(/&#xa0;/g, ' ');
+    expect(text).toContain('Garlic knots');
+    expect(text).toContain(dollars(sale.total).slice(1));
+    await shot('receipt-preview');
+    await expectAccessible('the receipt preview');
+
+    const before = receipt.jobs().length;
+    await dialog().getByRole('button', { name: 'Reprint' }).tap();
+    await expect.poll(() => dialog().getByTestId('reprint-notice').textContent()).toBe('A copy of the receipt (marked COPY) is printing on the receipt printer.');
+    await receipt.waitFor(() => receipt.cuts() === 2, 'the copy', 10_000);
+    expect(receipt.jobs()).toHaveLength(before + 1);
+    const copy = receipt.decodedJobs().at(-1)!.text;
+    expect(copy).toContain('COPY');
+    expect(copy).toContain('Garlic knots');
+    expect(receipt.drawerKicks()).toHaveLength(1);
+    await shot('receipt-reprinted');
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'detached' });
+  });
+
+  it('a kitchen printer out of paper: the pill and the panel say so and what to do; back, the ticket prints once', async () => {
+    kitchen.setStatus({ paperOut: true });
+    const order = await call<Order>('orders.place', { lines: [{ menuItemId: item('Garlic knots').id, quantity: 1 }] });
+    await expect.poll(() => pill().textContent(), { timeout: 10_000 }).toBe('Kitchen printer out of paper');
+    expect(await pill().getAttribute('class')).toContain('printer-warn');
+    // By keyboard: Tab to the pill, Enter opens the panel.
+    await tabTo(pill());
+    await page.keyboard.press('Enter');
+    await expect.poll(() => dialog().locator('h2').first().textContent()).toBe('Printers');
+    const row = dialog().locator('[data-testid="printer"][data-printer="kitchen"]');
+    await expect.poll(() => row.locator('.printer-state').textContent()).toBe('Out of paper');
+    expect(await row.textContent()).toContain('1 ticket waiting');
+    expect(await row.getByTestId('printer-message').textContent()).toBe('The kitchen printer is out of paper: put in a new roll. Its tickets wait.');
+    await shot('panel-paper-out');
+    await expectAccessible('the printers panel, paper out');
+    expect(kitchen.count(order.label)).toBe(0);
+
+    // A new roll: the ticket comes out by itself, the panel and the pill say all is well.
+    kitchen.setStatus({});
+    await expect.poll(() => row.locator('.printer-state').textContent(), { timeout: 15_000 }).toBe('Ready');
+    await expect.poll(() => row.textContent()).toContain('0 tickets waiting');
+    await kitchen.waitFor(() => kitchen.count(order.label) === 1, 'the ticket after the paper is back', 15_000);
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'detached' });
+    await expect.poll(() => pill().textContent()).toBe('Printers ready');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(kitchen.count(order.label)).toBe(1);
+  });
+
+  it('a receipt that may have printed: the panel lists it; Discard asks the manager PIN, by keyboard', async () => {
+    await receipt.setMode('break_mid_job');
+    const order = await call<Order>('orders.place', { lines: [{ menuItemId: item('Lager').id, quantity: 1 }] });
+    await call('payments.take', { orderId: order.id, method: 'card', amount: order.total });
+    await expect.poll(() => pill().textContent(), { timeout: 10_000 }).toMatch(/^Receipt printer( error|: check the last ticket)$/);
+    await receipt.setMode('up');
+    await tabTo(pill());
+    await page.keyboard.press('Enter');
+    const job = dialog().getByTestId('print-job');
+    await expect.poll(() => job.locator('strong').textContent()).toBe(`Receipt · Order ${order.label}`);
+    expect(await job.getAttribute('data-job-state')).toBe('sending');
+    await expect.poll(() => pill().textContent(), { timeout: 15_000 }).toBe('Receipt printer: check the last ticket');
+    await shot('panel-in-doubt');
+    await expectAccessible('the printers panel, a ticket in doubt');
+
+    await tabTo(job.getByRole('button', { name: 'Discard' }));
+    await page.keyboard.press('Enter');
+    const pin = job.getByLabel('Manager PIN');
+    await expect.poll(() => pin.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('1111');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => job.locator('.field-error').textContent()).toBe('That manager PIN is not right. Nothing was changed.');
+    expect(await pin.getAttribute('aria-invalid')).toBe('true');
+    await shot('panel-discard-refused');
+    await expectAccessible('the printers panel, a refused PIN');
+    await page.keyboard.type(PIN);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => dialog().getByTestId('printers-notice').textContent()).toBe(`Receipt · Order ${order.label} discarded: it will not print.`);
+    expect(await dialog().getByTestId('print-job').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'detached' });
+    await expect.poll(() => pill().textContent()).toBe('Printers ready');
+  });
+
+  it('the manager opens the drawer from the Shift screen, by keyboard, with a reason and the PIN', async () => {
+    await screen('Shift');
+    const form = page.getByRole('form', { name: 'Cash drawer' });
+    await form.waitFor();
+    const kicks = receipt.drawerKicks().length;
+    await form.getByRole('button', { name: 'Open the drawer' }).click();
+    await expect.poll(() => form.locator('.field-error').textContent()).toBe('Say why the drawer is opened (for example: change for the float).');
+    expect(await form.getByLabel('Reason').evaluate((el) => el === document.activeElement)).toBe(true);
+    await shot('drawer-refused');
+    await page.keyboard.type('change for the float');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PIN);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => form.getByTestId('drawer-notice').textContent()).toBe('The drawer opens now. Reason kept: “change for the float”.');
+    await receipt.waitFor(() => receipt.drawerKicks().length === kicks + 1, 'the drawer kick', 10_000);
+    await shot('drawer-opened');
+  });
+
+  it('with receipts no longer printed by themselves, "Print receipt" on the last order prints one', async () => {
+    await screen('Settings');
+    const form = page.getByRole('form', { name: 'Printing' });
+    await form.getByLabel('Print the receipt after each payment').tap();
+    await form.getByLabel('Manager PIN (needed to change printing)').fill(PIN);
+    await form.getByRole('button', { name: 'Save printing settings' }).tap();
+    await page.getByText('Printing settings saved.').waitFor();
+    await form.scrollIntoViewIfNeeded();
+    await shot('settings-printing');
+    expect((await call<{ autoReceipt: boolean }>('settings.get', {})).autoReceipt).toBe(false);
+
+    await screen('Register');
+    const cuts = receipt.cuts();
+    await page.getByRole('button', { name: 'Starters' }).tap();
+    await page.locator(`.menu-grid .tile[data-item-id="${item('Garlic knots').id}"]`).tap();
+    await page.getByTestId('charge').tap();
+    await dialog().waitFor();
+    await dialog().getByTestId('confirm-payment').tap();
+    await dialog().waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator('.last-order .notice').textContent()).toMatch(/^Paid/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receipt.cuts()).toBe(cuts);
+    await page.getByTestId('print-receipt').tap();
+    await expect.poll(() => page.locator('.last-order-printed').textContent()).toBe('The receipt is printing.');
+    await receipt.waitFor(() => receipt.cuts() === cuts + 1, 'the receipt on request', 10_000);
+    await shot('last-order-print-receipt');
+  });
+
+  it('ran without a console error or CSP violation', () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});
