@@ -42,12 +42,16 @@ export type DocService = z.infer<typeof DocService>;
 export const DocAmount = z.object({ label: ShortText, amount: ShortText });
 export type DocAmount = z.infer<typeof DocAmount>;
 
-export const ReceiptLine = z.object({
+/** What a receipt line and a kitchen line both say: the item as ordered. */
+const OrderedLine = z.object({
   name: ShortText,
   quantity: z.number().int().positive(),
-  /** Modifier names ("Extra cheese"); their prices are in the line's amount. */
+  /** Modifier names ("Extra cheese"); on a receipt their prices are in the line's amount. */
   modifiers: z.array(ShortText).default([]),
   note: Text.default(''),
+});
+
+export const ReceiptLine = OrderedLine.extend({
   /** What the line costs, formatted ("€24.00"). */
   amount: ShortText,
   /** The line's own discount, when it has one ("Happy hour 50%", "-€6.00"). */
@@ -65,15 +69,20 @@ export const ReceiptPayment = z.object({
 });
 export type ReceiptPayment = z.input<typeof ReceiptPayment>;
 
-export const ReceiptDoc = z.object({
-  /** 'refund' prints the refund receipt: a REFUND title, the lines given back, the amount returned by tender. */
-  variant: z.enum(['sale', 'refund']).default('sale'),
-  location: DocLocation,
+/** The heading of a receipt and of a kitchen ticket: which order, from which till, when, how it is served. */
+const orderHeading = {
   /** The number the kitchen calls ("A17"). */
   orderLabel: ShortText,
   tillLetter: ShortText,
   time: DocTime,
   service: DocService.nullable().optional(),
+};
+
+export const ReceiptDoc = z.object({
+  /** 'refund' prints the refund receipt: a REFUND title, the lines given back, the amount returned by tender. */
+  variant: z.enum(['sale', 'refund']).default('sale'),
+  location: DocLocation,
+  ...orderHeading,
   /** Who rang it up. */
   cashier: ShortText.nullable().optional(),
   lines: z.array(ReceiptLine),
@@ -107,11 +116,7 @@ export const ReceiptDoc = z.object({
 /** What main/core builds (defaults may be left out). */
 export type ReceiptDoc = z.input<typeof ReceiptDoc>;
 
-export const KitchenLine = z.object({
-  name: ShortText,
-  quantity: z.number().int().positive(),
-  modifiers: z.array(ShortText).default([]),
-  note: Text.default(''),
+export const KitchenLine = OrderedLine.extend({
   /** The menu item's category: what routeKitchenLines sends to a printer. */
   categoryId: ShortText.nullable().optional(),
   categoryName: ShortText.nullable().optional(),
@@ -121,10 +126,7 @@ export type KitchenLine = z.input<typeof KitchenLine>;
 export const KitchenTicketDoc = z.object({
   /** 'new': the order; 'add': only the lines added since; 'void': the lines (or the whole order) taken off. */
   variant: z.enum(['new', 'add', 'void']).default('new'),
-  orderLabel: ShortText,
-  tillLetter: ShortText,
-  time: DocTime,
-  service: DocService.nullable().optional(),
+  ...orderHeading,
   /** The printer's station ("grill", "bar"), printed under the header. */
   station: ShortText.nullable().optional(),
   lines: z.array(KitchenLine),

@@ -1,52 +1,13 @@
 // Proves every architecture rule in .dependency-cruiser.cjs fires on a forbidden import (and stays
 // quiet on allowed ones), by cruising small fixture trees with the real config.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-
-const repo = resolve(import.meta.dirname, '../..');
-const workspaces: string[] = [];
-
-interface Violation {
-  rule: { name: string };
-  from: string;
-  to: string;
-}
-
-/** Writes `files` into a fresh tree beside the real config and returns the rules that fire. */
-function violationsFor(files: Record<string, string>): Violation[] {
-  const root = mkdtempSync(join(tmpdir(), 'arch-'));
-  workspaces.push(root);
-  symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'), 'dir');
-  writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { moduleResolution: 'Bundler', module: 'ESNext' } }));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  const folders = [...new Set(Object.keys(files).map((p) => p.split('/')[0] as string))];
-  let output: string;
-  try {
-    output = execFileSync(join(repo, 'node_modules/.bin/depcruise'), ['--config', join(repo, '.dependency-cruiser.cjs'), '--output-type', 'json', ...folders], {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-  } catch (error) {
-    // depcruise exits non-zero when it finds violations; its JSON report is still on stdout.
-    output = (error as { stdout: string }).stdout;
-  }
-  return (JSON.parse(output) as { summary: { violations: Violation[] } }).summary.violations;
-}
+import { removeCruisedTrees, violationsFor } from './cruise';
 
 function rulesFired(files: Record<string, string>): string[] {
   return [...new Set(violationsFor(files).map((v) => v.rule.name))].sort();
 }
 
-afterAll(() => {
-  for (const dir of workspaces) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(removeCruisedTrees);
 
 describe('architecture rules', () => {
   it('allow the intended direction', () => {

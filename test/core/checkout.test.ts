@@ -3,42 +3,14 @@
 // by item, and the shift's figures. The same flow against the sandbox is test/sync/checkout.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashManagerPin } from '../../main/config/index';
-import type { Store } from '../../store/index';
-import { ITEMS, LOCATION, MODIFIERS, reopenStore, startTestCore, type TestCore } from './fixtures';
+import { FLAT_WHITE, ITEMS, MODIFIERS, reopenStore, seedCoffee, SIZES, startTestCore, type TestCore } from './fixtures';
 
 let t: TestCore;
 afterEach(async () => {
   await t?.core.shutdown();
 });
 
-const FLAT_WHITE = 'mi_flat_white';
-const SIZES = { small: 'mod_small', large: 'mod_large' };
 const PIN = '4321';
-
-/** A coffee whose size must be chosen (exactly one) with up to two extras, taxed as food. */
-function seedCoffee(store: Store): void {
-  const s = store.server;
-  s.applyServerRecord('modifier', { id: SIZES.small, name: 'Small', price: 0 });
-  s.applyServerRecord('modifier', { id: SIZES.large, name: 'Large', price: 100 });
-  s.applyServerRecord('menu_item', {
-    id: FLAT_WHITE,
-    location_id: LOCATION,
-    category_id: 'cat_drinks',
-    name: 'Flat white',
-    description: '',
-    price: 380,
-    currency: 'usd',
-    available: true,
-    low_stock: false,
-    modifier_ids: [SIZES.small, SIZES.large, MODIFIERS.oat],
-    deleted: false,
-    tax_class: 'food',
-    modifier_groups: [
-      { id: 'mg_size', name: 'Size', min: 1, max: 1, modifier_ids: [SIZES.small, SIZES.large] },
-      { id: 'mg_extras', name: 'Extras', min: 0, max: 2, modifier_ids: [MODIFIERS.oat] },
-    ],
-  });
-}
 
 /** 8.875% on everything standard (NYC), food at 8.875%; a manager PIN set. */
 const CONFIG = {

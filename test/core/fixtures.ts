@@ -55,6 +55,37 @@ export function seedDataDir(): string {
   return dataDir;
 }
 
+export const FLAT_WHITE = 'mi_flat_white';
+export const SIZES = { small: 'mod_small', large: 'mod_large' } as const;
+
+/**
+ * More seed for the checkout suites: a flat white ($3.80, taxed as food) whose size must be chosen,
+ * exactly one (Small, Large +$1.00), with up to two extras (oat milk).
+ */
+export function seedCoffee(store: Store): void {
+  const s = store.server;
+  s.applyServerRecord('modifier', { id: SIZES.small, name: 'Small', price: 0 });
+  s.applyServerRecord('modifier', { id: SIZES.large, name: 'Large', price: 100 });
+  s.applyServerRecord('menu_item', {
+    id: FLAT_WHITE,
+    location_id: LOCATION,
+    category_id: 'cat_drinks',
+    name: 'Flat white',
+    description: '',
+    price: 380,
+    currency: 'usd',
+    available: true,
+    low_stock: false,
+    modifier_ids: [SIZES.small, SIZES.large, MODIFIERS.oat],
+    deleted: false,
+    tax_class: 'food',
+    modifier_groups: [
+      { id: 'mg_size', name: 'Size', min: 1, max: 1, modifier_ids: [SIZES.small, SIZES.large] },
+      { id: 'mg_extras', name: 'Extras', min: 0, max: 2, modifier_ids: [MODIFIERS.oat] },
+    ],
+  });
+}
+
 export interface TestCore {
   core: Core;
   dataDir: string;

@@ -1,38 +1,16 @@
 // The printing room's place in the architecture (.dependency-cruiser.cjs): printing/ imports store/
 // and common/ only; the store and the contracts never import printing/. Cruises small fixture
-// trees with the real config, as test/arch/lint-rules.test.ts does for the other rules.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+// trees with the real config (test/arch/cruise.ts), as test/arch/lint-rules.test.ts does for the other rules.
 import { afterAll, describe, expect, it } from 'vitest';
-
-const repo = resolve(import.meta.dirname, '../..');
-const workspaces: string[] = [];
+import { removeCruisedTrees, violationsFor } from '../arch/cruise';
 
 function violations(files: Record<string, string>): string[] {
-  const root = mkdtempSync(join(tmpdir(), 'arch-printing-'));
-  workspaces.push(root);
-  symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'), 'dir');
-  writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { moduleResolution: 'Bundler', module: 'ESNext' } }));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  const folders = [...new Set(Object.keys(files).map((p) => p.split('/')[0] as string))];
-  let output: string;
-  try {
-    output = execFileSync(join(repo, 'node_modules/.bin/depcruise'), ['--config', join(repo, '.dependency-cruiser.cjs'), '--output-type', 'json', ...folders], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (error) {
-    output = (error as { stdout: string }).stdout;
-  }
-  const report = JSON.parse(output) as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } };
-  return report.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort();
+  return violationsFor(files, 'arch-printing-')
+    .map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)
+    .sort();
 }
 
-afterAll(() => {
-  for (const dir of workspaces) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(removeCruisedTrees);
 
 describe('printing in the architecture', () => {
   it('lets printing/ use store/ and common/, and main/ use printing/', () => {

@@ -2,37 +2,17 @@
 // and is SIGKILLed at random moments. Afterwards every ticket it committed prints exactly once:
 // counted at a fake printer by each ticket's unique marker. When the child was printing too, a
 // ticket the kill caught mid-print is in doubt and never printed a second time.
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../store';
 import { parsePrintingConfig, PrintWorker } from '../../printing';
+import { runAndKill } from '../store/run-and-kill';
 import { FakePrinter } from './fake-printer';
 import { tempDbPath } from './helpers';
 import { FAST, sleep, until } from './rig';
 
 const writer = join(dirname(fileURLToPath(import.meta.url)), 'crash-writer.ts');
-
-/** Runs the writer until it has been selling for `runMs`, SIGKILLs it, returns the order ids it reported committed. */
-function runAndKill(file: string, runMs: number, printerUrl?: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', writer, file, ...(printerUrl ? [printerUrl] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    let timer: NodeJS.Timeout | undefined;
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      if (!timer && out.startsWith('ready\n')) timer = setTimeout(() => child.kill('SIGKILL'), runMs);
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-    child.on('error', reject);
-    child.on('exit', (_code, signal) => {
-      if (signal !== 'SIGKILL') return reject(new Error(`writer exited on its own: ${err}`));
-      resolve(out.split('\n').slice(0, -1).filter((line) => line !== 'ready'));
-    });
-  });
-}
 
 let printer: FakePrinter | undefined;
 afterEach(async () => {
@@ -61,7 +41,7 @@ describe('print queue crash safety', () => {
   it('prints every ticket committed before 10 SIGKILLs exactly once, across two restarts', { timeout: 60_000 }, async () => {
     const file = tempDbPath();
     const reported: string[] = [];
-    for (let i = 0; i < 10; i++) reported.push(...(await runAndKill(file, 5 + Math.floor(Math.random() * 40))));
+    for (let i = 0; i < 10; i++) reported.push(...(await runAndKill(writer, [file], 5 + Math.floor(Math.random() * 40))));
     expect(reported.length).toBeGreaterThan(10);
 
     printer = await FakePrinter.start();
@@ -96,7 +76,7 @@ describe('print queue crash safety', () => {
   it('never prints a ticket twice when the kill lands while printing: each is printed once or left in doubt', { timeout: 60_000 }, async () => {
     const file = tempDbPath();
     printer = await FakePrinter.start();
-    for (let i = 0; i < 4; i++) await runAndKill(file, 50 + Math.floor(Math.random() * 150), printer.url);
+    for (let i = 0; i < 4; i++) await runAndKill(writer, [file, printer.url], 50 + Math.floor(Math.random() * 150));
     await drain(file, printer.url);
 
     const store = openStore(file);

@@ -2,7 +2,6 @@
 // docs/spec-gaps.md, "Checkout: what the sandbox models beyond the spec"), over real HTTP: tax,
 // discounts, order number, type, table, guests, line notes, modifier groups, tips; what spec-minimal
 // does with them (nothing); the seed's tax rates and channels; events; older databases.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +11,7 @@ import { locationSchema, menuItemSchema, orderSchema, paymentSchema } from '../.
 import type { Sandbox } from '../../sandbox/index';
 import { specOrderEventAttributesSchema, specOrderSchema } from '../../sandbox/profile-schemas';
 import { demoTax } from '../../sandbox/seed';
-import { call, dashboard, withSandbox, type Loose } from './helpers';
+import { call, dashboard, runSandboxCli, sandboxPerSuite, withSandbox, type Loose, type SuiteSandbox } from './helpers';
 import { startReceiver, waitFor, type Receiver } from './receiver';
 
 /** Every menu item the location sells (all pages). */
@@ -37,6 +36,11 @@ async function allOrders(sb: Sandbox): Promise<Loose[]> {
 /** The open online and delivery orders `taxes: 'demo'` adds (sandbox/seed.ts, LIVE_ORDERS). */
 const LIVE_NUMBERS = ['UE-7342', 'W2001', 'DD-1188', 'W2002', 'UE-5520'];
 
+/** An item the location sells as it is: no modifiers, no stock to run out. */
+function plainItem(menu: readonly Loose[]): Loose {
+  return menu.find((i) => i.available && i.modifiers.length === 0 && i.stock === null);
+}
+
 function byName(items: readonly Loose[], name: string): Loose {
   const item = items.find((i) => i.name === name);
   if (!item) throw new Error(`no ${name} on the menu`);
@@ -56,32 +60,29 @@ function price(item: Loose, ...names: string[]): number {
   return item.price + names.reduce((sum, name) => sum + item.modifiers.find((m: Loose) => m.name === name).price, 0);
 }
 
-describe('default profile: checkout fields of orders', () => {
-  let sb: Sandbox;
-  let key: string;
-  let loc: string;
-  let plain: Loose;
-  let coffee: Loose;
-  let steak: Loose;
+/** A suite's sandbox (demo seed) and what the checkout suites order from its menu, read before the tests. */
+function checkoutSuite(): SuiteSandbox & { plain: Loose; coffee: Loose; steak: Loose } {
+  const suite = sandboxPerSuite() as SuiteSandbox & { plain: Loose; coffee: Loose; steak: Loose };
   beforeAll(async () => {
-    sb = await withSandbox();
-    key = sb.credentials.apiKeys.full;
-    loc = sb.credentials.locationIds[0] as string;
-    const menu = await menuOf(sb);
-    plain = menu.find((i) => i.available && i.modifiers.length === 0 && i.stock === null);
-    coffee = byName(menu, 'Iced flat white');
-    steak = byName(menu, 'Ribeye steak');
+    const menu = await menuOf(suite.sb);
+    suite.plain = plainItem(menu);
+    suite.coffee = byName(menu, 'Iced flat white');
+    suite.steak = byName(menu, 'Ribeye steak');
   });
-  afterAll(() => sb.close());
+  return suite;
+}
 
-  const post = (body: object) => call(sb, 'POST', '/orders', { key, body: { location_id: loc, ...body } });
+describe('default profile: checkout fields of orders', () => {
+  const t = checkoutSuite();
+
+  const post = (body: object) => call(t.sb, 'POST', '/orders', { key: t.key, body: { location_id: t.loc, ...body } });
 
   it('round-trips number, type, table, guests, notes, discounts and tax, and the totals add up', async () => {
     const lines = [
-      { menu_item_id: plain.id, quantity: 2 },
-      { menu_item_id: coffee.id, quantity: 1, modifiers: choice(coffee, 'Regular', 'Oat milk'), note: 'extra hot' },
+      { menu_item_id: t.plain.id, quantity: 2 },
+      { menu_item_id: t.coffee.id, quantity: 1, modifiers: choice(t.coffee, 'Regular', 'Oat milk'), note: 'extra hot' },
     ];
-    const subtotal = plain.price * 2 + price(coffee, 'Regular', 'Oat milk');
+    const subtotal = t.plain.price * 2 + price(t.coffee, 'Regular', 'Oat milk');
     const created = await post({
       items: lines,
       order_number: 'A17',
@@ -113,54 +114,54 @@ describe('default profile: checkout fields of orders', () => {
       total: subtotal - 300 + 123,
     });
     expect(created.body.items.map((l: Loose) => l.note)).toEqual(['', 'extra hot']);
-    expect(created.body.items[1].price).toBe(price(coffee, 'Regular', 'Oat milk'));
-    const read = await call(sb, 'GET', `/orders/${created.body.id}`, { key });
+    expect(created.body.items[1].price).toBe(price(t.coffee, 'Regular', 'Oat milk'));
+    const read = await call(t.sb, 'GET', `/orders/${created.body.id}`, { key: t.key });
     expect(read.body).toEqual(created.body);
 
     // Tax inside the prices: it no longer adds to the total. Fields not sent keep their value.
-    const included = await call(sb, 'PATCH', `/orders/${created.body.id}`, { key, body: { tax_total: 50, tax_included: true } });
+    const included = await call(t.sb, 'PATCH', `/orders/${created.body.id}`, { key: t.key, body: { tax_total: 50, tax_included: true } });
     expect(included.status).toBe(200);
     expect(included.body).toMatchObject({ order_number: 'A17', table: '12', discount_total: 300, tax_total: 50, tax_included: true, total: subtotal - 300 });
 
     // New lines: the line discount (its index meant the old lines) goes, the order's stays.
-    const relined = await call(sb, 'PATCH', `/orders/${created.body.id}`, { key, body: { items: [{ menu_item_id: plain.id, quantity: 3, note: 'to share' }] } });
+    const relined = await call(t.sb, 'PATCH', `/orders/${created.body.id}`, { key: t.key, body: { items: [{ menu_item_id: t.plain.id, quantity: 3, note: 'to share' }] } });
     expect(relined.status).toBe(200);
     expect(relined.body).toMatchObject({
-      subtotal: plain.price * 3,
+      subtotal: t.plain.price * 3,
       discounts: [{ reason: 'Manager comp', amount: 200, line: null }],
       discount_total: 200,
       tax_total: 50,
       tax_included: true,
-      total: plain.price * 3 - 200,
+      total: t.plain.price * 3 - 200,
       guests: 3,
     });
     expect(relined.body.items[0].note).toBe('to share');
 
-    const moved = await call(sb, 'PATCH', `/orders/${created.body.id}`, { key, body: { order_type: 'takeout', table: null, guests: null, order_number: 'A18', discounts: [] } });
-    expect(moved.body).toMatchObject({ order_type: 'takeout', table: null, guests: null, order_number: 'A18', discounts: [], discount_total: 0, total: plain.price * 3 });
+    const moved = await call(t.sb, 'PATCH', `/orders/${created.body.id}`, { key: t.key, body: { order_type: 'takeout', table: null, guests: null, order_number: 'A18', discounts: [] } });
+    expect(moved.body).toMatchObject({ order_type: 'takeout', table: null, guests: null, order_number: 'A18', discounts: [], discount_total: 0, total: t.plain.price * 3 });
   });
 
   it('defaults every checkout field on an order that sends none', async () => {
-    const created = await post({ items: [{ menu_item_id: plain.id, quantity: 2 }] });
+    const created = await post({ items: [{ menu_item_id: t.plain.id, quantity: 2 }] });
     expect(created.body).toMatchObject({
       order_number: null,
       order_type: null,
       table: null,
       guests: null,
       channel: 'pos',
-      subtotal: plain.price * 2,
+      subtotal: t.plain.price * 2,
       discounts: [],
       discount_total: 0,
       tax_total: 0,
       tax_included: false,
-      total: plain.price * 2,
+      total: t.plain.price * 2,
     });
     expect(created.body.items[0].note).toBe('');
   });
 
   it('does not make order numbers unique: the till owns them', async () => {
-    const first = await post({ items: [{ menu_item_id: plain.id, quantity: 1 }], order_number: 'B2' });
-    const second = await post({ items: [{ menu_item_id: plain.id, quantity: 1 }], order_number: 'B2' });
+    const first = await post({ items: [{ menu_item_id: t.plain.id, quantity: 1 }], order_number: 'B2' });
+    const second = await post({ items: [{ menu_item_id: t.plain.id, quantity: 1 }], order_number: 'B2' });
     expect([first.status, second.status]).toEqual([201, 201]);
   });
 
@@ -180,18 +181,18 @@ describe('default profile: checkout fields of orders', () => {
     ['100 guests', () => ({ guests: 100 }), 'guests', /./],
     ['a negative tax', () => ({ tax_total: -1 }), 'tax_total', /./],
   ])('refuses %s as invalid_request naming the field, and writes nothing', async (_what, extra, param, message) => {
-    const before = await sb.countOrders();
-    const reply = await post({ items: [{ menu_item_id: plain.id, quantity: 2 }], ...extra(plain.price) });
+    const before = await t.sb.countOrders();
+    const reply = await post({ items: [{ menu_item_id: t.plain.id, quantity: 2 }], ...extra(t.plain.price) });
     expect(reply.status).toBe(400);
     expect(reply.body.error).toMatchObject({ code: 'invalid_request', param });
     expect(reply.body.error.message).toMatch(message);
-    expect(await sb.countOrders()).toBe(before);
+    expect(await t.sb.countOrders()).toBe(before);
   });
 
   it('refuses a note over 140 characters', async () => {
-    const reply = await post({ items: [{ menu_item_id: plain.id, quantity: 1, note: 'n'.repeat(141) }] });
+    const reply = await post({ items: [{ menu_item_id: t.plain.id, quantity: 1, note: 'n'.repeat(141) }] });
     expect(reply.body.error).toMatchObject({ code: 'invalid_request', param: 'items.0.note' });
-    expect((await post({ items: [{ menu_item_id: plain.id, quantity: 1, note: 'n'.repeat(140) }] })).status).toBe(201);
+    expect((await post({ items: [{ menu_item_id: t.plain.id, quantity: 1, note: 'n'.repeat(140) }] })).status).toBe(201);
   });
 
   it.each([
@@ -199,59 +200,51 @@ describe('default profile: checkout fields of orders', () => {
     ['two sizes', ['Small', 'Large'], 'Size needs exactly 1 choice (2 chosen)'],
     ['four extras', ['Small', 'Oat milk', 'Extra shot', 'Vanilla syrup', 'Caramel'], 'Extras allows at most 3 choices (4 chosen)'],
   ])('enforces modifier groups: %s is refused naming the group', async (_what, names, message) => {
-    const reply = await post({ items: [{ menu_item_id: plain.id, quantity: 1 }, { menu_item_id: coffee.id, quantity: 1, modifiers: choice(coffee, ...names) }] });
+    const reply = await post({ items: [{ menu_item_id: t.plain.id, quantity: 1 }, { menu_item_id: t.coffee.id, quantity: 1, modifiers: choice(t.coffee, ...names) }] });
     expect(reply.status).toBe(400);
     expect(reply.body.error).toMatchObject({ code: 'invalid_request', param: 'items.1.modifiers', message: `items.1.modifiers: ${message}` });
   });
 
   it('takes exactly one size with up to three extras, and no side or up to three on a steak', async () => {
-    const coffeeOk = await post({ items: [{ menu_item_id: coffee.id, quantity: 2, modifiers: choice(coffee, 'Large', 'Oat milk', 'Extra shot', 'Caramel') }] });
+    const coffeeOk = await post({ items: [{ menu_item_id: t.coffee.id, quantity: 2, modifiers: choice(t.coffee, 'Large', 'Oat milk', 'Extra shot', 'Caramel') }] });
     expect(coffeeOk.status).toBe(201);
-    expect(coffeeOk.body.subtotal).toBe(2 * price(coffee, 'Large', 'Oat milk', 'Extra shot', 'Caramel'));
-    const steakOk = await post({ items: [{ menu_item_id: steak.id, quantity: 1, modifiers: choice(steak, 'Medium rare') }] });
+    expect(coffeeOk.body.subtotal).toBe(2 * price(t.coffee, 'Large', 'Oat milk', 'Extra shot', 'Caramel'));
+    const steakOk = await post({ items: [{ menu_item_id: t.steak.id, quantity: 1, modifiers: choice(t.steak, 'Medium rare') }] });
     expect(steakOk.status).toBe(201);
-    const noTemperature = await post({ items: [{ menu_item_id: steak.id, quantity: 1, modifiers: choice(steak, 'French fries') }] });
+    const noTemperature = await post({ items: [{ menu_item_id: t.steak.id, quantity: 1, modifiers: choice(t.steak, 'French fries') }] });
     expect(noTemperature.body.error.message).toBe('items.0.modifiers: Temperature needs exactly 1 choice (0 chosen)');
     // An item's ungrouped modifiers stay free extras.
-    const burger = (await menuOf(sb)).find((i) => i.modifiers.length >= 2 && i.modifier_groups.length === 0);
+    const burger = (await menuOf(t.sb)).find((i) => i.modifiers.length >= 2 && i.modifier_groups.length === 0);
     expect((await post({ items: [{ menu_item_id: burger.id, quantity: 1, modifiers: burger.modifiers.map((m: Loose) => m.id) }] })).status).toBe(201);
   });
 
   it('checks discounts and groups on PATCH too; kept order discounts must still fit new lines', async () => {
-    const order = (await post({ items: [{ menu_item_id: plain.id, quantity: 3 }], discounts: [{ reason: 'Comp', amount: plain.price * 2 }] })).body;
-    const smaller = await call(sb, 'PATCH', `/orders/${order.id}`, { key, body: { items: [{ menu_item_id: plain.id, quantity: 1 }] } });
+    const order = (await post({ items: [{ menu_item_id: t.plain.id, quantity: 3 }], discounts: [{ reason: 'Comp', amount: t.plain.price * 2 }] })).body;
+    const smaller = await call(t.sb, 'PATCH', `/orders/${order.id}`, { key: t.key, body: { items: [{ menu_item_id: t.plain.id, quantity: 1 }] } });
     expect(smaller.body.error).toMatchObject({ code: 'invalid_request', param: 'discounts' });
     expect(smaller.body.error.message).toContain('send discounts again');
-    const together = await call(sb, 'PATCH', `/orders/${order.id}`, { key, body: { items: [{ menu_item_id: plain.id, quantity: 1 }], discounts: [{ reason: 'Comp', amount: 1, line: 0 }] } });
+    const together = await call(t.sb, 'PATCH', `/orders/${order.id}`, { key: t.key, body: { items: [{ menu_item_id: t.plain.id, quantity: 1 }], discounts: [{ reason: 'Comp', amount: 1, line: 0 }] } });
     expect(together.status).toBe(200);
-    expect(together.body).toMatchObject({ discount_total: 1, total: plain.price - 1 });
-    const badLine = await call(sb, 'PATCH', `/orders/${order.id}`, { key, body: { discounts: [{ reason: 'Comp', amount: 1, line: 3 }] } });
+    expect(together.body).toMatchObject({ discount_total: 1, total: t.plain.price - 1 });
+    const badLine = await call(t.sb, 'PATCH', `/orders/${order.id}`, { key: t.key, body: { discounts: [{ reason: 'Comp', amount: 1, line: 3 }] } });
     expect(badLine.body.error.param).toBe('discounts.0.line');
-    const noSize = await call(sb, 'PATCH', `/orders/${order.id}`, { key, body: { items: [{ menu_item_id: coffee.id, quantity: 1 }] } });
+    const noSize = await call(t.sb, 'PATCH', `/orders/${order.id}`, { key: t.key, body: { items: [{ menu_item_id: t.coffee.id, quantity: 1 }] } });
     expect(noSize.body.error.param).toBe('items.0.modifiers');
-    expect((await call(sb, 'GET', `/orders/${order.id}`, { key })).body).toEqual(together.body);
+    expect((await call(t.sb, 'GET', `/orders/${order.id}`, { key: t.key })).body).toEqual(together.body);
   });
 });
 
 describe('default profile: tips on payment intents', () => {
-  let sb: Sandbox;
-  let key: string;
-  let plain: Loose;
-  beforeAll(async () => {
-    sb = await withSandbox();
-    key = sb.credentials.apiKeys.full;
-    plain = (await menuOf(sb)).find((i) => i.available && i.modifiers.length === 0 && i.stock === null);
-  });
-  afterAll(() => sb.close());
+  const t = checkoutSuite();
 
   const order = async (extra: object = {}) =>
-    (await call(sb, 'POST', '/orders', { key, body: { location_id: sb.credentials.locationIds[0], items: [{ menu_item_id: plain.id, quantity: 2 }], ...extra } })).body;
+    (await call(t.sb, 'POST', '/orders', { key: t.key, body: { location_id: t.sb.credentials.locationIds[0], items: [{ menu_item_id: t.plain.id, quantity: 2 }], ...extra } })).body;
   const intent = (orderId: string, amount: number, tip?: number) =>
-    call(sb, 'POST', '/payments/intents', { key, body: { order_id: orderId, amount, currency: 'usd', ...(tip === undefined ? {} : { tip_amount: tip }) } });
+    call(t.sb, 'POST', '/payments/intents', { key: t.key, body: { order_id: orderId, amount, currency: 'usd', ...(tip === undefined ? {} : { tip_amount: tip }) } });
 
   it('charges the total plus the tip; the tip does not use up what is left to pay', async () => {
     const o = await order({ tax_total: 77 });
-    expect(o.total).toBe(plain.price * 2 + 77);
+    expect(o.total).toBe(t.plain.price * 2 + 77);
     const tipped = await intent(o.id, o.total + 300, 300);
     expect(tipped.status).toBe(201);
     expect(tipped.body).toMatchObject({ amount: o.total + 300, tip_amount: 300 });
@@ -261,11 +254,11 @@ describe('default profile: tips on payment intents', () => {
     // A tip alone is nothing towards the order, so it still does not fit.
     expect((await intent(o.id, 100, 99)).body.error.message).toMatch(/100 less its tip 99 is more than the 0 left to pay/);
 
-    const captured = await call(sb, 'POST', `/payments/intents/${tipped.body.id}/capture`, { key });
+    const captured = await call(t.sb, 'POST', `/payments/intents/${tipped.body.id}/capture`, { key: t.key });
     expect(captured.body).toMatchObject({ status: 'captured', amount_captured: o.total + 300, tip_amount: 300 });
-    expect((await call(sb, 'GET', `/orders/${o.id}`, { key })).body.amount_paid).toBe(o.total + 300);
+    expect((await call(t.sb, 'GET', `/orders/${o.id}`, { key: t.key })).body.amount_paid).toBe(o.total + 300);
     // Refunds are unchanged: everything captured, tip included, can go back.
-    const refund = await call(sb, 'POST', `/payments/${tipped.body.id}/refunds`, { key });
+    const refund = await call(t.sb, 'POST', `/payments/${tipped.body.id}/refunds`, { key: t.key });
     expect(refund.body.amount).toBe(o.total + 300);
   });
 
@@ -292,48 +285,42 @@ describe('default profile: tips on payment intents', () => {
   it('refuses new lines whose total is below what the payments hold less their tips', async () => {
     const o = await order();
     expect((await intent(o.id, o.total + 500, 500)).status).toBe(201);
-    const below = await call(sb, 'PATCH', `/orders/${o.id}`, { key, body: { items: [{ menu_item_id: plain.id, quantity: 1 }] } });
+    const below = await call(t.sb, 'PATCH', `/orders/${o.id}`, { key: t.key, body: { items: [{ menu_item_id: t.plain.id, quantity: 1 }] } });
     expect(below.status).toBe(409);
     expect(below.body.error).toMatchObject({ code: 'invalid_state', param: 'items' });
-    const discounted = await call(sb, 'PATCH', `/orders/${o.id}`, { key, body: { discounts: [{ reason: 'Comp', amount: 1 }] } });
+    const discounted = await call(t.sb, 'PATCH', `/orders/${o.id}`, { key: t.key, body: { discounts: [{ reason: 'Comp', amount: 1 }] } });
     expect(discounted.body.error).toMatchObject({ code: 'invalid_state', param: 'discounts' });
-    const taxed = await call(sb, 'PATCH', `/orders/${o.id}`, { key, body: { tax_total: 10 } });
+    const taxed = await call(t.sb, 'PATCH', `/orders/${o.id}`, { key: t.key, body: { tax_total: 10 } });
     expect(taxed.body.total).toBe(o.total + 10);
   });
 });
 
 describe('default profile: menu items and locations', () => {
-  let sb: Sandbox;
-  let key: string;
-  beforeAll(async () => {
-    sb = await withSandbox();
-    key = sb.credentials.apiKeys.full;
-  });
-  afterAll(() => sb.close());
+  const t = sandboxPerSuite();
 
   it('gives a created item the standard tax class unless told, and no groups', async () => {
-    const category = (await call(sb, 'GET', '/menu/categories', { key })).body.data[0].id;
-    const plain = await call(sb, 'POST', '/menu/items', { key, body: { name: 'Soda bread', price: 400, category_id: category } });
+    const category = (await call(t.sb, 'GET', '/menu/categories', { key: t.key })).body.data[0].id;
+    const plain = await call(t.sb, 'POST', '/menu/items', { key: t.key, body: { name: 'Soda bread', price: 400, category_id: category } });
     expect(plain.body).toMatchObject({ tax_class: 'standard', modifier_groups: [] });
-    const wine = await call(sb, 'POST', '/menu/items', { key, body: { name: 'Rosé', price: 1100, category_id: category, tax_class: 'alcohol' } });
+    const wine = await call(t.sb, 'POST', '/menu/items', { key: t.key, body: { name: 'Rosé', price: 1100, category_id: category, tax_class: 'alcohol' } });
     expect(wine.body.tax_class).toBe('alcohol');
-    const patched = await call(sb, 'PATCH', `/menu/items/${plain.body.id}`, { key, body: { tax_class: 'food' } });
+    const patched = await call(t.sb, 'PATCH', `/menu/items/${plain.body.id}`, { key: t.key, body: { tax_class: 'food' } });
     expect(patched.body.tax_class).toBe('food');
-    expect((await call(sb, 'PATCH', `/menu/items/${plain.body.id}`, { key, body: { tax_class: '' } })).body.error.param).toBe('tax_class');
-    expect((await call(sb, 'POST', '/menu/items', { key, body: { name: 'x', price: 1, category_id: category, modifier_groups: [] } })).body.error.param).toBe('modifier_groups');
+    expect((await call(t.sb, 'PATCH', `/menu/items/${plain.body.id}`, { key: t.key, body: { tax_class: '' } })).body.error.param).toBe('tax_class');
+    expect((await call(t.sb, 'POST', '/menu/items', { key: t.key, body: { name: 'x', price: 1, category_id: category, modifier_groups: [] } })).body.error.param).toBe('modifier_groups');
   });
 
   it('keeps groups in step when a PATCH replaces the modifiers', async () => {
-    const coffee = byName(await menuOf(sb), 'Iced flat white');
+    const coffee = byName(await menuOf(t.sb), 'Iced flat white');
     const keep = coffee.modifiers.filter((m: Loose) => m.name !== 'Small' && m.name !== 'Regular' && m.name !== 'Large').map((m: Loose) => ({ id: m.id, name: m.name, price: m.price }));
     const sized = coffee.modifiers.find((m: Loose) => m.name === 'Large');
-    const patched = await call(sb, 'PATCH', `/menu/items/${coffee.id}`, { key, body: { modifiers: [{ id: sized.id, name: 'Large', price: 100 }, ...keep.slice(0, 2)] } });
+    const patched = await call(t.sb, 'PATCH', `/menu/items/${coffee.id}`, { key: t.key, body: { modifiers: [{ id: sized.id, name: 'Large', price: 100 }, ...keep.slice(0, 2)] } });
     expect(patched.status).toBe(200);
     expect(patched.body.modifier_groups).toEqual([
       { ...coffee.modifier_groups[0], modifier_ids: [sized.id] },
       { ...coffee.modifier_groups[1], modifier_ids: keep.slice(0, 2).map((m: Loose) => m.id), min_choices: 0 },
     ]);
-    const sizeless = await call(sb, 'PATCH', `/menu/items/${coffee.id}`, { key, body: { modifiers: keep.slice(0, 1) } });
+    const sizeless = await call(t.sb, 'PATCH', `/menu/items/${coffee.id}`, { key: t.key, body: { modifiers: keep.slice(0, 1) } });
     expect(sizeless.body.modifier_groups.map((g: Loose) => g.name)).toEqual(['Extras']);
     expect(sizeless.body.modifier_groups[0].min_choices).toBe(0);
   });
@@ -503,7 +490,7 @@ describe('events carry the checkout fields in the default profile only', () => {
 
   it('order.created, order.updated and payment.completed', async () => {
     const key = sb.credentials.apiKeys.full;
-    const plain = (await menuOf(sb)).find((i) => i.available && i.modifiers.length === 0 && i.stock === null);
+    const plain = plainItem(await menuOf(sb));
     const body = { location_id: sb.credentials.locationIds[0], items: [{ menu_item_id: plain.id, quantity: 2, note: 'no salt' }], order_number: 'C3', order_type: 'takeout', discounts: [{ reason: 'Staff', amount: 50 }], tax_total: 40 };
     const order = (await call(sb, 'POST', '/orders', { key, body })).body;
     await call(sb, 'PATCH', `/orders/${order.id}`, { key, body: { table: '4', order_type: 'dine_in', guests: 2 } });
@@ -522,33 +509,20 @@ describe('events carry the checkout fields in the default profile only', () => {
 });
 
 describe('spec-minimal knows nothing of checkout', () => {
-  let sb: Sandbox;
+  const t = checkoutSuite();
   let receiver: Receiver;
-  let key: string;
-  let loc: string;
-  let plain: Loose;
-  let coffee: Loose;
   beforeAll(async () => {
-    sb = await withSandbox();
-    key = sb.credentials.apiKeys.full;
-    loc = sb.credentials.locationIds[0] as string;
-    const menu = await menuOf(sb);
-    plain = menu.find((i) => i.available && i.modifiers.length === 0 && i.stock === null);
-    coffee = byName(menu, 'Iced flat white');
     receiver = await startReceiver();
-    await sb.createWebhookEndpoint({ url: receiver.url, event_types: ['order.created'] });
-    sb.updateSettings({ profile: 'spec-minimal', events_before_reply: false });
+    await t.sb.createWebhookEndpoint({ url: receiver.url, event_types: ['order.created'] });
+    t.sb.updateSettings({ profile: 'spec-minimal', events_before_reply: false });
   });
-  afterAll(async () => {
-    await sb.close();
-    await receiver.close();
-  });
+  afterAll(() => receiver.close());
 
   /** A /v1 call without the default profile's schema checks. */
   async function v1(method: string, path: string, body?: unknown): Promise<{ status: number; body: Loose }> {
-    const response = await fetch(`${sb.baseUrl}${path}`, {
+    const response = await fetch(`${t.sb.baseUrl}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: { Authorization: `Bearer ${t.key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
@@ -557,20 +531,20 @@ describe('spec-minimal knows nothing of checkout', () => {
 
   /** The stored record, read through the default profile. */
   async function asDefault(path: string): Promise<Loose> {
-    sb.updateSettings({ profile: 'default' });
+    t.sb.updateSettings({ profile: 'default' });
     try {
-      return (await call(sb, 'GET', path, { key })).body;
+      return (await call(t.sb, 'GET', path, { key: t.key })).body;
     } finally {
-      sb.updateSettings({ profile: 'spec-minimal', events_before_reply: false });
+      t.sb.updateSettings({ profile: 'spec-minimal', events_before_reply: false });
     }
   }
 
   it('accepts the checkout fields whatever their value, ignores them and sends none back; the total is Σ price × quantity', async () => {
     const created = await v1('POST', '/orders', {
-      location_id: loc,
+      location_id: t.loc,
       items: [
-        { menu_item_id: plain.id, quantity: 2, note: 42 },
-        { menu_item_id: coffee.id, quantity: 1 },
+        { menu_item_id: t.plain.id, quantity: 2, note: 42 },
+        { menu_item_id: t.coffee.id, quantity: 1 },
       ],
       order_number: 'A'.repeat(40),
       order_type: 'hovercraft',
@@ -582,21 +556,21 @@ describe('spec-minimal knows nothing of checkout', () => {
     });
     expect(created.status).toBe(201);
     specOrderSchema.parse(created.body);
-    expect(created.body.total).toBe(plain.price * 2 + coffee.price);
+    expect(created.body.total).toBe(t.plain.price * 2 + t.coffee.price);
     const stored = await asDefault(`/orders/${created.body.id}`);
     expect(stored).toMatchObject({ order_number: null, order_type: null, table: null, guests: null, channel: 'pos', discounts: [], tax_total: 0, subtotal: created.body.total, total: created.body.total });
     expect(stored.items.map((l: Loose) => l.note)).toEqual(['', '']);
 
     const list = await v1('GET', '/orders?per_page=5');
     for (const order of list.body.data) specOrderSchema.parse(order);
-    const menu = await v1('GET', `/menu/items?per_page=100&location_id=${loc}`);
+    const menu = await v1('GET', `/menu/items?per_page=100&location_id=${t.loc}`);
     for (const item of menu.body.data) expect(Object.keys(item).sort()).toEqual(['available', 'category_id', 'description', 'id', 'name', 'price']);
     const locations = await v1('GET', '/locations');
     for (const location of locations.body.data) expect(Object.keys(location).sort()).toEqual(['id', 'name']);
   });
 
   it('answers a PATCH of checkout fields only with 200 and changes nothing', async () => {
-    const created = (await v1('POST', '/orders', { location_id: loc, items: [{ menu_item_id: plain.id, quantity: 1 }] })).body;
+    const created = (await v1('POST', '/orders', { location_id: t.loc, items: [{ menu_item_id: t.plain.id, quantity: 1 }] })).body;
     const patched = await v1('PATCH', `/orders/${created.id}`, { table: '9', discounts: [{ reason: 'x', amount: 1 }] });
     expect(patched.status).toBe(200);
     expect(patched.body).toEqual(created);
@@ -604,14 +578,14 @@ describe('spec-minimal knows nothing of checkout', () => {
   });
 
   it('does not enforce modifier groups', async () => {
-    const none = await v1('POST', '/orders', { location_id: loc, items: [{ menu_item_id: coffee.id, quantity: 1 }] });
+    const none = await v1('POST', '/orders', { location_id: t.loc, items: [{ menu_item_id: t.coffee.id, quantity: 1 }] });
     expect(none.status).toBe(201);
-    const all = await v1('POST', '/orders', { location_id: loc, items: [{ menu_item_id: coffee.id, quantity: 1, modifiers: coffee.modifiers.map((m: Loose) => m.id) }] });
+    const all = await v1('POST', '/orders', { location_id: t.loc, items: [{ menu_item_id: t.coffee.id, quantity: 1, modifiers: t.coffee.modifiers.map((m: Loose) => m.id) }] });
     expect(all.status).toBe(201);
   });
 
   it('takes a payment above the total (the till’s tax and tip), and ignores tip_amount', async () => {
-    const order = (await v1('POST', '/orders', { location_id: loc, items: [{ menu_item_id: plain.id, quantity: 1 }] })).body;
+    const order = (await v1('POST', '/orders', { location_id: t.loc, items: [{ menu_item_id: t.plain.id, quantity: 1 }] })).body;
     const over = await v1('POST', '/payments/intents', { order_id: order.id, amount: order.total + 250, currency: 'usd', tip_amount: 'generous' });
     expect(over.status).toBe(201);
     expect(Object.keys(over.body).sort()).toEqual(['amount', 'currency', 'id', 'order_id', 'status']);
@@ -619,19 +593,19 @@ describe('spec-minimal knows nothing of checkout', () => {
     expect((await v1('POST', '/payments/intents', { order_id: order.id, amount: 5000, currency: 'usd' })).status).toBe(201);
     expect((await asDefault(`/orders/${order.id}`)).total).toBe(order.total);
     // Nor does it refuse new lines below what the payments hold.
-    const smaller = await v1('PATCH', `/orders/${order.id}`, { items: [{ menu_item_id: plain.id, quantity: 1 }] });
+    const smaller = await v1('PATCH', `/orders/${order.id}`, { items: [{ menu_item_id: t.plain.id, quantity: 1 }] });
     expect(smaller.status).toBe(200);
     // The other payment rules stand.
     expect((await v1('POST', '/payments/intents', { order_id: order.id, amount: 100, currency: 'eur' })).status).toBe(422);
   });
 
   it('new lines on an order discounted in the default profile make its total Σ price × quantity', async () => {
-    sb.updateSettings({ profile: 'default' });
-    const order = (await call(sb, 'POST', '/orders', { key, body: { location_id: loc, items: [{ menu_item_id: plain.id, quantity: 2 }], discounts: [{ reason: 'Comp', amount: 100 }], tax_total: 30, order_number: 'D1' } })).body;
-    sb.updateSettings({ profile: 'spec-minimal', events_before_reply: false });
-    const relined = await v1('PATCH', `/orders/${order.id}`, { items: [{ menu_item_id: plain.id, quantity: 3 }] });
-    expect(relined.body.total).toBe(plain.price * 3);
-    expect(await asDefault(`/orders/${order.id}`)).toMatchObject({ discounts: [], tax_total: 0, order_number: 'D1', total: plain.price * 3 });
+    t.sb.updateSettings({ profile: 'default' });
+    const order = (await call(t.sb, 'POST', '/orders', { key: t.key, body: { location_id: t.loc, items: [{ menu_item_id: t.plain.id, quantity: 2 }], discounts: [{ reason: 'Comp', amount: 100 }], tax_total: 30, order_number: 'D1' } })).body;
+    t.sb.updateSettings({ profile: 'spec-minimal', events_before_reply: false });
+    const relined = await v1('PATCH', `/orders/${order.id}`, { items: [{ menu_item_id: t.plain.id, quantity: 3 }] });
+    expect(relined.body.total).toBe(t.plain.price * 3);
+    expect(await asDefault(`/orders/${order.id}`)).toMatchObject({ discounts: [], tax_total: 0, order_number: 'D1', total: t.plain.price * 3 });
   });
 
   it('ignores tax_class on menu items', async () => {
@@ -639,12 +613,12 @@ describe('spec-minimal knows nothing of checkout', () => {
     const created = await v1('POST', '/menu/items', { name: 'Shandy', price: 700, category_id: category, tax_class: 17 });
     expect(created.status).toBe(201);
     expect((await v1('PATCH', `/menu/items/${created.body.id}`, { tax_class: 'alcohol' })).status).toBe(200);
-    const stored = (await asDefault(`/menu/items?per_page=100&location_id=${loc}`)).data.find((i: Loose) => i.id === created.body.id);
+    const stored = (await asDefault(`/menu/items?per_page=100&location_id=${t.loc}`)).data.find((i: Loose) => i.id === created.body.id);
     expect(stored.tax_class).toBe('standard');
   });
 
   it('sends order events with the spec’s attributes only', async () => {
-    const created = await v1('POST', '/orders', { location_id: loc, items: [{ menu_item_id: plain.id, quantity: 1, note: 'x' }], order_number: 'Z9' });
+    const created = await v1('POST', '/orders', { location_id: t.loc, items: [{ menu_item_id: t.plain.id, quantity: 1, note: 'x' }], order_number: 'Z9' });
     const find = () => receiver.arrivals.map((a) => JSON.parse(a.rawBody.toString('utf8'))).find((e) => e.data.id === created.body.id);
     await waitFor(() => find() !== undefined, 5000, 'the event');
     expect(specOrderEventAttributesSchema.safeParse(find().data.attributes).success).toBe(true);
@@ -695,18 +669,8 @@ describe('npm run sandbox -- --taxes', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sandbox-taxes-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  function run(args: string[]) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', ...args], { cwd: join(__dirname, '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    return { child, exited, out: () => out, err: () => err };
-  }
-
   it('refuses a bad value with exit 2 naming the flag', async () => {
-    const cli = run(['--taxes', 'vat']);
+    const cli = runSandboxCli(['--taxes', 'vat']);
     expect(await cli.exited).toBe(2);
     expect(cli.err()).toContain('--taxes must be demo or none, not vat');
     expect(cli.err()).toContain('[--taxes demo|none]');
@@ -714,7 +678,7 @@ describe('npm run sandbox -- --taxes', () => {
 
   it('seeds the demo tax rates by default', async () => {
     const credentialsFile = join(dir, 'credentials.json');
-    const cli = run(['--seed', 'demo', '--credentials-out', credentialsFile]);
+    const cli = runSandboxCli(['--seed', 'demo', '--credentials-out', credentialsFile]);
     try {
       await waitFor(() => cli.out().includes('sandbox ready:'), 30_000, 'the CLI');
       const written = JSON.parse(readFileSync(credentialsFile, 'utf8'));

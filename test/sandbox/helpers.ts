@@ -1,5 +1,8 @@
 // Shared helpers for the sandbox suites: a real sandbox on loopback and a small HTTP client that
 // checks every successful /v1 reply against the exact documented schema of its operation.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { ENDPOINTS, type Endpoint } from '../../api/endpoints';
 import { errorBodySchema } from '../../api/errors';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index';
@@ -53,6 +56,36 @@ export async function call<T = Loose>(sandbox: Sandbox, method: string, path: st
 
 export async function withSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   return startSandbox({ seed: 'demo', ...options });
+}
+
+/** A suite's sandbox, its full API key and its first location: set once the suite's beforeAll has run. */
+export interface SuiteSandbox {
+  sb: Sandbox;
+  key: string;
+  loc: string;
+}
+
+/** A sandbox (demo seed unless told) for the enclosing describe, or the file: started before its tests, closed after them. */
+export function sandboxPerSuite(options: SandboxOptions = {}): SuiteSandbox {
+  const suite = {} as SuiteSandbox;
+  beforeAll(async () => {
+    suite.sb = await withSandbox(options);
+    suite.key = suite.sb.credentials.apiKeys.full;
+    suite.loc = suite.sb.credentials.locationIds[0] as string;
+  });
+  afterAll(() => suite.sb?.close());
+  return suite;
+}
+
+/** `npm run sandbox -- --port 0 …args` from the repository root, its output collected as it comes. */
+export function runSandboxCli(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', ...args], { cwd: join(import.meta.dirname, '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { child, exited, out: () => out, err: () => err };
 }
 
 /** Dashboard control call (JSON under /_dashboard/api). */

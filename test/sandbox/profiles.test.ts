@@ -2,7 +2,6 @@
 // HTTP: every record kind carries exactly the spec's fields, errors come in the other shapes and
 // statuses, Retry-After is an HTTP date, metadata and Idempotency-Key are ignored, webhook events carry
 // only the spec's attributes and can arrive before the reply; switching at run time and by CLI flag.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ import { ManualClock } from '../../common/clock';
 import type { RecordShape, Sandbox } from '../../sandbox/index';
 import { DEFAULT_RATE_LIMIT } from '../../sandbox/rate-limit';
 import { replySchema, specBareErrorSchema, specErrorListSchema, specMessageErrorSchema, specWebhookEventSchema } from '../../sandbox/profile-schemas';
-import { dashboard, withSandbox, type Loose } from './helpers';
+import { dashboard, runSandboxCli, withSandbox, type Loose } from './helpers';
 import { startReceiver, waitFor, type Receiver } from './receiver';
 
 interface Reply {
@@ -493,25 +492,14 @@ describe('switching at run time', () => {
 });
 
 describe('npm run sandbox -- --profile --record-shape', () => {
-  const root = join(__dirname, '..', '..');
   const dir = mkdtempSync(join(tmpdir(), 'sandbox-profile-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  function run(args: string[]) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    return { child, exited, out: () => out, err: () => err };
-  }
 
   it.each([
     [['--profile', 'strict'], '--profile must be default or spec-minimal, not strict'],
     [['--record-shape', 'xml'], '--record-shape must be flat or jsonapi, not xml'],
   ])('refuses %j with exit 2 naming the flag', async (args, message) => {
-    const cli = run(args);
+    const cli = runSandboxCli(args);
     expect(await cli.exited).toBe(2);
     expect(cli.err()).toContain(message);
     expect(cli.err()).toContain('usage: npm run sandbox');
@@ -519,7 +507,7 @@ describe('npm run sandbox -- --profile --record-shape', () => {
 
   it('starts with the profile and shape given', async () => {
     const credentialsFile = join(dir, 'credentials.json');
-    const cli = run(['--seed', 'demo', '--profile', 'spec-minimal', '--record-shape', 'jsonapi', '--credentials-out', credentialsFile]);
+    const cli = runSandboxCli(['--seed', 'demo', '--profile', 'spec-minimal', '--record-shape', 'jsonapi', '--credentials-out', credentialsFile]);
     try {
       await waitFor(() => cli.out().includes('sandbox ready:'), 30_000, 'the CLI');
       const written = JSON.parse(readFileSync(credentialsFile, 'utf8'));
