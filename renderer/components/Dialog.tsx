@@ -44,6 +44,16 @@ export function ErrorNote({ message }: { message: string | null }) {
   );
 }
 
+/** A line saying what just happened, read out politely; nothing when there is nothing to say. */
+export function StatusNote({ message, testId }: { message: string | null | undefined; testId?: string }) {
+  if (!message) return null;
+  return (
+    <p className="notice" role="status" data-testid={testId}>
+      {message}
+    </p>
+  );
+}
+
 export function ConfirmDialog({
   title,
   message,

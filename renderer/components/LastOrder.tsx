@@ -5,7 +5,7 @@ import { describeError, useBridge } from '../lib/hooks';
 import { PRINTER_STATE_LABEL, receiptPrinter, usePrintingStatus } from '../lib/printing';
 import { balanceDue } from '../lib/order-check';
 import { serviceLabel } from '../lib/service';
-import { ErrorNote } from './Dialog';
+import { ErrorNote, StatusNote } from './Dialog';
 
 /**
  * The order just charged or saved, in a box of its own above the next ticket: its number big,
@@ -48,11 +48,7 @@ export function LastOrder({ order, notice, onNext, autoReceipt }: { order: Order
           <>unpaid · {total} due</>
         )}
       </p>
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <StatusNote message={notice} />
       {!autoReceipt && order.paidAmount > 0 ? <PrintReceipt key={order.id} order={order} /> : null}
     </section>
   );

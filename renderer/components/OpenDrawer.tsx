@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { BridgeCallError } from '../lib/bridge-client';
 import { describeError, useBridge, useQuery } from '../lib/hooks';
 import { PRINTER_STATE_LABEL, receiptPrinter, usePrintingStatus } from '../lib/printing';
-import { ErrorNote } from './Dialog';
+import { ErrorNote, StatusNote } from './Dialog';
 import { describedBy, FieldError } from './FieldError';
 
 type Field = 'reason' | 'pin';
@@ -98,11 +98,7 @@ export function OpenDrawer() {
         </>
       ) : null}
       <ErrorNote message={error} />
-      {notice ? (
-        <p className="notice" role="status" data-testid="drawer-notice">
-          {notice}
-        </p>
-      ) : null}
+      <StatusNote message={notice} testId="drawer-notice" />
       <div className="dialog-actions">
         <button type="submit" className="primary big" disabled={busy || printer === null}>
           Open the drawer

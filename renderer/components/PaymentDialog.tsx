@@ -7,7 +7,7 @@ import { describeError, useBridge, useQuery } from '../lib/hooks';
 import { balanceDue } from '../lib/order-check';
 import { cashSuggestions, chargeLabel, NO_TIP, readTip, type TipChoice } from '../lib/payment';
 import { serviceLabel } from '../lib/service';
-import { Dialog, ErrorNote } from './Dialog';
+import { Dialog, ErrorNote, StatusNote } from './Dialog';
 import { describedBy, FieldError } from './FieldError';
 import { SplitPanel, useSplitChoice } from './SplitPanel';
 import { TipPicker } from './TipPicker';
@@ -139,11 +139,7 @@ export function PaymentDialog({
             {order.paidAmount > 0 ? ` of ${money(order.total, currency)}` : ''}
           </span>
         </p>
-        {news ? (
-          <p className="notice" role="status" data-testid="payment-news">
-            {news}
-          </p>
-        ) : null}
+        <StatusNote message={news} testId="payment-news" />
         <div className="payment-columns">
           <div>
             <SplitPanel order={order} split={split} selectedPart={part?.label ?? null} onSelectPart={setChosenPart} />

@@ -5,7 +5,8 @@ import { formatTime } from '../lib/format';
 import { describeError, useBridge, useQuery } from '../lib/hooks';
 import { jobExplanation, jobsNeedingAttention, jobTitle, PRINTER_STATE_LABEL, printerFacts, printerTitle, printingHeadline, usePrintingStatus } from '../lib/printing';
 import { Dialog, ErrorNote } from './Dialog';
-import { describedBy, FieldError } from './FieldError';
+import { FieldError } from './FieldError';
+import { ManagerPinField } from './ManagerPinField';
 
 /**
  * The printers at a glance in the top bar, shown only where printers are set up: "Printers ready",
@@ -220,19 +221,7 @@ function AttentionJob({
         <form className="print-job-more discard-job" onSubmit={(event) => void discard(event)} aria-label={`Discard ${title}`}>
           <p className="print-job-ask">Discard it? It will not print.{managerPinSet ? ' Needs the manager PIN.' : ''}</p>
           {managerPinSet ? (
-            <label>
-              Manager PIN
-              <input
-                ref={pinRef}
-                type="password"
-                inputMode="numeric"
-                autoComplete="off"
-                autoFocus
-                value={pin}
-                onChange={(event) => setPin(event.target.value)}
-                {...describedBy(pinErrorId, pinError)}
-              />
-            </label>
+            <ManagerPinField inputRef={pinRef} autoFocus value={pin} onChange={setPin} errorId={pinErrorId} error={pinError} />
           ) : null}
           <div className="row-actions">
             <button type="button" className="secondary" onClick={() => setMode(null)}>

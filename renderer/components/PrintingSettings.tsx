@@ -4,7 +4,8 @@ import { BridgeCallError } from '../lib/bridge-client';
 import { describeError, useBridge } from '../lib/hooks';
 import { receiptPrinter, usePrintingStatus } from '../lib/printing';
 import { ErrorNote } from './Dialog';
-import { describedBy, FieldError } from './FieldError';
+import { FieldError } from './FieldError';
+import { ManagerPinField } from './ManagerPinField';
 
 /**
  * Whether the customer's receipt prints by itself after each payment (else the cashier prints it
@@ -55,17 +56,7 @@ export function PrintingSettings({ settings, onSaved }: { settings: SettingsView
       <p className="muted field-hint">{autoReceipt ? 'Each payment prints the customer’s receipt.' : 'Receipts print only on request: “Print receipt” after the payment, or Receipt → Reprint in Orders.'}</p>
       {settings.managerPinSet ? (
         <>
-          <label>
-            Manager PIN (needed to change printing)
-            <input
-              type="password"
-              inputMode="numeric"
-              autoComplete="off"
-              value={pin}
-              onChange={(event) => setPin(event.target.value)}
-              {...describedBy(pinErrorId, pinError)}
-            />
-          </label>
+          <ManagerPinField label="Manager PIN (needed to change printing)" value={pin} onChange={setPin} errorId={pinErrorId} error={pinError} />
           <FieldError id={pinErrorId} message={pinError} />
         </>
       ) : null}

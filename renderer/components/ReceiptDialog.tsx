@@ -3,7 +3,7 @@ import type { Order } from '../../bridge/contract';
 import { money } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
 import { PRINTER_STATE_LABEL, receiptPrinter, usePrintingStatus } from '../lib/printing';
-import { Dialog, ErrorNote } from './Dialog';
+import { Dialog, ErrorNote, StatusNote } from './Dialog';
 
 /**
  * The core's SVG as an image: drawn by the browser's image decoder, never put into the page as
@@ -82,11 +82,7 @@ export function ReceiptDialog({ order, onClose }: { order: Order; onClose: () =>
         )}
       </div>
       <ErrorNote message={error} />
-      {notice ? (
-        <p className="notice" role="status" data-testid="reprint-notice">
-          {notice}
-        </p>
-      ) : null}
+      <StatusNote message={notice} testId="reprint-notice" />
       {blocked && status !== null ? (
         <p className="muted reprint-blocked" id={blockedId} data-testid="reprint-blocked">
           {blocked}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { CheckoutRules, Order, OrderDisplayState, OrderStatus, RefundState } from '../../bridge/contract';
 import { CheckTotals } from '../components/CheckTotals';
-import { ConfirmDialog, ErrorNote } from '../components/Dialog';
+import { ConfirmDialog, ErrorNote, StatusNote } from '../components/Dialog';
 import { PaymentDialog } from '../components/PaymentDialog';
 import { ReceiptDialog } from '../components/ReceiptDialog';
 import { RefundDialog } from '../components/RefundDialog';
@@ -223,11 +223,7 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
               </ul>
             ) : null}
             <ErrorNote message={error} />
-            {notice ? (
-              <p className="notice" role="status" data-testid="order-notice">
-                {notice}
-              </p>
-            ) : null}
+            <StatusNote message={notice} testId="order-notice" />
             <div className="detail-actions">
               {selected.status === 'open' && balanceDue(selected) > 0 ? (
                 <button type="button" className="primary big" onClick={() => setDialog('pay')}>

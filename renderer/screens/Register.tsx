@@ -4,8 +4,9 @@ import { enterAction, indexMenu, searchMenu } from '../../bridge/menu-search';
 import { CheckTotals } from '../components/CheckTotals';
 import { ErrorNote } from '../components/Dialog';
 import { DiscountDialog } from '../components/DiscountDialog';
-import { describedBy, FieldError } from '../components/FieldError';
+import { FieldError } from '../components/FieldError';
 import { LastOrder } from '../components/LastOrder';
+import { ManagerPinField } from '../components/ManagerPinField';
 import { ModifierDialog } from '../components/ModifierDialog';
 import { PaymentDialog } from '../components/PaymentDialog';
 import { SERVICE_CHOICES, ServicePicker } from '../components/ServicePicker';
@@ -422,18 +423,7 @@ export function Register({
         ) : null}
         {pinError !== null ? (
           <div className="manager-approval">
-            <label>
-              Manager PIN
-              <input
-                ref={pinRef}
-                type="password"
-                inputMode="numeric"
-                autoComplete="off"
-                value={ticket.managerPin}
-                onChange={(event) => setTicket((t) => ({ ...t, managerPin: event.target.value }))}
-                {...describedBy(pinErrorId, pinError)}
-              />
-            </label>
+            <ManagerPinField inputRef={pinRef} value={ticket.managerPin} onChange={(managerPin) => setTicket((t) => ({ ...t, managerPin }))} errorId={pinErrorId} error={pinError} />
             <FieldError id={pinErrorId} message={pinError} />
           </div>
         ) : null}

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { SettingsView } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { CheckoutSettings } from '../components/CheckoutSettings';
-import { ConfirmDialog, ErrorNote } from '../components/Dialog';
+import { ConfirmDialog, ErrorNote, StatusNote } from '../components/Dialog';
 import { describedBy, FieldError } from '../components/FieldError';
 import { PrintingSettings } from '../components/PrintingSettings';
 import { ResetDialog } from '../components/ResetDialog';
@@ -296,11 +296,7 @@ function SettingsForm({ settings, currency, oauthMessage, message, setMessage, o
             </button>
           </div>
         </form>
-        {oauth ? (
-          <p className="notice" role="status" data-testid="oauth-status">
-            {oauth}
-          </p>
-        ) : null}
+        <StatusNote message={oauth} testId="oauth-status" />
         <div className="dialog-actions">
           <button type="button" className="danger big" onClick={() => void askSignOut()} disabled={settings.credentials.kind === 'none'}>
             Sign out
@@ -317,11 +313,7 @@ function SettingsForm({ settings, currency, oauthMessage, message, setMessage, o
         </div>
       </section>
       <ErrorNote message={error} />
-      {message ? (
-        <p className="notice" role="status">
-          {message}
-        </p>
-      ) : null}
+      <StatusNote message={message} />
       {resetting ? <ResetDialog managerPinSet={settings.managerPinSet} onClose={() => setResetting(false)} onDone={onReset} /> : null}
       {signOut ? (
         <ConfirmDialog

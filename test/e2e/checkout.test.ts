@@ -7,21 +7,14 @@
 // Screenshots of each new screen and dialog at 1024×768 and 1366×768 go to
 // test-results/screenshots/checkout-<name>-<w>x<h>.png, for a person to look at.
 import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MenuItem, MenuSnapshot } from '../../bridge/contract';
 import { hashManagerPin } from '../../main/config/index';
 import { TerminalConfig } from '../../main/config/schema';
-import { launchChromium, startTerminal, type Terminal } from './harness';
-import { auditLayout } from './layout-audit';
+import { launchChromium, openRegister, startTerminal, type Terminal } from './harness';
+import { expectAccessible, SCREENSHOTS, SMALL_TILL, tillShots } from './shots';
 
-const SHOTS = 'test-results/screenshots';
-const VIEWPORTS = [
-  { width: 1366, height: 768 },
-  // Last: the cases work at the smaller size.
-  { width: 1024, height: 768 },
-] as const;
 /** The item with a required group ("Size", choose 1) and optional "Extras" (sandbox/seed.ts). */
 const COFFEE = 'Iced flat white';
 
@@ -69,23 +62,7 @@ function cents(text: string | null): number {
 const dialog = () => page.locator('dialog[open]');
 
 /** The screen as it is now at both till sizes, tidy at each; the page is left at 1024×768. */
-async function shot(name: string): Promise<void> {
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize(viewport);
-    // Fonts and the React commit after the resize settle first.
-    await page.evaluate(() => document.fonts.ready.then(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))));
-    await page.screenshot({ path: `${SHOTS}/checkout-${name}-${viewport.width}x${viewport.height}.png` });
-    // The layout test's audit (test/e2e/layout-audit.ts): nothing cut off or out of reach.
-    const problems = await page.evaluate(auditLayout);
-    expect(problems.map((p) => `${p.kind}: ${p.element} (${p.detail})`), `${name} at ${viewport.width}×${viewport.height}`).toEqual([]);
-  }
-}
-
-/** No axe violation on what is on screen now: AxeBuilder as test/e2e/terminal.test.ts runs it, and none of any impact. */
-async function expectAccessible(what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), what).toEqual([]);
-}
+const shot = tillShots(() => page, 'checkout');
 
 async function pendingCount(): Promise<number> {
   const text = (await page.getByTestId('sync-pending').textContent()) ?? '';
@@ -109,14 +86,7 @@ async function focused(): Promise<string> {
 }
 
 async function openPage(touch: boolean): Promise<void> {
-  const context = await browser.newContext({ viewport: VIEWPORTS[1], hasTouch: touch });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
-  await page.goto(terminal.mode.host.launchUrl);
-  await page.locator('.menu-grid .tile').first().waitFor();
+  ({ page } = await openRegister(browser, terminal, { viewport: SMALL_TILL, hasTouch: touch, errors: consoleErrors }));
 }
 
 /** What the ticket's totals say now (the only discount is the order's, on its own row). */
@@ -194,7 +164,7 @@ async function expectInTheCloud(sale: Sale): Promise<void> {
 }
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(SCREENSHOTS, { recursive: true });
   [browser, terminal] = await Promise.all([
     launchChromium(),
     // A manager PIN, so a discount above the limits can be approved (the offline limits stay the defaults).
@@ -238,7 +208,7 @@ describe('checkout in the browser', () => {
     expect((await chooser.textContent())?.match(/choose 1/gi)).toHaveLength(1);
     expect(await chooser.locator('.choice-blocking').textContent()).toBe('Choose Size to add it.');
     await shot('modifier-chooser');
-    await expectAccessible('modifier chooser');
+    await expectAccessible(page, 'modifier chooser');
     await chooser.getByText('Large +$1.00').tap();
     await chooser.getByText('Oat milk +$0.70').tap();
     await chooser.getByLabel(/Note for the kitchen/).tap();
@@ -269,7 +239,7 @@ describe('checkout in the browser', () => {
     await discount.getByRole('button', { name: 'Loyalty' }).tap();
     await expect.poll(() => discount.locator('.discount-preview').textContent()).toMatch(/^Takes off \$1\.40$/);
     await shot('discount-dialog');
-    await expectAccessible('discount dialog');
+    await expectAccessible(page, 'discount dialog');
     await discount.getByTestId('apply-discount').tap();
     await discount.waitFor({ state: 'detached' });
 
@@ -285,7 +255,7 @@ describe('checkout in the browser', () => {
     expect(totals.total).toBe(totals.subtotal - totals.discounts + totals.tax);
     expect(await page.getByTestId('charge').textContent()).toMatch(new RegExp(`Charge \\$${(totals.total / 100).toFixed(2).replace('.', '\\.')}`));
     await shot('ticket-totals');
-    await expectAccessible('ticket with totals');
+    await expectAccessible(page, 'ticket with totals');
 
     // Charge: the payment dialog asks for the balance due.
     await page.getByTestId('charge').tap();
@@ -303,7 +273,7 @@ describe('checkout in the browser', () => {
     const split = await parts();
     expect(cents(await pay.getByTestId('confirm-payment').textContent())).toBe(split[0]!.amount);
     await shot('split-panel');
-    await expectAccessible('split panel');
+    await expectAccessible(page, 'split panel');
     expect(split.reduce((sum, p) => sum + p.amount, 0)).toBe(totals.total);
     expect(Math.max(...split.map((p) => p.amount)) - Math.min(...split.map((p) => p.amount))).toBeLessThanOrEqual(1);
 
@@ -315,7 +285,7 @@ describe('checkout in the browser', () => {
     const confirm = pay.getByTestId('confirm-payment');
     expect(cents(await confirm.textContent())).toBe(split[0]!.amount + tip1);
     await shot('payment-tips');
-    await expectAccessible('payment dialog with tips');
+    await expectAccessible(page, 'payment dialog with tips');
     await confirm.tap();
     await expect.poll(() => pay.getByTestId('payment-news').textContent()).toMatch(/^Paid .*\+ \$\d+\.\d\d tip\. \$\d+\.\d\d still due\.$/);
     expect((await parts()).map((p) => p.paid)).toEqual([true, false, false]);
@@ -334,7 +304,7 @@ describe('checkout in the browser', () => {
     await pay.getByRole('button', { name: '$20.00' }).tap();
     expect(cents(await pay.locator('.change strong').textContent())).toBe(2000 - split[2]!.amount);
     await shot('payment-cash');
-    await expectAccessible('payment dialog, cash');
+    await expectAccessible(page, 'payment dialog, cash');
     await confirm.tap();
     await pay.waitFor({ state: 'detached' });
 
@@ -350,7 +320,7 @@ describe('checkout in the browser', () => {
     expect(await last.getByRole('heading', { name: 'New order' }).count()).toBe(0);
     expect(await last.getByLabel(/^Takeout/).count()).toBe(0);
     await shot('register-order-label');
-    await expectAccessible('register after a sale');
+    await expectAccessible(page, 'register after a sale');
 
     // The orders list: found by its number, with its service and check.
     await page.getByRole('button', { name: /^Orders/ }).tap();
@@ -371,7 +341,7 @@ describe('checkout in the browser', () => {
     expect(cents(await detail.getByTestId('order-tips').textContent())).toBe(tip1 + 250);
     expect(await detail.locator('.payments li').allTextContents()).toHaveLength(3);
     await shot('orders-list');
-    await expectAccessible('orders list');
+    await expectAccessible(page, 'orders list');
 
     // Refund one garlic knots by item, confirmed.
     await detail.getByRole('button', { name: 'Refund' }).tap();
@@ -387,7 +357,7 @@ describe('checkout in the browser', () => {
     const gives = async () => shares(((await refund.getByTestId('refund-items-amount').textContent()) ?? '').replace(/^Gives back /, ''), 'in cash');
     await expect.poll(async () => (await gives())?.[1]).toBe(split[2]!.amount);
     await shot('refund-by-item');
-    await expectAccessible('refund by item');
+    await expectAccessible(page, 'refund by item');
     await refund.getByTestId('refund-items').tap();
     const question = (await refund.getByTestId('refund-question').textContent()) ?? '';
     const [given, inCash, toCard] = shares(question.replace(/^Refund 1 item, /, ''), 'in cash to hand back') ?? [];
@@ -395,7 +365,7 @@ describe('checkout in the browser', () => {
     expect(given).toBe(inCash! + toCard!);
     expect(await refund.getByLabel('By amount').isDisabled()).toBe(true); // no switching away under the question
     await shot('refund-confirm');
-    await expectAccessible('refund confirmation');
+    await expectAccessible(page, 'refund confirmation');
     await refund.getByTestId('confirm-refund-items').tap();
     await refund.waitFor({ state: 'detached' });
     await expect.poll(() => row.locator('.badge').allTextContents()).toContain('Partially refunded');

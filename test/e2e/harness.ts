@@ -62,12 +62,18 @@ export async function startTerminal(
   };
 }
 
-/** The register page, with every console error and uncaught exception it produces from its first load (CSP violations land here). */
-export async function openRegister(browser: Browser, terminal: Terminal): Promise<{ page: Page; errors: string[] }> {
+/**
+ * The register page, with every console error and uncaught exception it produces from its first
+ * load (CSP violations land here), in `errors` when given (a list several pages share).
+ */
+export async function openRegister(
+  browser: Browser,
+  terminal: Terminal,
+  { viewport = { width: 1366, height: 850 }, hasTouch, errors = [] }: { viewport?: { width: number; height: number }; hasTouch?: boolean; errors?: string[] } = {},
+): Promise<{ page: Page; errors: string[] }> {
   // A context of its own: axe needs one, and the OAuth consent tab opens in it.
-  const context = await browser.newContext({ viewport: { width: 1366, height: 850 } });
+  const context = await browser.newContext(hasTouch === undefined ? { viewport } : { viewport, hasTouch });
   const page = await context.newPage();
-  const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });

@@ -6,14 +6,11 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CommandInput, CommandName, CommandResult, MenuItem, MenuSnapshot } from '../../bridge/contract';
-import { launchChromium, startTerminal, type Terminal } from './harness';
-import { auditLayout } from './layout-audit';
+import { launchChromium, openRegister, startTerminal, type Terminal } from './harness';
+import { expectNoLayoutProblems, settle, SMALL_TILL, WIDE_TILL } from './shots';
 
 const SHOTS = 'test-results/layout';
-const VIEWPORTS = [
-  { width: 1024, height: 768 },
-  { width: 1366, height: 768 },
-] as const;
+const VIEWPORTS = [SMALL_TILL, WIDE_TILL] as const;
 /** Wraps onto two lines on the ticket at both sizes. */
 const LONG_NAME = 'Slow-braised beef short rib with horseradish cream and crispy shallots';
 
@@ -34,10 +31,9 @@ async function call<C extends CommandName>(command: C, payload: CommandInput<C>)
 async function expectTidy(name: string): Promise<void> {
   const { width, height } = page.viewportSize()!;
   // Fonts and the last React commit settle before measuring.
-  await page.evaluate(() => document.fonts.ready.then(() => new Promise((resolve) => requestAnimationFrame(resolve))));
+  await settle(page, 1);
   await page.screenshot({ path: `${SHOTS}/${width}x${height}-${name}.png` });
-  const problems = await page.evaluate(auditLayout);
-  expect(problems.map((p) => `${p.kind}: ${p.element} (${p.detail})`), `${name} at ${width}×${height}`).toEqual([]);
+  await expectNoLayoutProblems(page, `${name} at ${width}×${height}`);
 }
 
 async function screen(name: 'Register' | 'Orders' | 'Menu' | 'Shift' | 'Settings'): Promise<void> {
@@ -87,14 +83,7 @@ beforeAll(async () => {
   });
   await call('payments.take', { orderId: order.id, method: 'cash', amount: order.total, tendered: order.total });
   paidOrderId = order.id;
-  const context = await browser.newContext({ viewport: VIEWPORTS[0] });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
-  await page.goto(terminal.mode.host.launchUrl);
-  await page.locator('.menu-grid .tile').first().waitFor();
+  ({ page } = await openRegister(browser, terminal, { viewport: VIEWPORTS[0], errors: consoleErrors }));
 });
 
 afterAll(async () => {

@@ -9,22 +9,15 @@
 // Screenshots at 1024×768 and 1366×768 go to test-results/screenshots/printing-<name>-<w>x<h>.png,
 // each checked by the layout audit; axe on the panel and the preview.
 import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MenuItem, MenuSnapshot, Order } from '../../bridge/contract';
 import { hashManagerPin } from '../../main/config/index';
 import { TerminalConfig } from '../../main/config/schema';
 import { FakePrinter } from '../printing/fake-printer';
-import { launchChromium, startTerminal, type Terminal } from './harness';
-import { auditLayout } from './layout-audit';
+import { launchChromium, openRegister, startTerminal, type Terminal } from './harness';
+import { expectAccessible, SCREENSHOTS, tillShots, WIDE_TILL } from './shots';
 
-const SHOTS = 'test-results/screenshots';
-const VIEWPORTS = [
-  { width: 1366, height: 768 },
-  // Last: the cases go on at the smaller size.
-  { width: 1024, height: 768 },
-] as const;
 const PIN = '2468';
 
 let browser: Browser;
@@ -49,21 +42,7 @@ function item(name: string): MenuItem {
 const dollars = (minor: number) => `$${(minor / 100).toFixed(2)}`;
 
 /** The screen as it is now at both till sizes, tidy at each; the page is left at 1024×768. */
-async function shot(name: string): Promise<void> {
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize(viewport);
-    await page.evaluate(() => document.fonts.ready.then(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))));
-    await page.screenshot({ path: `${SHOTS}/printing-${name}-${viewport.width}x${viewport.height}.png` });
-    const problems = await page.evaluate(auditLayout);
-    expect(problems.map((p) => `${p.kind}: ${p.element} (${p.detail})`), `${name} at ${viewport.width}×${viewport.height}`).toEqual([]);
-  }
-}
-
-/** No axe violation of any impact on what is on screen now (AxeBuilder as in checkout.test.ts). */
-async function expectAccessible(what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), what).toEqual([]);
-}
+const shot = tillShots(() => page, 'printing');
 
 /** Tab until `target` has the focus: it is reachable from the keyboard. */
 async function tabTo(target: Locator, max = 150): Promise<void> {
@@ -85,7 +64,7 @@ async function call<T>(command: string, payload: unknown): Promise<T> {
 }
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(SCREENSHOTS, { recursive: true });
   [receipt, kitchen] = await Promise.all([FakePrinter.start(), FakePrinter.start()]);
   [browser, terminal] = await Promise.all([
     launchChromium(),
@@ -105,14 +84,7 @@ beforeAll(async () => {
     },
     { timeout: 15_000, interval: 100 },
   );
-  const context = await browser.newContext({ viewport: VIEWPORTS[0], hasTouch: true });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
-  await page.goto(terminal.mode.host.launchUrl);
-  await page.locator('.menu-grid .tile').first().waitFor();
+  ({ page } = await openRegister(browser, terminal, { viewport: WIDE_TILL, hasTouch: true, errors: consoleErrors }));
 });
 
 afterAll(async () => {
@@ -178,7 +150,7 @@ describe('printing in the browser', () => {
     expect(text).toContain('Garlic knots');
     expect(text).toContain(dollars(sale.total).slice(1));
     await shot('receipt-preview');
-    await expectAccessible('the receipt preview');
+    await expectAccessible(page, 'the receipt preview');
 
     const before = receipt.jobs().length;
     await dialog().getByRole('button', { name: 'Reprint' }).tap();
@@ -208,7 +180,7 @@ describe('printing in the browser', () => {
     expect(await row.textContent()).toContain('1 ticket waiting');
     expect(await row.getByTestId('printer-message').textContent()).toBe('The kitchen printer is out of paper: put in a new roll. Its tickets wait.');
     await shot('panel-paper-out');
-    await expectAccessible('the printers panel, paper out');
+    await expectAccessible(page, 'the printers panel, paper out');
     expect(kitchen.count(order.label)).toBe(0);
 
     // A new roll: the ticket comes out by itself, the panel and the pill say all is well.
@@ -236,7 +208,7 @@ describe('printing in the browser', () => {
     expect(await job.getAttribute('data-job-state')).toBe('sending');
     await expect.poll(() => pill().textContent(), { timeout: 15_000 }).toBe('Receipt printer: check the last ticket');
     await shot('panel-in-doubt');
-    await expectAccessible('the printers panel, a ticket in doubt');
+    await expectAccessible(page, 'the printers panel, a ticket in doubt');
 
     await tabTo(job.getByRole('button', { name: 'Discard' }));
     await page.keyboard.press('Enter');
@@ -247,7 +219,7 @@ describe('printing in the browser', () => {
     await expect.poll(() => job.locator('.field-error').textContent()).toBe('That manager PIN is not right. Nothing was changed.');
     expect(await pin.getAttribute('aria-invalid')).toBe('true');
     await shot('panel-discard-refused');
-    await expectAccessible('the printers panel, a refused PIN');
+    await expectAccessible(page, 'the printers panel, a refused PIN');
     await page.keyboard.type(PIN);
     await page.keyboard.press('Enter');
     await expect.poll(() => dialog().getByTestId('printers-notice').textContent()).toBe(`Receipt · Order ${order.label} discarded: it will not print.`);

@@ -2,7 +2,7 @@
 // refused (never fixed), the service fields, the priced ticket, tips, and the split and
 // refund-by-item previews built from an order as the core sends it.
 import { describe, expect, it } from 'vitest';
-import type { MenuItem, ModifierGroup, Order, OrderLine } from '../../bridge/contract';
+import type { MenuItem, Order, OrderLine } from '../../bridge/contract';
 import { formOfDiscount, needsApproval, readDiscount, describeDiscount } from '../../renderer/lib/discounts';
 import { readPercent, readTaxRate } from '../../renderer/lib/format';
 import { chooseInGroup, clearGroup, extrasOf, groupRule, missingInGroup, readNote, unsatisfiedGroups } from '../../renderer/lib/modifiers';
@@ -10,29 +10,8 @@ import { breakdownOfOrder, previewEvenSplit, previewItemSplit, refundPreview } f
 import { chargeLabel, readTip } from '../../renderer/lib/payment';
 import { readService, serviceLabel } from '../../renderer/lib/service';
 import { addItem, changeQuantity, emptyTicket, priceTicket, setLineChoice, setLineDiscount, ticketFromOrder, toLineInputs } from '../../renderer/lib/ticket';
+import { BURGER as burger, SAUCES as sauces, SIZE as size } from './order-fixtures';
 
-const size: ModifierGroup = { id: 'g_size', name: 'Size', min: 1, max: 1, modifierIds: ['m_small', 'm_large'] };
-const sauces: ModifierGroup = { id: 'g_sauce', name: 'Sauces', min: 0, max: 2, modifierIds: ['m_bbq', 'm_mayo', 'm_chili'] };
-const burger: MenuItem = {
-  id: 'mi_burger',
-  name: 'Burger',
-  price: 1200,
-  categoryId: 'cat_mains',
-  description: '',
-  available: true,
-  lowStock: false,
-  modifiers: [
-    { id: 'm_small', name: 'Small', price: 0 },
-    { id: 'm_large', name: 'Large', price: 300 },
-    { id: 'm_bbq', name: 'BBQ', price: 50 },
-    { id: 'm_mayo', name: 'Mayo', price: 0 },
-    { id: 'm_chili', name: 'Chili', price: 50 },
-    { id: 'm_bacon', name: 'Bacon', price: 200 },
-  ],
-  modifierGroups: [size, sauces],
-  taxClass: 'food',
-  barcode: null,
-};
 const fries: MenuItem = { ...burger, id: 'mi_fries', name: 'Fries', price: 450, modifiers: [], modifierGroups: [] };
 const itemsById = new Map([burger, fries].map((item) => [item.id, item]));
 const NO_TAX = { taxIncluded: false, rounding: 'per_line' as const, rates: [] };

@@ -5,35 +5,11 @@
 // Escape to cancel) does it all.
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MenuItem } from '../../bridge/contract';
 import { ModifierDialog } from '../../renderer/components/ModifierDialog';
 import type { LineChoice } from '../../renderer/lib/ticket';
+import { BURGER as burger } from './order-fixtures';
 
 afterEach(cleanup);
-
-const burger: MenuItem = {
-  id: 'mi_burger',
-  name: 'Burger',
-  price: 1200,
-  categoryId: 'cat_mains',
-  description: '',
-  available: true,
-  lowStock: false,
-  modifiers: [
-    { id: 'm_small', name: 'Small', price: 0 },
-    { id: 'm_large', name: 'Large', price: 300 },
-    { id: 'm_bbq', name: 'BBQ', price: 50 },
-    { id: 'm_mayo', name: 'Mayo', price: 0 },
-    { id: 'm_chili', name: 'Chili', price: 50 },
-    { id: 'm_bacon', name: 'Bacon', price: 200 },
-  ],
-  modifierGroups: [
-    { id: 'g_size', name: 'Size', min: 1, max: 1, modifierIds: ['m_small', 'm_large'] },
-    { id: 'g_sauce', name: 'Sauces', min: 0, max: 2, modifierIds: ['m_bbq', 'm_mayo', 'm_chili'] },
-  ],
-  taxClass: 'food',
-  barcode: null,
-};
 
 function open(initial: LineChoice = { modifierIds: [], note: '' }, editing = false) {
   const done: LineChoice[] = [];

@@ -4,26 +4,16 @@
 // to what is left, says what it gives back in cash and to the card (as the core then does it),
 // asks once in words with the mode held, and badges the order; each payment says its refunds;
 // the order's discount is a row of its own, each line's under its line.
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { BridgeClient } from '../../renderer/lib/bridge-client';
-import { BridgeContext } from '../../renderer/lib/hooks';
-import { Orders } from '../../renderer/screens/Orders';
-import { ITEMS, reopenStore } from '../core/fixtures';
+import { ITEMS } from '../core/fixtures';
+import { openRefund, orderRow, renderOrders } from './checkout-fixtures';
+import { payByCardInTheCloud, placeBurgersAndFries } from './order-fixtures';
 import { coreForEachTest } from './with-core';
 
 const { start: withCore, core } = coreForEachTest();
 
-async function renderOrders(client: BridgeClient) {
-  const { checkout } = await client.call('menu.snapshot', {});
-  render(
-    <BridgeContext.Provider value={client}>
-      <Orders onEdit={() => undefined} checkout={checkout} />
-    </BridgeContext.Provider>,
-  );
-}
-
-const row = (id: string) => document.querySelector(`tr[data-order-id="${id}"]`) as HTMLElement;
+const row = orderRow;
 const label = (id: string) => row(id).querySelector('.order-label')?.textContent;
 const service = (id: string) => row(id).querySelectorAll('td')[1]?.textContent;
 
@@ -48,13 +38,9 @@ describe('orders checkout', () => {
 
   it('refunds by item: up to what is left of each line, the amount said before, one confirmation, then the badge', async () => {
     const client = await withCore();
-    const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 2 }, { menuItemId: ITEMS.fries, quantity: 1 }] });
+    const order = await placeBurgersAndFries(client);
     await client.call('payments.take', { orderId: order.id, method: 'cash', amount: order.total });
-    await renderOrders(client);
-    await waitFor(() => expect(row(order.id)).toBeTruthy());
-    fireEvent.click(within(row(order.id)).getByRole('button'));
-    fireEvent.click(await screen.findByRole('button', { name: 'Refund' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await openRefund(client, order.id);
     expect(within(dialog).getByRole('heading').textContent).toBe('Refund · Order A1');
     fireEvent.click(within(dialog).getByLabelText('By item'));
     const more = within(dialog).getByRole('button', { name: 'One more Burger to refund' }) as HTMLButtonElement;
@@ -85,14 +71,9 @@ describe('orders checkout', () => {
   it('says before and after a refund by item how much goes back in cash and to the card, holds the mode while asking, and shows each payment\'s refund', async () => {
     const client = await withCore();
     // Burgers 2 × 12.00 + fries 4.50 = 28.50: a card pays 20.00 (+ 3.00 tip), then cash the 8.50 left.
-    const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 2 }, { menuItemId: ITEMS.fries, quantity: 1 }] });
-    const card = await client.call('payments.take', { orderId: order.id, method: 'card', amount: 2000, tip: 300 });
-    // The cloud's record of the card payment, as a pull brings it: a card is refunded through it.
-    const store = reopenStore(core().dataDir);
-    store.server.applyServerRecord('payment', {
-      id: 'pay_cloud_card', order_id: order.id, payment_intent_id: card.payment.id, method: 'card', amount: 2300, currency: 'usd', status: 'succeeded', created_at: Date.now(),
-    });
-    store.close();
+    const order = await placeBurgersAndFries(client);
+    // With the cloud's record of the card payment, as a pull brings it: a card is refunded through it.
+    await payByCardInTheCloud(client, core().dataDir, order.id, 2000, 300);
     await client.call('payments.take', { orderId: order.id, method: 'cash', amount: 850 });
     await renderOrders(client);
     await waitFor(() => expect(row(order.id)).toBeTruthy());

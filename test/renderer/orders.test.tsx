@@ -1,26 +1,15 @@
 // @vitest-environment happy-dom
 // The orders screen against a real core: each order shows the one state a restaurant reads at a
 // glance, and a refund is confirmed in words and badged on the list and on the order.
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { type BridgeClient } from '../../renderer/lib/bridge-client';
-import { BridgeContext } from '../../renderer/lib/hooks';
-import { Orders } from '../../renderer/screens/Orders';
 import { ITEMS } from '../core/fixtures';
+import { openRefund, orderRow, renderOrders } from './checkout-fixtures';
 import { coreForEachTest } from './with-core';
 
 const { start: withCore } = coreForEachTest();
 
-async function renderOrders(client: BridgeClient) {
-  const { checkout } = await client.call('menu.snapshot', {});
-  return render(
-    <BridgeContext.Provider value={client}>
-      <Orders onEdit={() => undefined} checkout={checkout} />
-    </BridgeContext.Provider>,
-  );
-}
-
-const row = (id: string) => document.querySelector(`tr[data-order-id="${id}"]`) as HTMLElement;
+const row = orderRow;
 const badges = (element: HTMLElement) => [...element.querySelectorAll('.badge')].map((b) => b.textContent);
 
 describe('Orders', () => {
@@ -49,11 +38,7 @@ describe('Orders', () => {
     const client = await withCore();
     const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 1 }], customer: { name: 'Lin', phone: '' } });
     await client.call('payments.take', { orderId: order.id, method: 'cash', amount: order.total });
-    await renderOrders(client);
-    await waitFor(() => expect(row(order.id)).toBeTruthy());
-    fireEvent.click(within(row(order.id)).getByRole('button'));
-    fireEvent.click(await screen.findByRole('button', { name: 'Refund' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await openRefund(client, order.id);
     fireEvent.change(within(dialog).getByLabelText(/Amount to give back/), { target: { value: '2.00' } });
     fireEvent.click(within(dialog).getByTestId('confirm-refund'));
     await waitFor(() => expect(screen.getByTestId('order-notice').textContent).toBe('Refunded $2.00 in cash: hand it to the customer.'));

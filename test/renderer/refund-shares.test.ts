@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Order } from '../../bridge/contract';
 import type { BridgeClient } from '../../renderer/lib/bridge-client';
 import { describeShares, refundShares, sharesOfRefunds, type RefundShare } from '../../renderer/lib/refunds';
-import { ITEMS, reopenStore } from '../core/fixtures';
+import { ITEMS } from '../core/fixtures';
+import { payByCardInTheCloud, placeBurgersAndFries } from './order-fixtures';
 import { coreForEachTest } from './with-core';
 
 const { start: withCore, core } = coreForEachTest();
@@ -46,13 +47,8 @@ describe('refund shares', () => {
   it('go to the newest payment first and spill over to older ones, minus what they gave back already and never their tips', async () => {
     const client = await withCore();
     // Burgers 2 × 12.00 + fries 4.50 = 28.50: a card 15.00 + 5.00 tip, cash 5.00, cash 8.50 (2.00 of it given back by amount).
-    const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 2 }, { menuItemId: ITEMS.fries, quantity: 1 }] });
-    const card = await client.call('payments.take', { orderId: order.id, method: 'card', amount: 1500, tip: 500 });
-    const store = reopenStore(core().dataDir);
-    store.server.applyServerRecord('payment', {
-      id: 'pay_cloud_card', order_id: order.id, payment_intent_id: card.payment.id, method: 'card', amount: 2000, currency: 'usd', status: 'succeeded', created_at: Date.now(),
-    });
-    store.close();
+    const order = await placeBurgersAndFries(client);
+    await payByCardInTheCloud(client, core().dataDir, order.id, 1500, 500);
     await client.call('payments.take', { orderId: order.id, method: 'cash', amount: 500 });
     const last = await client.call('payments.take', { orderId: order.id, method: 'cash', amount: 850 });
     const refunded = await client.call('payments.refund', { paymentId: last.payment.id, amount: 200, reason: 'other' });
