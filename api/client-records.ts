@@ -125,9 +125,9 @@ export const clientOrderFieldsSchema = z.looseObject({
   table: extra(z.union([z.string(), z.int().transform(String)])),
   guests: extra(z.int().min(1)),
   channel: extra(z.string().transform((s) => s.trim().toLowerCase())),
-  subtotal: extra(money),
-  discount_total: extra(money),
-  tax_total: extra(money),
+  subtotal: extra(money.nonnegative()),
+  discount_total: extra(money.nonnegative()),
+  tax_total: extra(money.nonnegative()),
   tax_included: extra(z.boolean()),
 });
 export const clientOrderSchema = resource(clientOrderFieldsSchema);

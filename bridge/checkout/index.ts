@@ -2,7 +2,7 @@
 export { allocate, applyBps, applyPpm } from './allocate';
 export { discountAmount, validateDiscount, type DiscountKind, type DiscountSpec } from './discount';
 export { CheckoutError, describeAmount, describePercent, describeRatePpm, type CheckoutErrorCode } from './errors';
-export { priceCheck, type CheckBreakdown, type CheckLine, type CheckLineInput } from './pricing';
+export { priceCheck, type CheckBreakdown, type CheckLine, type CheckLineInput, type CheckLines } from './pricing';
 export { refundForUnits } from './refunds';
 export { MAX_SPLIT_PARTS, splitByItems, splitEvenly, type SplitPart } from './split';
 export { computeTaxes, taxInside, validateRules, type PricingRules, type TaxLine, type TaxRate, type TaxRounding, type TaxableLine, type TaxResult } from './tax';

@@ -27,6 +27,11 @@ export interface CheckLine {
   total: number; // net + (taxIncluded ? 0 : tax): what the line costs the customer
 }
 
+/** What splitting by items and refunding by unit read of a check: each line's gross and total (a CheckBreakdown is one). */
+export interface CheckLines {
+  lines: readonly Pick<CheckLine, 'gross' | 'total'>[];
+}
+
 export interface CheckBreakdown {
   subtotal: number; // Σ gross
   lineDiscountTotal: number;

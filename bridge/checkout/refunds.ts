@@ -1,6 +1,6 @@
 // Refund by item: what giving back some units of a line returns to the customer.
 import { CheckoutError } from './errors';
-import type { CheckBreakdown } from './pricing';
+import type { CheckLines } from './pricing';
 
 function requireCount(value: number, what: string, min: number): void {
   if (!Number.isSafeInteger(value) || value < min) {
@@ -14,7 +14,7 @@ function requireCount(value: number, what: string, min: number): void {
  * unit, and units are refunded from the end, so refunding every unit eventually returns exactly
  * line.total. Throws when quantity < 1 or alreadyRefunded + quantity > lineQuantity.
  */
-export function refundForUnits(check: CheckBreakdown, lineIndex: number, lineQuantity: number, alreadyRefunded: number, quantity: number): number {
+export function refundForUnits(check: CheckLines, lineIndex: number, lineQuantity: number, alreadyRefunded: number, quantity: number): number {
   const line = Number.isInteger(lineIndex) ? check.lines[lineIndex] : undefined;
   if (line === undefined) throw new CheckoutError('invalid_refund', `There is no item ${String(lineIndex + 1)} on this check.`);
   requireCount(lineQuantity, 'quantity of the item', 1);

@@ -2,7 +2,7 @@
 import { allocate } from './allocate';
 import { CheckoutError } from './errors';
 import { requireNonNegativeInteger, sumExact } from './guards';
-import type { CheckBreakdown } from './pricing';
+import type { CheckLines } from './pricing';
 
 export interface SplitPart {
   /** "1 of 3" */
@@ -30,7 +30,7 @@ export function splitEvenly(due: number, n: number): SplitPart[] {
  * check 1..parts must have at least one line (else CheckoutError naming the empty check);
  * amounts = Σ check line totals (CheckLine.total) of its lines, so Σ parts === check.total.
  */
-export function splitByItems(check: CheckBreakdown, assignment: readonly number[]): SplitPart[] {
+export function splitByItems(check: CheckLines, assignment: readonly number[]): SplitPart[] {
   if (check.lines.length === 0) throw new CheckoutError('invalid_split', 'There are no items on this check to split.');
   if (assignment.length !== check.lines.length) {
     throw new CheckoutError(

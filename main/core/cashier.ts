@@ -127,6 +127,14 @@ export class Cashier {
     return searchMenu(indexMenu(this.#menuCache().views), query, categoryId ?? null);
   }
 
+  /** The category an item is sorted under, from the cached menu: kitchen tickets are routed by it. */
+  categoryOf(menuItemId: string): { id: string; name: string } | null {
+    const menu = this.#menuCache();
+    const categoryId = menu.items.find((item) => item.id === menuItemId)?.category_id;
+    const category = categoryId ? menu.categories.find((c) => c.id === categoryId) : undefined;
+    return category ? { id: category.id, name: category.name } : null;
+  }
+
   #requireManager(pin: string | undefined): void {
     const hash = this.settings.effective().managerPinHash;
     if (hash === '') return;
@@ -276,7 +284,7 @@ export class Cashier {
     const { source: _source, ...rules } = this.pricing();
     let breakdown;
     try {
-      breakdown = priceLines(lines, discount, { ...rules, currency: this.currency() } as typeof rules);
+      breakdown = priceLines(lines, discount, rules, this.currency());
     } catch (error) {
       checkoutRefusal(error);
     }

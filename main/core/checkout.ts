@@ -50,12 +50,12 @@ function unitPrice(line: OrderLineDoc): number {
   return line.unit_price + line.modifiers.reduce((sum, m) => sum + m.price, 0);
 }
 
-/** The check of lines priced with `rules`: throws CheckoutError (a discount too large...). */
-export function priceLines(lines: readonly OrderLineDoc[], discount: DiscountDoc | null, rules: PricingRules): CheckBreakdown {
+/** The check of lines priced with `rules`: throws CheckoutError (a discount too large...), its amounts in `currency`. */
+export function priceLines(lines: readonly OrderLineDoc[], discount: DiscountDoc | null, rules: PricingRules, currency?: string): CheckBreakdown {
   return priceCheck(
     lines.map((line) => ({ quantity: line.quantity, unitPrice: unitPrice(line), taxClass: line.tax_class, discount: line.discount })),
     discount,
-    rules,
+    { ...rules, currency },
   );
 }
 
@@ -92,7 +92,7 @@ export interface PricedOrder {
 export function priceOrder(doc: OrderDoc): PricedOrder {
   if (doc.pricing) {
     try {
-      const breakdown = priceLines(doc.lines, doc.discount, pricingRules(doc.pricing));
+      const breakdown = priceLines(doc.lines, doc.discount, pricingRules(doc.pricing), doc.currency);
       return { breakdown, check: tillCheck(doc, breakdown) };
     } catch (error) {
       // Another till changed the lines under a discount that no longer fits: the items stand alone.

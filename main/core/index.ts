@@ -254,11 +254,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     store,
     config.printing,
     () => settings.effective().autoReceipt,
-    (menuItemId) => {
-      const item = store.cashier.getMenuItem(menuItemId);
-      const category = item?.category_id ? store.cashier.listMenu().categories.find((c) => c.id === item.category_id) : undefined;
-      return category ? { id: category.id, name: category.name } : null;
-    },
+    (menuItemId) => cashierRef.current?.categoryOf(menuItemId) ?? null,
     clock,
     (status) => events.emit('printing.status', status),
     logger,

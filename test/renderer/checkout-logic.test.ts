@@ -6,7 +6,7 @@ import type { MenuItem, Order, OrderLine } from '../../bridge/contract';
 import { formOfDiscount, needsApproval, readDiscount, describeDiscount } from '../../renderer/lib/discounts';
 import { readPercent, readTaxRate } from '../../renderer/lib/format';
 import { chooseInGroup, clearGroup, extrasOf, groupRule, missingInGroup, readNote, unsatisfiedGroups } from '../../renderer/lib/modifiers';
-import { breakdownOfOrder, previewEvenSplit, previewItemSplit, refundPreview } from '../../renderer/lib/order-check';
+import { linesOfOrder, previewEvenSplit, previewItemSplit, refundPreview } from '../../renderer/lib/order-check';
 import { chargeLabel, readTip } from '../../renderer/lib/payment';
 import { readService, serviceLabel } from '../../renderer/lib/service';
 import { addItem, changeQuantity, emptyTicket, priceTicket, setLineChoice, setLineDiscount, ticketFromOrder, toLineInputs } from '../../renderer/lib/ticket';
@@ -210,7 +210,7 @@ describe('split and refund previews from an order', () => {
   });
 
   it('gives back units of a line from its total, never more than is left', () => {
-    expect(breakdownOfOrder(order).lines.map((l) => [l.gross, l.total])).toEqual([
+    expect(linesOfOrder(order).lines.map((l) => [l.gross, l.total])).toEqual([
       [2400, 2598],
       [1350, 1461],
     ]);

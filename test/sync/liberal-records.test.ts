@@ -167,6 +167,67 @@ describe('records with only the fields the spec shows', () => {
   });
 });
 
+describe("the checkout's fields beyond the spec", () => {
+  it('reads a location\'s tax rates in any of the three spellings, in either record shape, as parts per million', () => {
+    const rates = [
+      { tax_class: 'food', name: 'Sales tax', percentage: '8.875' },
+      { tax_class: 'alcohol', name: 'Liquor tax', rate_bps: 500 },
+      { name: 'City tax', rate_ppm: 3_750 },
+    ];
+    const flat = { id: 'loc_t', name: 'Oakland', tax_rates: rates, prices_include_tax: false, tax_rounding: 'PER_ORDER' };
+    for (const record of [flat, asResource('location', flat)]) {
+      expect(locationRecord(clientLocationSchema.parse(record)).tax).toEqual({
+        rates: [
+          { tax_class: 'food', name: 'Sales tax', rate_ppm: 88_750 },
+          { tax_class: 'alcohol', name: 'Liquor tax', rate_ppm: 50_000 },
+          { tax_class: 'standard', name: 'City tax', rate_ppm: 3_750 },
+        ],
+        prices_include_tax: false,
+        rounding: 'per_order',
+      });
+    }
+  });
+
+  it('ignores a malformed checkout field and still reads the record whole', () => {
+    const store = openStore(tempStoreFile(), { clock, currency: 'usd' });
+    try {
+      store.server.applyServerRecord('location', locationRecord(clientLocationSchema.parse({ id: 'loc_m', name: 'Oakland', tax_rates: 'eight percent' })));
+      expect(store.server.readBase('location', 'loc_m')).toMatchObject({ name: 'Oakland', tax: null });
+      const order = clientOrderSchema.parse({ ...SPEC_ONLY.order, id: 'ord_m', guests: 'many', order_type: 'teleport', tax_total: -5 });
+      store.server.applyServerRecord('order', orderRecord(order));
+      expect(store.server.readBase('order', 'ord_m')).toMatchObject({ total: 1950, service: null, cloud_check: null });
+    } finally {
+      store.close();
+    }
+  });
+
+  it("reads an order's number, service and the cloud's figures, with its subtotal as what the items come to", () => {
+    const flat = { ...SPEC_ONLY.order, id: 'ord_c', order_number: 42, order_type: 'takeaway', channel: 'Delivery', subtotal: 1950, discount_total: 195, tax_total: 156, tax_included: false, total: 1911 };
+    for (const record of [flat, { data: asResource('order', flat) }]) {
+      expect(orderRecord(clientOrderSchema.parse(record))).toMatchObject({
+        number: '42',
+        service: { type: 'takeout', table: null, guests: null },
+        channel: 'delivery',
+        total: 1950,
+        cloud_check: { total: 1911, subtotal: 1950, discount_total: 195, tax_total: 156, tax_included: false },
+      });
+    }
+  });
+
+  it("keeps the till's own line fields when the server's lines come back without them", () => {
+    const store = openStore(tempStoreFile(), { clock, currency: 'usd' });
+    try {
+      const record = orderRecord(clientOrderSchema.parse({ ...SPEC_ONLY.order, id: 'ord_n' }));
+      const lines = record.lines as Record<string, unknown>[];
+      store.server.applyServerRecord('order', { ...record, lines: [{ ...lines[0], note: 'no garlic', tax_class: 'food', discount: { kind: 'percent', value: 1000, reason: 'Regulars' } }] });
+      store.server.applyServerRecord('order', orderRecord(clientOrderSchema.parse({ ...SPEC_ONLY.order, id: 'ord_n', status: 'fulfilled' })));
+      expect(store.server.readBase('order', 'ord_n')?.lines[0]).toMatchObject({ note: 'no garlic', tax_class: 'food', discount: { reason: 'Regulars' } });
+    } finally {
+      store.close();
+    }
+  });
+});
+
 describe('error replies of any reasonable shape', () => {
   const cases: { name: string; status: number; body: string; type?: string; kind: string; code: string | null }[] = [
     { name: '{error:{code}}', status: 400, body: '{"error":{"code":"invalid_request","message":"bad"}}', kind: 'invalid', code: 'invalid_request' },
