@@ -2,6 +2,8 @@
 // The shells validate each request against `commands[name].payload` before the core sees it, and
 // the renderer's client derives its types from the same table: one source of truth, no drift.
 import { z } from 'zod';
+import { CashCount } from './staff/cash';
+import { Permission, Role } from './staff/roles';
 
 /** The largest amount any command carries: 1,000,000.00 in a two-digit currency. */
 export const MAX_AMOUNT = 100_000_000;
@@ -10,7 +12,12 @@ const Amount = z.number().int().nonnegative().max(MAX_AMOUNT);
 const PositiveAmount = z.number().int().positive().max(MAX_AMOUNT);
 const Id = z.string().min(1).max(80);
 const IsoTime = z.iso.datetime({ offset: true });
-const ManagerPin = z.string().regex(/^\d{4,8}$/, 'a manager PIN is 4 to 8 digits');
+/** The PIN of someone allowed to do what is asked (a manager approving a cashier's refund). */
+const ManagerPin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
+const StaffPin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
+const BusinessDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a business day is YYYY-MM-DD');
+
+
 
 export const Category = z.object({ id: Id, name: z.string(), position: z.number().int() });
 export type Category = z.infer<typeof Category>;
@@ -185,6 +192,8 @@ export const Refund = z.object({
   items: z.array(z.object({ lineIndex: z.number().int().nonnegative(), quantity: z.number().int().positive() })),
   createdAt: IsoTime,
   syncState: SyncState,
+  /** Who gave it back; null when it was not given here (or before staff existed). */
+  staff: z.object({ id: Id, name: z.string() }).nullable(),
 });
 export type Refund = z.infer<typeof Refund>;
 
@@ -203,6 +212,8 @@ export const Payment = z.object({
   createdAt: IsoTime,
   refunds: z.array(Refund),
   syncState: SyncState,
+  /** Who took it; null when it was not taken here (or before staff existed). */
+  staff: z.object({ id: Id, name: z.string() }).nullable(),
 });
 export type Payment = z.infer<typeof Payment>;
 
@@ -269,6 +280,8 @@ export const Order = z.object({
   refundedAmount: Amount,
   payments: z.array(Payment),
   syncState: SyncState,
+  /** Whose order it is: who placed it, or took it over since; null for orders from elsewhere. */
+  staff: z.object({ id: Id, name: z.string() }).nullable(),
 });
 export type Order = z.infer<typeof Order>;
 
@@ -380,7 +393,10 @@ export const SettingsView = z.object({
   taxRules: PricingRules,
   /** The rules in force and where they come from. */
   pricing: PricingRules.extend({ source: z.enum(['location', 'terminal']) }),
-  managerPinSet: z.boolean(),
+  /** One drawer for the till, or one per cashier. */
+  drawerMode: z.enum(['shared', 'per_cashier']),
+  /** The till locks itself after this many minutes without use; 0: never. */
+  autoLockMinutes: z.number().int().min(0).max(240),
   kioskMode: z.boolean(),
 });
 export type SettingsView = z.infer<typeof SettingsView>;
@@ -401,6 +417,132 @@ export const ShiftSummary = z.object({
   net: z.number().int(),
 });
 export type ShiftSummary = z.infer<typeof ShiftSummary>;
+
+// ---- staff ----
+
+/** A staff member as records name them. */
+export const StaffRef = z.object({ id: Id, name: z.string() });
+export type StaffRef = z.infer<typeof StaffRef>;
+
+export const StaffMember = StaffRef.extend({
+  role: Role,
+  active: z.boolean(),
+  /** Provisioned by IT in the configuration: changed there, not at the till. */
+  provisioned: z.boolean(),
+});
+export type StaffMember = z.infer<typeof StaffMember>;
+
+/** Who is at the till, and what the lock screen needs. */
+export const StaffSession = z.object({
+  signedIn: StaffMember.nullable(),
+  permissions: z.array(Permission),
+  /** No owner yet: the first run asks for the owner's name and PIN before anything else. */
+  setupNeeded: z.boolean(),
+  /** PIN entry is refused for this long after repeated wrong PINs; null when it is open. */
+  lockedOutForMs: z.number().int().nonnegative().nullable(),
+  /** The till locks itself after this long without use; 0: never. */
+  autoLockMs: z.number().int().nonnegative(),
+  /** One drawer for the till, or one per cashier (each opens and counts their own). */
+  drawerMode: z.enum(['shared', 'per_cashier']),
+});
+export type StaffSession = z.infer<typeof StaffSession>;
+
+// ---- shifts and the drawer ----
+
+export const CashMovement = z.object({
+  id: Id,
+  kind: z.enum(['paid_out', 'drop']),
+  amount: z.number().int().positive(),
+  reason: z.string(),
+  staff: StaffRef,
+  at: IsoTime,
+});
+export type CashMovement = z.infer<typeof CashMovement>;
+
+/** A drawer's shift: counted float in, cash moved, counted out. What is expected stays hidden until the count is in (a blind count). */
+export const ShiftView = z.object({
+  id: Id,
+  /** "Till A", or the cashier's name when each has a drawer. */
+  drawer: z.string(),
+  status: z.enum(['open', 'closed']),
+  businessDay: z.string(),
+  openedAt: IsoTime,
+  openedBy: StaffRef,
+  currency: z.string(),
+  float: Amount,
+  floatCount: CashCount,
+  /** Cash taken toward orders, and cash tips, during the shift. */
+  cashSales: z.number().int(),
+  cashTips: z.number().int(),
+  cashRefunds: z.number().int(),
+  paidOuts: z.number().int(),
+  drops: z.number().int(),
+  cardSales: z.number().int(),
+  cardTips: z.number().int(),
+  payments: z.number().int().nonnegative(),
+  movements: z.array(CashMovement),
+  closedAt: IsoTime.nullable(),
+  closedBy: StaffRef.nullable(),
+  count: CashCount.nullable(),
+  counted: z.number().int().nullable(),
+  /** float + cash sales + cash tips − cash refunds − paid-outs − drops; null while open. */
+  expected: z.number().int().nullable(),
+  /** counted − expected: positive over, negative short; null while open. */
+  overShort: z.number().int().nullable(),
+  note: z.string(),
+});
+export type ShiftView = z.infer<typeof ShiftView>;
+
+// ---- the end-of-day (Z) report ----
+
+const SalesRow = z.object({ quantity: z.number().int(), gross: z.number().int(), discounts: z.number().int(), net: z.number().int() });
+export const ZReport = z.object({
+  businessDay: z.string(),
+  currency: z.string(),
+  location: z.string(),
+  till: z.string(),
+  generatedAt: IsoTime,
+  /** Every order, payment and refund of the day is in the cloud. */
+  complete: z.boolean(),
+  sales: z.object({
+    orders: z.number().int(),
+    gross: z.number().int(),
+    discounts: z.number().int(),
+    comps: z.number().int(),
+    net: z.number().int(),
+    tax: z.number().int(),
+    /** What the orders came to (net + tax added on top). */
+    total: z.number().int(),
+  }),
+  byCategory: z.array(SalesRow.extend({ category: z.string() })),
+  byItem: z.array(SalesRow.extend({ item: z.string(), category: z.string() })),
+  byTender: z.array(z.object({ method: PaymentMethod, payments: z.number().int(), amount: z.number().int(), tips: z.number().int(), refunds: z.number().int(), net: z.number().int() })),
+  byStaff: z.array(z.object({ staff: StaffRef, orders: z.number().int(), sales: z.number().int(), payments: z.number().int(), tips: z.number().int(), refunds: z.number().int(), voids: z.number().int() })),
+  taxes: z.array(z.object({ name: z.string(), ratePpm: z.number().int(), amount: z.number().int() })),
+  tips: z.object({ card: z.number().int(), cash: z.number().int() }),
+  discounts: z.object({ count: z.number().int(), amount: z.number().int() }),
+  comps: z.object({ count: z.number().int(), amount: z.number().int() }),
+  refunds: z.object({ count: z.number().int(), amount: z.number().int(), card: z.number().int(), cash: z.number().int() }),
+  voids: z.object({ count: z.number().int(), amount: z.number().int() }),
+  /** Card payments stored offline and not yet accepted by the cloud: the merchant's risk. */
+  offlineCards: z.object({ count: z.number().int(), amount: z.number().int() }),
+  /** What the cloud does not have yet ("A17: payment waiting"). */
+  notInCloud: z.array(z.object({ orderId: Id, label: z.string(), what: z.string() })),
+  shifts: z.array(ShiftView),
+  cash: z.object({
+    float: z.number().int(),
+    sales: z.number().int(),
+    tips: z.number().int(),
+    refunds: z.number().int(),
+    paidOuts: z.number().int(),
+    drops: z.number().int(),
+    expected: z.number().int(),
+    /** Of the closed shifts; null while none is closed. */
+    counted: z.number().int().nullable(),
+    overShort: z.number().int().nullable(),
+  }),
+});
+export type ZReport = z.infer<typeof ZReport>;
 
 const LineInput = z.strictObject({
   menuItemId: Id,
@@ -616,6 +758,56 @@ export const commands = {
   /** Every location the account has (from the last sync), for choosing this terminal's. */
   'location.list': command(Empty, z.array(Location)),
   'shift.summary': command(z.strictObject({ since: IsoTime.optional() }).default({}), ShiftSummary),
+  /** The shift of the drawer the signed-in person works (the till's, or their own): null when none is open. */
+  'shift.current': command(Empty, ShiftView.nullable()),
+  /** Opens the drawer's shift with the float counted by note and coin. */
+  'shift.open': command(z.strictObject({ count: CashCount, managerPin: ManagerPin.optional() }), ShiftView),
+  /** A paid-out (cash leaves for a purpose: a delivery, tips paid) or a drop (cash taken to the safe). */
+  'shift.moveCash': command(
+    z.strictObject({
+      kind: z.enum(['paid_out', 'drop']),
+      amount: PositiveAmount,
+      reason: z.string().trim().min(1, 'say what the cash is for').max(120),
+      managerPin: ManagerPin.optional(),
+    }),
+    ShiftView,
+  ),
+  /** Closes the shift with the drawer counted blind: the answer is the first to show what was expected. */
+  'shift.close': command(z.strictObject({ count: CashCount, note: z.string().trim().max(300).default(''), managerPin: ManagerPin.optional() }), ShiftView),
+
+  /** Who is signed in; answered when no one is. */
+  'staff.session': command(Empty, StaffSession),
+  /** The first run: the owner's name and PIN, before anything else (only while no owner exists). */
+  'staff.setupOwner': command(z.strictObject({ name: z.string().trim().min(1, 'give your name').max(60), pin: StaffPin }), StaffSession),
+  /** Signs in by PIN alone; the same answer for any wrong PIN, and a growing wait after several. */
+  'staff.signIn': command(z.strictObject({ pin: StaffPin }), StaffSession),
+  /** Locks the till (sign out): a ticket being rung up stays on screen for whoever signs in next. */
+  'staff.lock': command(Empty, StaffSession),
+  /** The person at the till is still using it (keeps the auto-lock away). */
+  'staff.activity': command(Empty, StaffSession),
+  'staff.list': command(z.strictObject({ managerPin: ManagerPin.optional() }).default({}), z.array(StaffMember)),
+  'staff.create': command(
+    z.strictObject({ name: z.string().trim().min(1, 'give a name').max(60), role: Role, pin: StaffPin, managerPin: ManagerPin.optional() }),
+    StaffMember,
+  ),
+  'staff.update': command(
+    z.strictObject({
+      id: Id,
+      name: z.string().trim().min(1, 'give a name').max(60).optional(),
+      role: Role.optional(),
+      pin: StaffPin.optional(),
+      active: z.boolean().optional(),
+      managerPin: ManagerPin.optional(),
+    }),
+    StaffMember,
+  ),
+
+  /** Business days with sales, payments or shifts on this terminal, newest first. */
+  'reports.days': command(Empty, z.array(z.string())),
+  /** The end-of-day report of a business day (default: the current one). */
+  'reports.z': command(z.strictObject({ businessDay: BusinessDay.optional(), managerPin: ManagerPin.optional() }).default({}), ZReport),
+  'reports.csv': command(z.strictObject({ businessDay: BusinessDay, managerPin: ManagerPin.optional() }), z.object({ filename: z.string(), csv: z.string() })),
+  'reports.print': command(z.strictObject({ businessDay: BusinessDay, managerPin: ManagerPin.optional() }), PrintingStatus),
 
   'settings.get': command(Empty, SettingsView),
   'settings.update': command(
@@ -635,8 +827,8 @@ export const commands = {
       autoReceipt: z.boolean().optional(),
       checkout: CheckoutRules.partial().optional(),
       taxRules: PricingRules.optional(),
-      /** A new manager PIN; the current one is required to change it once set. */
-      newManagerPin: ManagerPin.optional(),
+      drawerMode: z.enum(['shared', 'per_cashier']).optional(),
+      autoLockMinutes: z.number().int().min(0, 'at least 0 (never)').max(240, 'at most 240 minutes').optional(),
       managerPin: ManagerPin.optional(),
     }),
     SettingsView,
@@ -711,6 +903,10 @@ export const events = {
   'terminal.reset': z.object({}),
   /** A printer's state or its queue changed. */
   'printing.status': PrintingStatus,
+  /** Someone signed in, the till locked (by hand or after idle time), or the staff list changed. */
+  'staff.session': StaffSession,
+  /** A shift opened, moved cash or closed. */
+  'shift.changed': z.object({}),
 } as const;
 
 export type Events = typeof events;

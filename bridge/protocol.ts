@@ -12,7 +12,8 @@ export const BridgeErrorCode = z.enum([
   'invalid_command', // unknown command or payload that fails its schema: nothing changed
   'not_found',
   'conflict', // the state forbids it (e.g. editing a fulfilled order)
-  'needs_manager', // offline payment limit reached: a manager PIN is required
+  'needs_manager', // the signed-in person may not do this: someone who may enters their PIN (or the offline limit is reached)
+  'needs_sign_in', // no one is signed in (locked, idle, first run not done)
   'unavailable', // the core is shutting down or not ready
   'internal',
 ]);

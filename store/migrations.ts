@@ -303,8 +303,72 @@ const printJobs: Migration = {
   },
 };
 
+const staffAndShifts: Migration = {
+  version: 14,
+  name: 'staff, sign-in lockout, shifts and cash movements, who did what on which business day',
+  up(db) {
+    // Local to this terminal: /v1 has no staff, shifts or drawers, so none of this is ever sent.
+    // pin_hash is scrypt (never the PIN). provisioned: the configuration owns the row.
+    // sign_in_guard has one row: wrong PINs in a row and until when PIN entry is refused; it
+    // survives a restart, so restarting does not reset the count.
+    // attributions: who placed (or took over) an order, took a payment, gave a refund or voided
+    // an order, in which shift and on which business day; the Z report reads the day from it.
+    db.exec(`
+      CREATE TABLE staff (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('cashier', 'manager', 'owner')),
+        pin_hash TEXT NOT NULL,
+        active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+        provisioned INTEGER NOT NULL DEFAULT 0 CHECK (provisioned IN (0, 1)),
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL) STRICT;
+      CREATE TABLE sign_in_guard (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        failures INTEGER NOT NULL,
+        locked_until INTEGER NOT NULL) STRICT;
+      CREATE TABLE shifts (
+        id TEXT PRIMARY KEY,
+        drawer TEXT NOT NULL,
+        business_day TEXT NOT NULL,
+        opened_at INTEGER NOT NULL,
+        opened_by TEXT NOT NULL,
+        currency TEXT NOT NULL,
+        float_count TEXT NOT NULL CHECK (json_valid(float_count)),
+        float_total INTEGER NOT NULL,
+        closed_at INTEGER,
+        closed_by TEXT,
+        count TEXT CHECK (count IS NULL OR json_valid(count)),
+        counted_total INTEGER,
+        expected INTEGER,
+        note TEXT NOT NULL DEFAULT '') STRICT;
+      CREATE UNIQUE INDEX shifts_one_open_per_drawer ON shifts (drawer) WHERE closed_at IS NULL;
+      CREATE INDEX shifts_by_day ON shifts (business_day);
+      CREATE TABLE cash_movements (
+        id TEXT PRIMARY KEY,
+        shift_id TEXT NOT NULL REFERENCES shifts (id),
+        kind TEXT NOT NULL CHECK (kind IN ('paid_out', 'drop')),
+        amount INTEGER NOT NULL CHECK (amount > 0),
+        reason TEXT NOT NULL,
+        staff_id TEXT NOT NULL,
+        at INTEGER NOT NULL) STRICT;
+      CREATE INDEX cash_movements_by_shift ON cash_movements (shift_id);
+      CREATE TABLE attributions (
+        entity_kind TEXT NOT NULL CHECK (entity_kind IN ('order', 'payment', 'refund', 'void')),
+        entity_id TEXT NOT NULL,
+        staff_id TEXT NOT NULL,
+        shift_id TEXT,
+        business_day TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (entity_kind, entity_id)) STRICT, WITHOUT ROWID;
+      CREATE INDEX attributions_by_day ON attributions (business_day, entity_kind);
+      CREATE INDEX attributions_by_shift ON attributions (shift_id) WHERE shift_id IS NOT NULL;
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
-  unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs,
+  unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts,
 ];

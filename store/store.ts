@@ -17,6 +17,8 @@ import { RepricedOrders } from './repriced-orders';
 import { Retention } from './retention';
 import type { StoreTables } from './schema';
 import { ServerState } from './server-state';
+import { ShiftBook } from './shifts';
+import { StaffRoster } from './staff';
 
 export interface StoreOptions {
   clock?: Clock;
@@ -45,6 +47,10 @@ export class Store {
   readonly retention: Retention;
   /** Receipts, kitchen tickets, drawer kicks and reports until printed (docs/printing.md). */
   readonly printQueue: PrintQueue;
+  /** Staff and the sign-in guard (migration 14). */
+  readonly staff: StaffRoster;
+  /** Shifts, cash movements and who did what (migration 14). */
+  readonly shifts: ShiftBook;
   /** What open checked: the whole file after an unclean shutdown, else the header, schema and register tables. */
   readonly openCheck: 'whole_file' | 'register_tables';
   /** Set when a whole-file check found damage: the close then leaves no clean-close marker. */
@@ -70,6 +76,8 @@ export class Store {
     this.cashier = new CashierRepositories(opened.kysely, opened.sql, layers, this.outbox, options.clock ?? systemClock, transaction);
     this.retention = new Retention(opened.sql, transaction);
     this.printQueue = new PrintQueue(opened.kysely, opened.sql, transaction, options.clock ?? systemClock);
+    this.staff = new StaffRoster(opened.sql, transaction);
+    this.shifts = new ShiftBook(opened.sql);
   }
 
   /**

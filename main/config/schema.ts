@@ -161,6 +161,51 @@ export const TerminalConfig = z.strictObject({
       }
       return { ...parsed.config, autoReceipt: raw.autoReceipt } satisfies PrintingConfig & { autoReceipt: boolean };
     }),
+  /** Staff IT provisions, sign-in and the drawer (docs/config.md, "Staff"). */
+  staff: z
+    .strictObject({
+      /**
+       * "Name:role:scrypt:<salt>:<hash>" each (npm run hash-pin), or [{ name, role, pinHash }]; one text
+       * may hold several, comma-separated (an environment variable). Changed here, not at the till.
+       */
+      members: z
+        .preprocess(
+          (v) => {
+            const texts = typeof v === 'string' ? v.split(',') : Array.isArray(v) ? v.flatMap((e: unknown) => (typeof e === 'string' ? e.split(',') : [e])) : v;
+            if (!Array.isArray(texts)) return texts;
+            return texts
+              .filter((e) => typeof e !== 'string' || e.trim() !== '')
+              .map((e) => {
+                if (typeof e !== 'string') return e;
+                const [name, role, ...hash] = e.split(':').map((x) => x.trim());
+                return { name, role, pinHash: hash.join(':') };
+              });
+          },
+          z.array(
+            z.strictObject({
+              name: z.string().min(1, 'needs a name (Name:role:hash)').max(60),
+              role: z.enum(['cashier', 'manager', 'owner'], 'the role is cashier, manager or owner (Name:role:hash)'),
+              pinHash: z.string().regex(MANAGER_PIN_HASH, 'the PIN must be given as scrypt:<salt>:<hash> (npm run hash-pin)'),
+            }),
+          ),
+        )
+        .default([]),
+      /** The till locks itself after this many minutes without use; 0 never. */
+      autoLockMinutes: z.coerce.number().int('must be a whole number of minutes').min(0, 'cannot be negative').max(240, 'at most 240 minutes').default(5),
+      /** One drawer for the till ("shared"), or one per cashier ("per-cashier"). */
+      drawer: z
+        .preprocess((v) => (v === 'per-cashier' ? 'per_cashier' : v), z.enum(['shared', 'per_cashier'], 'must be shared or per-cashier'))
+        .default('shared'),
+    })
+    .prefault({})
+    .superRefine((staff, ctx) => {
+      const seen = new Set<string>();
+      staff.members.forEach((m, i) => {
+        const key = m.name.toLowerCase();
+        if (seen.has(key)) ctx.issues.push({ code: 'custom', message: `${m.name} is listed twice`, path: ['members', i, 'name'], input: m.name });
+        seen.add(key);
+      });
+    }),
   kioskMode: Flag.default(false),
   browserMode: z
     .strictObject({

@@ -1,0 +1,82 @@
+// What the end-of-day report is computed from: the day's records as this terminal has them,
+// gathered by the core (reports.ts) and summed by the pure z-report.ts.
+import type { PaymentMethod, PaymentStatus, ShiftView, StaffRef, SyncState } from '../../../bridge/contract';
+
+export interface DaySaleLine {
+  item: string;
+  category: string;
+  quantity: number;
+  /** quantity × (unit price + modifiers). */
+  gross: number;
+  /** The line's own discount (a comp: the whole gross). */
+  lineDiscount: number;
+  /** Its share of the order's discount. */
+  orderDiscount: number;
+  /** gross − lineDiscount − orderDiscount. */
+  net: number;
+  tax: number;
+  /** What the line cost: net + tax when tax is added on top. */
+  total: number;
+  /** The line was comped (100% off): its lineDiscount counts as a comp, not a discount. */
+  comp: boolean;
+}
+
+/** An order placed (or taken over) here on the day and not voided. */
+export interface DaySale {
+  orderId: string;
+  label: string;
+  staff: StaffRef | null;
+  lines: DaySaleLine[];
+  taxes: { name: string; ratePpm: number; amount: number }[];
+  taxIncluded: boolean;
+  /** Σ lines' total. */
+  total: number;
+  /** The order has an order-level discount (counted once among the discounts). */
+  orderDiscount: boolean;
+  syncState: SyncState;
+}
+
+/** A payment taken here on the day (amount toward the order; the tip on top). */
+export interface DayPayment {
+  id: string;
+  orderId: string;
+  orderLabel: string;
+  method: PaymentMethod;
+  amount: number;
+  tip: number;
+  status: PaymentStatus;
+  syncState: SyncState;
+  staff: StaffRef | null;
+}
+
+/** A refund given here on the day. */
+export interface DayRefund {
+  id: string;
+  orderId: string;
+  orderLabel: string;
+  method: PaymentMethod;
+  amount: number;
+  syncState: SyncState;
+  staff: StaffRef | null;
+}
+
+/** An order voided (cancelled) here on the day: what it came to. */
+export interface DayVoid {
+  orderId: string;
+  label: string;
+  amount: number;
+  staff: StaffRef | null;
+}
+
+export interface DayRecords {
+  businessDay: string;
+  currency: string;
+  location: string;
+  till: string;
+  generatedAt: string;
+  sales: DaySale[];
+  payments: DayPayment[];
+  refunds: DayRefund[];
+  voids: DayVoid[];
+  shifts: ShiftView[];
+}
