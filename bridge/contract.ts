@@ -703,7 +703,7 @@ export const commands = {
     Order,
   ),
   'orders.fulfil': command(z.strictObject({ id: Id }), Order),
-  'orders.cancel': command(z.strictObject({ id: Id }), Order),
+  'orders.cancel': command(z.strictObject({ id: Id, managerPin: ManagerPin.optional() }), Order),
 
   'payments.take': command(
     z.strictObject({
@@ -727,6 +727,7 @@ export const commands = {
       paymentId: Id,
       amount: PositiveAmount,
       reason: RefundReason,
+      managerPin: ManagerPin.optional(),
     }),
     z.object({ refund: Refund, order: Order }),
   ),
@@ -736,6 +737,7 @@ export const commands = {
       orderId: Id,
       items: z.array(z.strictObject({ lineIndex: z.number().int().nonnegative(), quantity: z.number().int().min(1).max(999) })).min(1).max(200),
       reason: RefundReason,
+      managerPin: ManagerPin.optional(),
     }),
     z.object({ refunds: z.array(Refund), amount: Amount, order: Order }),
   ),
@@ -803,7 +805,7 @@ export const commands = {
   ),
 
   /** Business days with sales, payments or shifts on this terminal, newest first. */
-  'reports.days': command(Empty, z.array(z.string())),
+  'reports.days': command(z.strictObject({ managerPin: ManagerPin.optional() }).default({}), z.array(z.string())),
   /** The end-of-day report of a business day (default: the current one). */
   'reports.z': command(z.strictObject({ businessDay: BusinessDay.optional(), managerPin: ManagerPin.optional() }).default({}), ZReport),
   'reports.csv': command(z.strictObject({ businessDay: BusinessDay, managerPin: ManagerPin.optional() }), z.object({ filename: z.string(), csv: z.string() })),
@@ -846,7 +848,7 @@ export const commands = {
   'sync.status': command(Empty, SyncStatusView),
   'sync.now': command(Empty, SyncStatusView),
   'sync.retryDeadLetter': command(z.strictObject({ id: Id }), SyncStatusView),
-  'sync.discardDeadLetter': command(z.strictObject({ id: Id }), SyncStatusView),
+  'sync.discardDeadLetter': command(z.strictObject({ id: Id, managerPin: ManagerPin.optional() }), SyncStatusView),
   'sync.settleRepricedOrder': command(z.strictObject({ id: Id }), SyncStatusView),
 
   /** What would be lost by quitting, signing out or resetting now. */

@@ -1,27 +1,54 @@
 import { useEffect, useState } from 'react';
 import type { Order } from '../bridge/contract';
+import type { Permission } from '../bridge/staff/roles';
 import { ErrorNote } from './components/Dialog';
 import { PrinterIndicator } from './components/PrinterIndicator';
+import { StaffBar } from './components/StaffBar';
 import { SyncIndicator } from './components/SyncIndicator';
 import { useBridge, useMenu, useQuery, useShortcuts, useSyncStatus, useUpdateStatus } from './lib/hooks';
+import { SessionProvider, useIdleLock, useSession } from './lib/session';
 import { emptyTicket, ticketFromOrder, type Ticket } from './lib/ticket';
+import { LockScreen } from './screens/LockScreen';
 import { MenuManager } from './screens/MenuManager';
 import { Orders } from './screens/Orders';
 import { Register } from './screens/Register';
+import { Reports } from './screens/Reports';
 import { Settings } from './screens/Settings';
 import { Shift } from './screens/Shift';
+import { Staff } from './screens/Staff';
 
-const SCREENS = [
+/** Every screen, and the permission it needs to be shown at all (none: everyone at the till). */
+const SCREENS: readonly { id: string; label: string; permission?: Permission }[] = [
   { id: 'register', label: 'Register' },
   { id: 'orders', label: 'Orders' },
   { id: 'menu', label: 'Menu' },
   { id: 'shift', label: 'Shift' },
+  { id: 'reports', label: 'Reports', permission: 'reports.view' },
+  { id: 'staff', label: 'Staff', permission: 'staff.manage' },
   { id: 'settings', label: 'Settings' },
 ] as const;
-type ScreenId = (typeof SCREENS)[number]['id'];
+type ScreenId = 'register' | 'orders' | 'menu' | 'shift' | 'reports' | 'staff' | 'settings';
 
+/** The till: one staff session for every screen (the lock screen while no one is signed in). */
 export function App() {
-  const [screen, setScreen] = useState<ScreenId>('register');
+  return (
+    <SessionProvider>
+      <Till />
+    </SessionProvider>
+  );
+}
+
+function Till() {
+  const [chosen, setScreen] = useState<ScreenId>('register');
+  /** The business day the Shift screen asked the report of; a tab opens today's. */
+  const [reportDay, setReportDay] = useState<string | undefined>(undefined);
+  const go = (id: ScreenId) => {
+    setReportDay(undefined);
+    setScreen(id);
+  };
+  const { session, error: sessionError, can } = useSession();
+  const signedIn = session?.signedIn ?? null;
+  useIdleLock();
   const [ticket, setTicketState] = useState<Ticket>(emptyTicket);
   const { menu, error } = useMenu();
   const { data: location } = useQuery('location.get', {}, ['settings.changed']);
@@ -31,7 +58,10 @@ export function App() {
   // After a reset the ticket's items and the order being edited no longer exist.
   useEffect(() => client.on('terminal.reset', () => setTicketState(emptyTicket)), [client]);
 
-  useShortcuts(Object.fromEntries(SCREENS.map((s, i) => [`Alt+${i + 1}`, () => setScreen(s.id)])));
+  // Only the screens this person may open are shown; the Alt+n shortcuts follow the tabs as shown.
+  const screens = SCREENS.filter((s) => !s.permission || can(s.permission));
+  const screen: ScreenId = screens.some((s) => s.id === chosen) ? chosen : 'register';
+  useShortcuts(Object.fromEntries(screens.map((s, i) => [`Alt+${i + 1}`, () => go(s.id as ScreenId)])), signedIn !== null);
 
   // Closing the tab while changes wait to sync: the browser asks first (Electron asks itself).
   const pending = sync?.pending ?? 0;
@@ -48,12 +78,24 @@ export function App() {
     setScreen('register');
   };
 
+  if (!session) {
+    return (
+      <main className="lock-screen">
+        {sessionError ? <ErrorNote message={sessionError} /> : <p className="muted empty">Starting the till…</p>}
+      </main>
+    );
+  }
+  if (!signedIn) {
+    // The ticket stays in this component's state: whoever signs in next finds it as it was.
+    return <LockScreen session={session} ticketItems={ticket.lines.reduce((n, line) => n + line.quantity, 0)} locationName={location?.name ?? ''} />;
+  }
+
   return (
     <div className="app">
       <header className="topbar">
         <nav className="screens" aria-label="Screens">
-          {SCREENS.map((s, i) => (
-            <button key={s.id} type="button" className="screen-tab" aria-current={screen === s.id ? 'page' : undefined} onClick={() => setScreen(s.id)}>
+          {screens.map((s, i) => (
+            <button key={s.id} type="button" className="screen-tab" aria-current={screen === s.id ? 'page' : undefined} onClick={() => go(s.id as ScreenId)}>
               {s.label} <kbd>Alt+{i + 1}</kbd>
             </button>
           ))}
@@ -63,6 +105,7 @@ export function App() {
             {appUpdate.message}
           </span>
         ) : null}
+        <StaffBar member={signedIn} />
         {/* Together at the right; when the row is full they move to a second row together. */}
         <div className="topbar-status">
           <span className="location-name">{location?.name ?? ''}</span>
@@ -81,7 +124,20 @@ export function App() {
         ) : screen === 'menu' ? (
           <MenuManager menu={menu} />
         ) : screen === 'shift' ? (
-          <Shift />
+          <Shift
+            onOpenReports={
+              can('reports.view')
+                ? (day) => {
+                    setReportDay(day);
+                    setScreen('reports');
+                  }
+                : undefined
+            }
+          />
+        ) : screen === 'reports' ? (
+          <Reports key={reportDay ?? 'today'} initialDay={reportDay} />
+        ) : screen === 'staff' ? (
+          <Staff />
         ) : (
           <Settings currency={menu.currency} />
         )}

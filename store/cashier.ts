@@ -511,6 +511,10 @@ export class CashierRepositories {
     return this.#refundsOf(paymentId);
   }
 
+  getRefund(id: string): RefundDoc | undefined {
+    return this.layers.merged('refund', id);
+  }
+
   /**
    * A full or partial refund, never more than what is left of the payment. Card refunds go to the
    * server ('refund.create'); cash refunds leave the drawer now and are confirmed at once.

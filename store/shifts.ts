@@ -67,6 +67,10 @@ export class ShiftBook {
     return this.get(doc.id)!;
   }
 
+  anyOpen(): boolean {
+    return this.sql.allSql('SELECT 1 FROM shifts WHERE closed_at IS NULL LIMIT 1', []).length > 0;
+  }
+
   get(id: string): ShiftDoc | undefined {
     const row = this.sql.allSql<ShiftRow>('SELECT * FROM shifts WHERE id = ?', [id])[0];
     return row ? fromRow(row) : undefined;

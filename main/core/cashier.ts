@@ -18,15 +18,15 @@ import {
   wireExtras,
   type EffectivePricing,
 } from './checkout';
-import { verifyManagerPin } from '../config/manager-pin';
 import { CoreError } from './errors';
 import type { EventHub } from './events';
 import type { PrintLink } from './print-link';
 import type { TerminalSettings } from './settings';
 import type { SyncLink } from './sync-link';
+import { StaffDesk, type Act } from './staff/desk';
+import type { ShiftDesk } from './staff/shifts';
+import type { AttributionKind } from '../../store/index';
 import { categoryView, locationView, menuItemView, orderView, type OrderContext } from './views';
-
-const ACTOR = 'cashier';
 
 /**
  * Midnight of the current day in `timeZone` (the location's), or in this computer's zone when the
@@ -43,6 +43,12 @@ export function startOfDay(nowMs: number, timeZone: string): number {
   return nowMs - ((field('hour') * 60 + field('minute')) * 60 + field('second')) * 1000 - (nowMs % 1000);
 }
 const FALLBACK_CURRENCY = 'usd';
+
+/** A discount above the approval limits, and who approved it. */
+interface DiscountApproval {
+  approvedBy: string;
+  discounts: string[];
+}
 
 interface MenuCache {
   categories: CategoryDoc[];
@@ -61,7 +67,34 @@ export class Cashier {
     private readonly events: EventHub,
     private readonly clock: Clock,
     private readonly printing: PrintLink,
+    private readonly staff: StaffDesk,
+    private readonly shifts: ShiftDesk,
   ) {}
+
+  /** The business day it is now where the location is (it turns at 04:00). */
+  today(): string {
+    return businessDay(this.clock.now(), this.location()?.timezone ?? '', startOfDay).day;
+  }
+
+  /** Records who did it, in which shift, on which business day (the Z report and the shift read it). */
+  #attribute(kind: AttributionKind, id: string, act: Act, shiftId: string | null): void {
+    this.store.shifts.attribute({ entity_kind: kind, entity_id: id, staff_id: act.by.id, shift_id: shiftId, business_day: this.today(), at: this.clock.now() });
+  }
+
+  /**
+   * Changing or charging an order someone else here owns needs 'order.adopt', and makes it yours.
+   * Orders from elsewhere (the cloud, another till) belong to no one: anyone works them.
+   */
+  #requireOwnOrder(order: OrderDoc, act: Act): () => void {
+    const owner = this.store.shifts.attributionsOf('order', [order.id]).get(order.id);
+    if (!owner || owner.staff_id === act.by.id) return () => undefined;
+    const approvedBy = this.staff.require(act, 'order.adopt');
+    // Written with the change it is for, inside its transaction: a refused change adopts nothing.
+    return () => {
+      this.store.shifts.attribute({ ...owner, staff_id: act.by.id });
+      this.store.cashier.recordAudit(act.by.id, 'order.adopt', { from: owner.staff_id, ...StaffDesk.approval(approvedBy) }, { kind: 'order', id: order.id });
+    };
+  }
 
   #tillLetter(): string {
     return this.settings.effective().checkout.tillLetter;
@@ -135,13 +168,6 @@ export class Cashier {
     return category ? { id: category.id, name: category.name } : null;
   }
 
-  #requireManager(pin: string | undefined): void {
-    const hash = this.settings.effective().managerPinHash;
-    if (hash === '') return;
-    if (pin === undefined) throw new CoreError('needs_manager', 'A manager must approve this: enter the manager PIN.');
-    if (!verifyManagerPin(pin, hash)) throw new CoreError('needs_manager', 'That manager PIN is not right. Ask the manager to enter it again.');
-  }
-
   #requireCategory(categoryId: string): void {
     if (!this.#menuCache().categories.some((c) => c.id === categoryId)) {
       throw new CoreError('not_found', 'That category is not on this terminal. Pick one from the list.');
@@ -163,8 +189,8 @@ export class Cashier {
     throw new CoreError('conflict', message, [{ path, message }]);
   }
 
-  createMenuItem({ managerPin, ...fields }: CommandPayload<'menu.createItem'>): MenuItem {
-    this.#requireManager(managerPin);
+  createMenuItem({ managerPin: _pin, ...fields }: CommandPayload<'menu.createItem'>, act: Act): MenuItem {
+    this.staff.require(act, 'menu.edit');
     this.#requireCategory(fields.categoryId);
     this.#requireFreeBarcode(fields.barcode, null, 'barcode');
     const location = this.#requireLocation();
@@ -179,32 +205,32 @@ export class Cashier {
         available: fields.available,
         barcode: fields.barcode ?? null,
       },
-      { actor: 'manager' },
+      { actor: act.by.id },
     );
     return this.#menuItemResult(doc);
   }
 
-  updateMenuItem({ id, changes, managerPin }: CommandPayload<'menu.updateItem'>): MenuItem {
-    this.#requireManager(managerPin);
+  updateMenuItem({ id, changes }: CommandPayload<'menu.updateItem'>, act: Act): MenuItem {
+    this.staff.require(act, 'menu.edit');
     if (changes.categoryId !== undefined) this.#requireCategory(changes.categoryId);
     this.#requireMenuItem(id);
     this.#requireFreeBarcode(changes.barcode, id, 'changes.barcode');
-    return this.#menuItemResult(this.store.cashier.updateMenuItem(id, changes, { actor: 'manager' }));
+    return this.#menuItemResult(this.store.cashier.updateMenuItem(id, changes, { actor: act.by.id }));
   }
 
-  deleteMenuItem({ id, managerPin }: CommandPayload<'menu.deleteItem'>): { ok: true } {
-    this.#requireManager(managerPin);
+  deleteMenuItem({ id }: CommandPayload<'menu.deleteItem'>, act: Act): { ok: true } {
+    this.staff.require(act, 'menu.edit');
     this.#requireMenuItem(id);
-    this.store.cashier.deleteMenuItem(id, { actor: 'manager' });
+    this.store.cashier.deleteMenuItem(id, { actor: act.by.id });
     this.menuChanged();
     this.sync.notifyLocalWrite();
     return { ok: true };
   }
 
   /** "86 it": no PIN, the kitchen calls it out and any cashier marks it. */
-  setAvailable({ id, available }: CommandPayload<'menu.setAvailable'>): MenuItem {
+  setAvailable({ id, available }: CommandPayload<'menu.setAvailable'>, act: Act): MenuItem {
     this.#requireMenuItem(id);
-    return this.#menuItemResult(this.store.cashier.setAvailable(id, available, { actor: ACTOR }));
+    return this.#menuItemResult(this.store.cashier.setAvailable(id, available, { actor: act.by.id }));
   }
 
   #requireMenuItem(id: string): MenuItemDoc {
@@ -223,7 +249,25 @@ export class Cashier {
       ...payments.intents.map((intent) => ({ kind: 'payment_intent' as const, id: intent.id })),
       ...payments.refunds.map((refund) => ({ kind: 'refund' as const, id: refund.id })),
     ];
-    return { ...payments, outbox: this.store.outbox.syncStatesOf(shown), offlineIntentIds: new Set(this.settings.effective().offlineIntentIds) };
+    return { ...payments, outbox: this.store.outbox.syncStatesOf(shown), offlineIntentIds: new Set(this.settings.effective().offlineIntentIds), staff: this.#whoDid(orderIds, payments) };
+  }
+
+  /** Who placed each order, took each payment and gave each refund (none for records from elsewhere). */
+  #whoDid(orderIds: readonly string[], payments: ReturnType<Store['cashier']['paymentsOfOrders']>): OrderContext['staff'] {
+    const shifts = this.store.shifts;
+    const orders = shifts.attributionsOf('order', orderIds);
+    const paid = shifts.attributionsOf('payment', [...payments.intents.map((i) => i.id), ...payments.payments.filter((p) => p.payment_intent_id === null).map((p) => p.id)]);
+    const refunds = shifts.attributionsOf('refund', payments.refunds.map((r) => r.id));
+    const names = this.staff.names([...orders.values(), ...paid.values(), ...refunds.values()].map((a) => a.staff_id));
+    const refs = (rows: Map<string, { staff_id: string }>) => new Map([...rows].map(([id, a]) => [id, { id: a.staff_id, name: names.get(a.staff_id) ?? 'Unknown' }]));
+    return { orders: refs(orders), payments: refs(paid), refunds: refs(refunds) };
+  }
+
+  /** Orders with their views, for the end-of-day report. */
+  orderViews(ids: readonly string[]): Map<string, { doc: OrderDoc; view: Order }> {
+    const docs = ids.map((id) => this.store.cashier.getOrder(id)).filter((d): d is OrderDoc => d !== undefined);
+    const ctx = this.#orderContext(docs.map((d) => d.id));
+    return new Map(docs.map((doc) => [doc.id, { doc, view: orderView(doc, ctx) }]));
   }
 
   #view(doc: OrderDoc): Order {
@@ -280,7 +324,7 @@ export class Cashier {
    * Prices lines with the rules in force; discounts above the approval limits need the manager.
    * Returns what the order stores and what the cloud is told.
    */
-  #priceDraft(lines: OrderLineDoc[], discount: Discount | null, service: ServiceDoc | null, managerPin: string | undefined) {
+  #priceDraft(lines: OrderLineDoc[], discount: Discount | null, service: ServiceDoc | null, act: Act) {
     const { source: _source, ...rules } = this.pricing();
     let breakdown;
     try {
@@ -290,13 +334,8 @@ export class Cashier {
     }
     const approval = this.settings.effective().checkout.discountApproval;
     const needing = discountsNeedingManager(lines, discount, breakdown, approval);
-    if (needing.length > 0) {
-      if (this.settings.effective().managerPinHash === '') {
-        throw new CoreError('needs_manager', `A discount this large needs a manager (${needing.join('; ')}), and no manager PIN is set on this terminal. A manager can set one in Settings.`);
-      }
-      this.#requireManager(managerPin);
-    }
-    return { breakdown, pricing: pricingDoc(rules), wire: wireExtras({ lines, service, discount }, breakdown) };
+    const approvedBy = needing.length > 0 ? this.staff.require(act, 'discount.above_limit') : null;
+    return { breakdown, pricing: pricingDoc(rules), wire: wireExtras({ lines, service, discount }, breakdown), approval: approvedBy ? ({ approvedBy, discounts: needing } satisfies DiscountApproval) : null };
   }
 
   #ordersChanged(ids: string[]): void {
@@ -304,12 +343,12 @@ export class Cashier {
     this.sync.notifyLocalWrite();
   }
 
-  placeOrder(draft: CommandPayload<'orders.place'>): Order {
+  placeOrder(draft: CommandPayload<'orders.place'>, act: Act): Order {
     const location = this.#requireLocation();
     const lines = this.#lines(draft.lines);
     const customer = draft.customer.name === '' && draft.customer.phone === '' ? null : draft.customer;
     const service = { type: draft.service.type, table: draft.service.table, guests: draft.service.guests };
-    const priced = this.#priceDraft(lines, draft.discount, service, draft.managerPin);
+    const priced = this.#priceDraft(lines, draft.discount, service, act);
     const day = businessDay(this.clock.now(), location.timezone, startOfDay);
     const doc = this.store.transaction(() => {
       const created = this.store.cashier.createOrder(
@@ -326,8 +365,10 @@ export class Cashier {
         checkTotal: priced.breakdown.total,
         wire: priced.wire,
       },
-      { actor: ACTOR },
+      { actor: act.by.id },
       );
+      this.#attribute('order', created.id, act, this.shifts.openShiftOf(act.by)?.id ?? null);
+      if (priced.approval) this.store.cashier.recordAudit(act.by.id, 'discount.approved', priced.approval, { kind: 'order', id: created.id });
       this.#print(this.printing.forPlacedOrder(created, this.#tillLetter(), location.timezone));
       return created;
     });
@@ -381,17 +422,23 @@ export class Cashier {
     }
   }
 
-  updateOrder({ id, lines, customer, notes, discount, service, split, managerPin }: CommandPayload<'orders.update'>): Order {
+  updateOrder({ id, lines, customer, notes, discount, service, split }: CommandPayload<'orders.update'>, act: Act): Order {
     const order = this.#requireOrder(id);
     this.#requireOpen(order, 'changed');
+    const newLinesDraft = lines ? this.#lines(lines) : null;
+    const voidsUnits = newLinesDraft !== null && takesUnitsOff(order.lines, newLinesDraft);
+    const voidApprovedBy = voidsUnits ? this.staff.require(act, 'order.void') : null;
+    const adopt = this.#requireOwnOrder(order, act);
     const change: Parameters<Store['cashier']['updateOrder']>[1] = {};
     const current = this.#view(order);
-    const newLines = lines ? this.#lines(lines) : order.lines;
+    const newLines = newLinesDraft ?? order.lines;
     const newDiscount = discount !== undefined ? discount : order.discount;
     const newService = service ? { type: service.type, table: service.table, guests: service.guests } : order.service;
+    let approval: DiscountApproval | null = null;
     if (lines || discount !== undefined || service) {
       // Repriced with today's rules, as a new ticket would be; the cloud hears of the new figures.
-      const priced = this.#priceDraft(newLines, newDiscount, newService, managerPin);
+      const priced = this.#priceDraft(newLines, newDiscount, newService, act);
+      approval = priced.approval;
       if (priced.breakdown.total < current.paidAmount) {
         throw new CoreError('conflict', `The new total would be below the ${formatMoney(current.paidAmount, order.currency)} already paid. Refund the difference first.`);
       }
@@ -406,7 +453,10 @@ export class Cashier {
     if (customer) change.customer = customer.name === '' && customer.phone === '' ? null : customer;
     if (notes !== undefined) change.notes = notes;
     const doc = this.store.transaction(() => {
-      const updated = this.store.cashier.updateOrder(id, change, { actor: ACTOR });
+      adopt();
+      const updated = this.store.cashier.updateOrder(id, change, { actor: act.by.id });
+      if (approval) this.store.cashier.recordAudit(act.by.id, 'discount.approved', approval, { kind: 'order', id });
+      if (voidsUnits) this.store.cashier.recordAudit(act.by.id, 'order.void_items', StaffDesk.approval(voidApprovedBy), { kind: 'order', id });
       if (lines) this.#print(this.printing.forChangedOrder(order, updated, String(updated.updated_at), this.#tillLetter(), this.location()?.timezone ?? ''));
       return updated;
     });
@@ -425,17 +475,20 @@ export class Cashier {
     return split;
   }
 
-  fulfilOrder({ id }: CommandPayload<'orders.fulfil'>): Order {
+  fulfilOrder({ id }: CommandPayload<'orders.fulfil'>, act: Act): Order {
     this.#requireOpen(this.#requireOrder(id), 'fulfilled');
-    const doc = this.store.cashier.fulfilOrder(id, { actor: ACTOR });
+    const doc = this.store.cashier.fulfilOrder(id, { actor: act.by.id });
     this.#ordersChanged([id]);
     return this.#view(doc);
   }
 
-  cancelOrder({ id }: CommandPayload<'orders.cancel'>): Order {
+  cancelOrder({ id }: CommandPayload<'orders.cancel'>, act: Act): Order {
     this.#requireOpen(this.#requireOrder(id), 'cancelled');
+    const approvedBy = this.staff.require(act, 'order.void');
     const doc = this.store.transaction(() => {
-      const cancelled = this.store.cashier.cancelOrder(id, { actor: ACTOR });
+      const cancelled = this.store.cashier.cancelOrder(id, { actor: act.by.id });
+      this.#attribute('void', id, act, null);
+      if (approvedBy) this.store.cashier.recordAudit(act.by.id, 'order.void', StaffDesk.approval(approvedBy), { kind: 'order', id });
       this.#print(this.printing.forCancelledOrder(cancelled, this.#tillLetter(), this.location()?.timezone ?? ''));
       return cancelled;
     });
@@ -458,9 +511,11 @@ export class Cashier {
     return { stillQueuedIds, total };
   }
 
-  takePayment({ orderId, method, amount, tip, splitPart, tendered, managerPin }: CommandPayload<'payments.take'>): CommandResult<'payments.take'> {
+  takePayment({ orderId, method, amount, tip, splitPart, tendered }: CommandPayload<'payments.take'>, act: Act): CommandResult<'payments.take'> {
     const order = this.#requireOrder(orderId);
     if (order.status === 'cancelled') throw new CoreError('conflict', 'This order was cancelled. Start a new order to take money.');
+    // Cash goes into a counted drawer; a card payment is counted in the open shift, if any.
+    const shift = method === 'cash' ? this.shifts.requireOpenShift(act.by) : this.shifts.openShiftOf(act.by);
     const before = this.#view(order);
     const due = before.total - before.paidAmount;
     if (amount > due) {
@@ -478,8 +533,11 @@ export class Cashier {
     if (method === 'cash') {
       const handed = tendered ?? charged;
       if (handed < charged) throw new CoreError('invalid_command', `The cash handed over is less than ${formatMoney(charged, order.currency)}. Nothing was recorded.`);
+      const adopt = this.#requireOwnOrder(order, act);
       const view = this.store.transaction(() => {
-        const payment = this.store.cashier.recordCashPayment(orderId, charged, order.currency, { actor: ACTOR }, extras);
+        adopt();
+        const payment = this.store.cashier.recordCashPayment(orderId, charged, order.currency, { actor: act.by.id }, extras);
+        this.#attribute('payment', payment.id, act, shift?.id ?? null);
         const after = this.#view(order);
         this.#print(this.printing.forPayment(after, this.locationDetails(), this.#tillLetter(), { id: payment.id, method: 'cash' }, handed - charged));
         return { after, paymentId: payment.id };
@@ -492,6 +550,7 @@ export class Cashier {
     const offline = !this.sync.isOnline();
     const settings = this.settings.effective();
     const exposure = offline ? this.#offlineExposure(settings.offlineIntentIds) : null;
+    let offlineApprovedBy: string | null = null;
     if (exposure) {
       const limits = settings.offlineLimits;
       // The card is charged the tip too: it is as much at risk as the rest.
@@ -502,18 +561,23 @@ export class Cashier {
         const why = overSingle
           ? `above the ${formatMoney(limits.perTransaction, order.currency)} limit for one offline card payment`
           : `over the ${formatMoney(limits.total, order.currency)} limit for card payments stored offline (${formatMoney(queued, order.currency)} already waiting)`;
-        if (settings.managerPinHash === '') {
-          throw new CoreError('needs_manager', `The terminal is offline and this card payment is ${why}. Take cash, or wait for the connection; a manager can set a PIN in Settings to approve such payments.`);
+        try {
+          offlineApprovedBy = this.staff.require(act, 'payment.offline_above_limit');
+        } catch (error) {
+          if (!(error instanceof CoreError)) throw error;
+          throw new CoreError(error.code, `The terminal is offline and this card payment is ${why}. ${error.message}`, error.issues);
         }
-        if (managerPin === undefined) throw new CoreError('needs_manager', `The terminal is offline and this card payment is ${why}. A manager must approve it with the PIN.`);
-        this.#requireManager(managerPin);
       }
     }
+    const adopt = this.#requireOwnOrder(order, act);
     // Intent, capture and the offline marker commit together: a crash leaves all or nothing.
     const intent = this.store.transaction(() => {
-      const created = this.store.cashier.createPaymentIntent(orderId, charged, order.currency, { actor: ACTOR }, extras);
-      this.store.cashier.capturePaymentIntent(created.id, { actor: ACTOR });
-      if (exposure) this.settings.update({ offlineIntentIds: [...exposure.stillQueuedIds, created.id] }, ACTOR);
+      adopt();
+      const created = this.store.cashier.createPaymentIntent(orderId, charged, order.currency, { actor: act.by.id }, extras);
+      this.store.cashier.capturePaymentIntent(created.id, { actor: act.by.id });
+      this.#attribute('payment', created.id, act, shift?.id ?? null);
+      if (offlineApprovedBy) this.store.cashier.recordAudit(act.by.id, 'payment.offline_approved', StaffDesk.approval(offlineApprovedBy), { kind: 'payment_intent', id: created.id });
+      if (exposure) this.settings.update({ offlineIntentIds: [...exposure.stillQueuedIds, created.id] }, act.by.id);
       this.#print(this.printing.forPayment(this.#view(order), this.locationDetails(), this.#tillLetter(), { id: created.id, method: 'card' }, 0));
       return created;
     });
@@ -543,14 +607,19 @@ export class Cashier {
     return payment.amount - this.store.cashier.refundsOf(payment.id).reduce((sum, r) => sum + r.amount, 0);
   }
 
-  refund({ paymentId, amount, reason }: CommandPayload<'payments.refund'>): CommandResult<'payments.refund'> {
+  refund({ paymentId, amount, reason }: CommandPayload<'payments.refund'>, act: Act): CommandResult<'payments.refund'> {
+    const approvedBy = this.staff.require(act, 'refund');
     const payment = this.#refundTarget(paymentId);
+    // Cash handed back leaves the drawer of whoever gives it.
+    const shift = payment.method === 'cash' ? this.shifts.requireOpenShift(act.by) : this.shifts.openShiftOf(act.by);
     const left = this.#refundable(payment);
     if (amount > left) {
       throw new CoreError('conflict', left <= 0 ? 'This payment has been refunded in full already.' : `Only ${formatMoney(left, payment.currency)} of this payment can still be refunded.`);
     }
     const refund = this.store.transaction(() => {
-      const created = this.store.cashier.createRefund(payment.id, amount, reason, { actor: ACTOR });
+      const created = this.store.cashier.createRefund(payment.id, amount, reason, { actor: act.by.id });
+      this.#attribute('refund', created.id, act, shift?.id ?? null);
+      if (approvedBy) this.store.cashier.recordAudit(act.by.id, 'refund.approved', StaffDesk.approval(approvedBy), { kind: 'refund', id: created.id });
       const after = this.#view(this.#requireOrder(payment.order_id));
       this.#print(this.printing.forRefund(after, this.locationDetails(), this.#tillLetter(), { id: created.id, amount, reason, cash: payment.method === 'cash' }));
       return created;
@@ -569,7 +638,8 @@ export class Cashier {
    * was split by items, then the newest payments first. Tips stay with the staff. All refunds
    * commit together, or none.
    */
-  refundItems({ orderId, items, reason }: CommandPayload<'payments.refundItems'>): CommandResult<'payments.refundItems'> {
+  refundItems({ orderId, items, reason }: CommandPayload<'payments.refundItems'>, act: Act): CommandResult<'payments.refundItems'> {
+    const approvedBy = this.staff.require(act, 'refund');
     const doc = this.#requireOrder(orderId);
     const order = this.#view(doc);
     const { breakdown } = priceOrder(doc);
@@ -598,8 +668,13 @@ export class Cashier {
       return { payment, amount: share.amount };
     });
     const refundItems = [...given].map(([lineIndex, quantity]) => ({ line_index: lineIndex, quantity }));
+    const cashShift = plan.some((step) => step.payment.method === 'cash') ? this.shifts.requireOpenShift(act.by) : this.shifts.openShiftOf(act.by);
     const refunds = this.store.transaction(() => {
-      const created = plan.map((step, i) => this.store.cashier.createRefund(step.payment.id, step.amount, reason, { actor: ACTOR }, i === 0 ? refundItems : []));
+      const created = plan.map((step, i) => this.store.cashier.createRefund(step.payment.id, step.amount, reason, { actor: act.by.id }, i === 0 ? refundItems : []));
+      for (const refund of created) {
+        this.#attribute('refund', refund.id, act, cashShift?.id ?? null);
+        if (approvedBy) this.store.cashier.recordAudit(act.by.id, 'refund.approved', StaffDesk.approval(approvedBy), { kind: 'refund', id: refund.id });
+      }
       const after = this.#view(this.#requireOrder(orderId));
       created.forEach((refund, i) => {
         const cash = plan[i]!.payment.method === 'cash';
@@ -684,4 +759,20 @@ export class Cashier {
     summary.net = summary.byMethod.card + summary.byMethod.cash - summary.refunded;
     return summary;
   }
+}
+
+/** The units of each item (with its modifiers) on an order's lines. */
+function unitsByItem(lines: readonly OrderLineDoc[]): Map<string, number> {
+  const units = new Map<string, number>();
+  for (const line of lines) {
+    const key = `${line.menu_item_id}|${line.modifiers.map((m) => m.modifier_id).sort().join(',')}`;
+    units.set(key, (units.get(key) ?? 0) + line.quantity);
+  }
+  return units;
+}
+
+/** New lines take units off what the kitchen already has: a void of items. */
+export function takesUnitsOff(before: readonly OrderLineDoc[], after: readonly OrderLineDoc[]): boolean {
+  const now = unitsByItem(after);
+  return [...unitsByItem(before)].some(([key, units]) => (now.get(key) ?? 0) < units);
 }

@@ -8,8 +8,17 @@ import { parseBridgeRequest } from '../../bridge/validate';
 import type { Logger } from '../../common/log';
 import { StoreError } from '../../store/index';
 import { CoreError } from './errors';
+import type { Act } from './staff/desk';
 
-export type Handlers = { [C in CommandName]: (payload: CommandPayload<C>) => Promise<CommandResult<C>> | CommandResult<C> };
+/** What a handler knows of who asked: `act()` is the signed-in person (and an approver), or a needs_sign_in refusal. */
+export interface CommandContext {
+  act(): Act;
+}
+
+export type Handlers = { [C in CommandName]: (payload: CommandPayload<C>, context: CommandContext) => Promise<CommandResult<C>> | CommandResult<C> };
+
+/** Runs before every validated command: refuses it when no one may run it, and says who runs it. */
+export type Prepare = (command: CommandName, payload: unknown) => Promise<CommandContext>;
 
 const INTERNAL_MESSAGE = 'Something went wrong on this terminal. Try again; if it keeps happening, restart the terminal and call support.';
 
@@ -33,14 +42,14 @@ export function errorResponse(error: unknown, logger: Logger, command: string): 
   return { ok: false, error: { code: 'internal', message: INTERNAL_MESSAGE } };
 }
 
-export function createInvoker(handlers: Handlers, logger: Logger) {
+export function createInvoker(handlers: Handlers, logger: Logger, prepare: Prepare) {
   return async function invoke(raw: unknown): Promise<BridgeResponse> {
     const parsed = parseBridgeRequest(raw);
     if (!parsed.ok) return { ok: false, error: parsed.error };
     const { command, payload } = parsed.value;
     try {
-      const handler = handlers[command] as (payload: unknown) => unknown;
-      const value = await handler(payload);
+      const handler = handlers[command] as (payload: unknown, context: CommandContext) => unknown;
+      const value = await handler(payload, await prepare(command, payload));
       return { ok: true, value: (commands[command].result as { parse(v: unknown): unknown }).parse(value) };
     } catch (error) {
       return errorResponse(error, logger, command);

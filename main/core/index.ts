@@ -13,16 +13,21 @@ import { createSyncEngine } from '../../sync/engine';
 import { OAUTH_SECRET_NAMES, OAuthCredentials, runDesktopOAuthFlow } from '../../sync/oauth';
 import { FileSecretStore, type SecretStore } from '../../sync/secret-store';
 import type { TerminalConfig } from '../config/schema';
-import { hashManagerPin, verifyManagerPin } from '../config/manager-pin';
 import { PrintLink } from './print-link';
 import { Cashier } from './cashier';
-import { createInvoker, type Handlers } from './dispatch';
+import { createInvoker, type Handlers, type Prepare } from './dispatch';
 import { CoreError } from './errors';
 import { EventHub } from './events';
 import { pendingLoss } from './pending-loss';
 import { TerminalSettings } from './settings';
 import { SyncLink, type CredentialKind, type SyncEngineLike } from './sync-link';
 import { WebhookLink } from './webhooks';
+import { StaffDesk } from './staff/desk';
+import { DayReports } from './staff/reports';
+import { zReportCsv } from './staff/report-csv';
+import { zReportDoc } from './staff/report-doc';
+import { ShiftDesk } from './staff/shifts';
+import type { CommandName } from '../../bridge/contract';
 
 export { CoreError } from './errors';
 export type { SyncEngineLike } from './sync-link';
@@ -49,6 +54,18 @@ const OAUTH_SCOPES = ['read_orders', 'write_orders', 'read_menu', 'write_menu', 
 const STATUS_REFRESH_MS = 5_000;
 const OAUTH_CANCELLED_BY_RESET = 'The OAuth sign-in was cancelled: the terminal was reset while it waited. Connect again if you still need it.';
 const STORE_LOST_MESSAGE = 'The reset could not finish. Close the terminal and open it again.';
+
+/** What the lock screen needs: answered when no one is signed in (docs/staff.md). */
+const PUBLIC_COMMANDS: ReadonlySet<CommandName> = new Set([
+  'staff.session', 'staff.signIn', 'staff.setupOwner', 'staff.lock', 'staff.activity',
+  'sync.status', 'printing.status', 'settings.get', 'location.get', 'menu.snapshot',
+]);
+/** Reads the screens make on their own (polls, refreshes after events): they do not keep the auto-lock away. */
+const PASSIVE_COMMANDS: ReadonlySet<CommandName> = new Set([
+  'menu.snapshot', 'menu.search', 'orders.list', 'orders.get', 'printing.status', 'printing.preview', 'location.get', 'location.list',
+  'shift.summary', 'shift.current', 'settings.get', 'credentials.oauthStatus', 'sync.status', 'session.pending', 'staff.session',
+  'staff.list', 'reports.days', 'reports.z',
+]);
 
 function maskSecret(value: string): string {
   const prefix = /^(sk_(?:test|live)_|at_live_)/.exec(value)?.[1] ?? '';
@@ -260,8 +277,20 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     logger,
   );
   printing.start();
-  const cashier = new Cashier(store, settings, sync, events, clock, printing);
+  const staff = new StaffDesk(store, config, () => settings.effective(), clock, events);
+  staff.keepLegacyManagerPin(settings.overrides().managerPinHash, () => settings.update({ managerPinHash: undefined }, 'system'));
+  const today = () => cashierRef.current?.today() ?? '';
+  const shifts = new ShiftDesk(store, staff, () => settings.effective().drawerMode, () => settings.effective().checkout.tillLetter, today, () => cashierRef.current?.currency() ?? 'usd', clock, events);
+  const cashier = new Cashier(store, settings, sync, events, clock, printing, staff, shifts);
   cashierRef.current = cashier;
+  const reports = new DayReports(
+    store,
+    cashier,
+    staff,
+    shifts,
+    () => ({ location: cashier.locationDetails().name, till: settings.effective().checkout.tillLetter, currency: cashier.currency(), today: cashier.today() }),
+    clock,
+  );
 
   async function oauthClientSecret(): Promise<string | null> {
     return secrets.get(config.credentials.oauthClientSecretRef);
@@ -345,7 +374,8 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       checkout: s.checkout,
       taxRules: s.taxRules,
       pricing: cashier.pricing(),
-      managerPinSet: s.managerPinHash !== '',
+      drawerMode: s.drawerMode,
+      autoLockMinutes: s.autoLockMinutes,
       kioskMode: config.kioskMode,
     };
   }
@@ -362,13 +392,18 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
 
   const loss = () => pendingLoss(store, clock.now(), cashier.location()?.timezone ?? '');
 
-  /** Guarded actions need the manager PIN once one is set (from the config or saved here). */
-  function requireManager(pin: string | undefined, action: string): void {
-    const hash = settings.effective().managerPinHash;
-    if (hash === '') return;
-    if (pin === undefined) throw new CoreError('needs_manager', `${action} needs the manager PIN.`);
-    if (!verifyManagerPin(pin, hash)) throw new CoreError('needs_manager', 'That manager PIN is not right. Nothing was changed.');
-  }
+  /** Who may run a command: no one signed in → only the lock screen's; the auto-lock checked on each. */
+  const prepare: Prepare = async (command, payload) => {
+    const signedIn = staff.checkIdle();
+    const open = PUBLIC_COMMANDS.has(command);
+    if (!open && !signedIn) {
+      throw new CoreError('needs_sign_in', staff.session().setupNeeded ? 'Set up the owner of this terminal first.' : 'Sign in with your PIN first.');
+    }
+    if (signedIn && !PASSIVE_COMMANDS.has(command)) staff.touch();
+    const pin = open ? undefined : (payload as { managerPin?: unknown } | null)?.managerPin;
+    const approver = await staff.approver(typeof pin === 'string' ? pin : undefined);
+    return { act: () => staff.act(approver) };
+  };
 
   let oauthState: { state: 'idle' | 'waiting' | 'connected' | 'failed'; message: string } = { state: 'idle', message: '' };
   /**
@@ -381,30 +416,31 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
   const handlers: Handlers = {
     'menu.snapshot': () => cashier.menuSnapshot(),
     'menu.search': (p) => cashier.menuSearch(p),
-    'menu.createItem': (p) => cashier.createMenuItem(p),
-    'menu.updateItem': (p) => cashier.updateMenuItem(p),
-    'menu.deleteItem': (p) => cashier.deleteMenuItem(p),
-    'menu.setAvailable': (p) => cashier.setAvailable(p),
-    'orders.place': (p) => cashier.placeOrder(p),
+    'menu.createItem': (p, c) => cashier.createMenuItem(p, c.act()),
+    'menu.updateItem': (p, c) => cashier.updateMenuItem(p, c.act()),
+    'menu.deleteItem': (p, c) => cashier.deleteMenuItem(p, c.act()),
+    'menu.setAvailable': (p, c) => cashier.setAvailable(p, c.act()),
+    'orders.place': (p, c) => cashier.placeOrder(p, c.act()),
     'orders.list': (p) => cashier.listOrders(p),
     'orders.get': (p) => cashier.getOrder(p),
-    'orders.update': (p) => cashier.updateOrder(p),
-    'orders.fulfil': (p) => cashier.fulfilOrder(p),
-    'orders.cancel': (p) => cashier.cancelOrder(p),
-    'payments.take': (p) => cashier.takePayment(p),
-    'payments.refund': (p) => cashier.refund(p),
-    'payments.refundItems': (p) => cashier.refundItems(p),
+    'orders.update': (p, c) => cashier.updateOrder(p, c.act()),
+    'orders.fulfil': (p, c) => cashier.fulfilOrder(p, c.act()),
+    'orders.cancel': (p, c) => cashier.cancelOrder(p, c.act()),
+    'payments.take': (p, c) => cashier.takePayment(p, c.act()),
+    'payments.refund': (p, c) => cashier.refund(p, c.act()),
+    'payments.refundItems': (p, c) => cashier.refundItems(p, c.act()),
     'printing.status': () => printing.status(),
     'printing.preview': ({ orderId }) => cashier.receiptPreview(orderId),
     'printing.reprint': ({ orderId }) => {
       cashier.reprintReceipt(orderId);
       return printing.status();
     },
-    'printing.openDrawer': ({ managerPin, reason }) => {
-      requireManager(managerPin, 'Opening the cash drawer without a sale');
+    'printing.openDrawer': ({ reason }, c) => {
+      const act = c.act();
+      const approvedBy = staff.require(act, 'drawer.open');
       store.transaction(() => {
         printing.openDrawer(String(clock.now()));
-        store.cashier.recordAudit('manager', 'drawer.open', { reason });
+        store.cashier.recordAudit(act.by.id, 'drawer.open', { reason, ...StaffDesk.approval(approvedBy) });
       });
       return printing.status();
     },
@@ -416,11 +452,12 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       printing.redirect(id, printer);
       return printing.status();
     },
-    'printing.discardJob': ({ id, managerPin }) => {
-      requireManager(managerPin, 'Discarding a ticket');
+    'printing.discardJob': ({ id }, c) => {
+      const act = c.act();
+      const approvedBy = staff.require(act, 'sync.resolve');
       store.transaction(() => {
         printing.discard(id);
-        store.cashier.recordAudit('manager', 'print_job.discard', { id });
+        store.cashier.recordAudit(act.by.id, 'print_job.discard', { id, ...StaffDesk.approval(approvedBy) });
       });
       return printing.status();
     },
@@ -431,13 +468,41 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     'location.get': () => cashier.locationDetails(),
     'location.list': () => cashier.locations(),
     'shift.summary': (p) => cashier.shiftSummary(p),
+    'shift.current': (_p, c) => shifts.current(c.act()),
+    'shift.open': ({ count }, c) => shifts.open(c.act(), count),
+    'shift.moveCash': ({ kind, amount, reason }, c) => shifts.moveCash(c.act(), { kind, amount, reason }),
+    'shift.close': ({ count, note }, c) => shifts.close(c.act(), count, note),
+    'staff.session': () => staff.session(),
+    'staff.setupOwner': ({ name, pin }) => staff.setupOwner(name, pin),
+    'staff.signIn': ({ pin }) => staff.signIn(pin),
+    'staff.lock': () => staff.lock(),
+    'staff.activity': () => {
+      if (staff.checkIdle()) staff.touch();
+      return staff.session();
+    },
+    'staff.list': (_p, c) => staff.list(c.act()),
+    'staff.create': ({ name, role, pin }, c) => staff.create(c.act(), { name, role, pin }),
+    'staff.update': ({ managerPin: _pin, ...change }, c) => staff.update(c.act(), change),
+    'reports.days': (_p, c) => reports.days(c.act()),
+    'reports.z': ({ businessDay }, c) => reports.report(c.act(), businessDay),
+    'reports.csv': ({ businessDay }, c) => zReportCsv(reports.report(c.act(), businessDay)),
+    'reports.print': ({ businessDay }, c) => {
+      const report = reports.report(c.act(), businessDay);
+      const location = cashier.locationDetails();
+      printing.printReport(`${businessDay}:${clock.now()}`, zReportDoc(report, { ...location, timeZone: location.timezone }));
+      return printing.status();
+    },
     'settings.get': () => settingsView(),
-    'settings.update': async (p) => {
-      if (p.offlineLimits !== undefined || p.confirmChargeAbove !== undefined || p.newManagerPin !== undefined) {
-        requireManager(p.managerPin, 'Changing payment limits or the manager PIN');
+    'settings.update': async (p, c) => {
+      const act = c.act();
+      const system = [p.apiBaseUrl, p.apiHost, p.authUrl, p.locationId, p.webhook, p.webhookSigningSecret].some((v) => v !== undefined);
+      const storeWide = [p.offlineLimits, p.confirmChargeAbove, p.checkout, p.taxRules, p.autoReceipt, p.drawerMode, p.autoLockMinutes].some((v) => v !== undefined);
+      if (system) staff.require(act, 'settings.system');
+      if (storeWide) staff.require(act, 'settings.store');
+      if (p.drawerMode !== undefined && p.drawerMode !== settings.effective().drawerMode && store.shifts.anyOpen()) {
+        const message = 'Close every open shift before changing how drawers are shared.';
+        throw new CoreError('conflict', message, [{ path: 'drawerMode', message }]);
       }
-      if (p.checkout !== undefined || p.taxRules !== undefined) requireManager(p.managerPin, 'Changing the checkout or the tax rules');
-      if (p.autoReceipt !== undefined) requireManager(p.managerPin, 'Changing when receipts print');
       if (p.webhookSigningSecret !== undefined) {
         await secrets.setMany({ [config.webhook.signingSecretRef]: p.webhookSigningSecret });
         webhookSecret = p.webhookSigningSecret;
@@ -451,16 +516,22 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
           ...(p.webhook !== undefined ? { webhook: p.webhook } : {}),
           ...(p.offlineLimits !== undefined ? { offlineLimits: p.offlineLimits } : {}),
           ...(p.confirmChargeAbove !== undefined ? { confirmChargeAbove: p.confirmChargeAbove } : {}),
-          ...(p.newManagerPin !== undefined ? { managerPinHash: hashManagerPin(p.newManagerPin) } : {}),
+          ...(p.drawerMode !== undefined ? { drawerMode: p.drawerMode } : {}),
+          ...(p.autoLockMinutes !== undefined ? { autoLockMinutes: p.autoLockMinutes } : {}),
           ...(p.checkout !== undefined ? { checkout: { ...settings.overrides().checkout, ...p.checkout } } : {}),
           ...(p.taxRules !== undefined ? { taxRules: p.taxRules } : {}),
           ...(p.autoReceipt !== undefined ? { autoReceipt: p.autoReceipt } : {}),
         },
-        'manager',
+        act.by.id,
       );
-      return settingsChanged();
+      const view = await settingsChanged();
+      // The lock screen and the auto-lock read these from the session.
+      if (p.drawerMode !== undefined || p.autoLockMinutes !== undefined) events.emit('staff.session', staff.session());
+      return view;
     },
-    'credentials.setApiKey': async ({ apiKey }) => {
+    'credentials.setApiKey': async ({ apiKey }, c) => {
+      const act = c.act();
+      staff.require(act, 'settings.system');
       // Asked before saving: a wrong key is refused at once, not discovered later as "Sign-in rejected".
       const baseUrl = settings.effective().apiBaseUrl;
       const check = baseUrl === '' ? null : await checkCredential(baseUrl, apiKey);
@@ -468,10 +539,12 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
         throw new CoreError('invalid_command', 'The cloud refused this API key. Check that it was copied whole and belongs to this account. Nothing was saved.');
       }
       await secrets.setMany({ [config.credentials.apiKeyRef]: apiKey });
-      settings.update({ credentials: 'api_key' }, 'manager');
+      settings.update({ credentials: 'api_key' }, act.by.id);
       return { ...(await settingsChanged()), keyCheck: keyCheckMessage(check) };
     },
-    'credentials.connectOAuth': async () => {
+    'credentials.connectOAuth': async (_p, c) => {
+      const act = c.act();
+      staff.require(act, 'settings.system');
       const s = settings.effective();
       const clientSecret = await oauthClientSecret();
       if (config.credentials.oauthClientId === '' || !clientSecret || s.authUrl === '') {
@@ -497,7 +570,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       });
       const finished = flow.then(
         async () => {
-          settings.update({ credentials: 'oauth' }, 'manager');
+          settings.update({ credentials: 'oauth' }, act.by.id);
           await settingsChanged();
           oauthState = { state: 'connected', message: 'Connected with OAuth. Orders will sync to this account.' };
           events.emit('oauth.finished', { ok: true, message: oauthState.message });
@@ -533,19 +606,23 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       events.emit('orders.changed', { ids: [] });
       return sync.status();
     },
-    'sync.discardDeadLetter': async ({ id }) => {
+    'sync.discardDeadLetter': async ({ id }, c) => {
+      const act = c.act();
+      const approvedBy = staff.require(act, 'sync.resolve');
       await sync.discardDeadLetter(id);
-      store.cashier.recordAudit('manager', 'dead_letter.discard', { id });
+      store.cashier.recordAudit(act.by.id, 'dead_letter.discard', { id, ...StaffDesk.approval(approvedBy) });
       events.emit('orders.changed', { ids: [] });
       cashier.menuChanged();
       return sync.status();
     },
-    'sync.settleRepricedOrder': ({ id }) => {
-      sync.settleRepricedOrder(id, 'manager');
+    'sync.settleRepricedOrder': ({ id }, c) => {
+      sync.settleRepricedOrder(id, c.act().by.id);
       return sync.status();
     },
     'session.pending': () => loss(),
-    'session.signOut': async ({ despitePending }) => {
+    'session.signOut': async ({ despitePending }, c) => {
+      const act = c.act();
+      staff.require(act, 'settings.system');
       const { pending, message } = loss();
       if (pending > 0 && !despitePending) {
         throw new CoreError('conflict', `${message} Signed out, they stay on this terminal but nothing is sent until it is connected again. Confirm to sign out anyway.`);
@@ -556,12 +633,13 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
         [OAUTH_SECRET_NAMES.refreshToken]: null,
         [OAUTH_SECRET_NAMES.expiresAt]: null,
       });
-      settings.update({ credentials: 'none' }, 'manager');
-      store.cashier.recordAudit('manager', 'session.sign_out', { pending });
+      settings.update({ credentials: 'none' }, act.by.id);
+      store.cashier.recordAudit(act.by.id, 'session.sign_out', { pending });
       return settingsChanged();
     },
-    'terminal.reset': async ({ confirmPendingLoss, managerPin }) => {
-      requireManager(managerPin, 'Resetting the terminal');
+    'terminal.reset': async ({ confirmPendingLoss }, c) => {
+      const act = c.act();
+      staff.require(act, 'terminal.reset');
       const atStake = loss();
       if (lossAtStake(atStake) && !confirmPendingLoss) {
         throw new CoreError('conflict', `${atStake.message} A reset deletes them for good. Confirm to reset anyway.`);
@@ -570,7 +648,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     },
   };
 
-  const invoke = createInvoker(handlers, logger);
+  const invoke = createInvoker(handlers, logger, prepare);
   await restartSync();
   await webhooks.apply(settings.effective().webhook, settings.effective().apiBaseUrl);
 

@@ -11,6 +11,7 @@ import {
   drawerJob,
   kitchenJobs,
   receiptJob,
+  reportJob,
   renderJob,
   PrintWorker,
   RECEIPT_PRINTER,
@@ -19,6 +20,7 @@ import {
   type PrinterStatusView,
   type PrintingConfig,
   type ReceiptDoc,
+  type ReportDoc,
 } from '../../printing/index';
 import type { NewPrintJob, OrderDoc, PrintJob, Store } from '../../store/index';
 import { CoreError } from './errors';
@@ -189,6 +191,14 @@ export class PrintLink {
     this.#requireEnabled();
     if (this.setup.receipt === null) throw new CoreError('unavailable', 'The drawer opens through the receipt printer, and none is set up on this terminal.');
     this.store.printQueue.enqueue([drawerJob({ key: `nosale:${key}` })]);
+    this.notify();
+  }
+
+  /** The end-of-day report on the receipt printer; `key` tells one print from another (a reprint is a new key). */
+  printReport(key: string, doc: ReportDoc): void {
+    this.#requireEnabled();
+    if (this.setup.receipt === null) throw new CoreError('unavailable', 'Reports print on the receipt printer, and none is set up on this terminal.');
+    this.store.printQueue.enqueue([reportJob({ key, doc })]);
     this.notify();
   }
 

@@ -15,7 +15,10 @@ export const TerminalOverrides = z.object({
   webhook: z.object({ enabled: z.boolean(), host: z.string(), port: z.number().int() }).optional(),
   offlineLimits: z.object({ perTransaction: z.number().int(), total: z.number().int() }).optional(),
   confirmChargeAbove: z.number().int().optional(),
+  /** Before staff (migration 14) a single manager PIN was kept here; read by nothing now. */
   managerPinHash: z.string().optional(),
+  drawerMode: z.enum(['shared', 'per_cashier']).optional(),
+  autoLockMinutes: z.number().int().optional(),
   /** The credential the operator chose last; 'none' after signing out. */
   credentials: z.enum(['none', 'api_key', 'oauth']).optional(),
   /** Card intents taken while offline (store-and-forward), for the limits and the badge. */
@@ -34,7 +37,8 @@ export interface EffectiveSettings {
   webhook: { enabled: boolean; host: string; port: number };
   offlineLimits: { perTransaction: number; total: number };
   confirmChargeAbove: number;
-  managerPinHash: string;
+  drawerMode: 'shared' | 'per_cashier';
+  autoLockMinutes: number;
   credentials: 'none' | 'api_key' | 'oauth';
   offlineIntentIds: readonly string[];
   checkout: CheckoutRules;
@@ -64,7 +68,8 @@ export class TerminalSettings {
       webhook: o.webhook ?? { enabled: c.webhook.enabled, host: c.webhook.host, port: c.webhook.port },
       offlineLimits: o.offlineLimits ?? { perTransaction: c.offlinePayments.perTransaction, total: c.offlinePayments.total },
       confirmChargeAbove: o.confirmChargeAbove ?? c.payments.confirmAbove,
-      managerPinHash: o.managerPinHash ?? c.offlinePayments.managerPinHash,
+      drawerMode: o.drawerMode ?? c.staff.drawer,
+      autoLockMinutes: o.autoLockMinutes ?? c.staff.autoLockMinutes,
       credentials: o.credentials ?? c.credentials.method,
       offlineIntentIds: o.offlineIntentIds ?? [],
       checkout: { ...c.checkout, ...o.checkout, discountApproval: o.checkout?.discountApproval ?? c.checkout.discountApproval },

@@ -1,6 +1,6 @@
 // Store documents → bridge shapes. The bridge speaks ISO times and camelCase; the store keeps
 // epoch milliseconds and the /v1 field names.
-import type { Category, Location, MenuItem, Order, OrderDisplayState, OrderStatus, Payment, PaymentStatus, Refund, RefundState, SyncState } from '../../bridge/contract';
+import type { Category, Location, MenuItem, Order, OrderDisplayState, OrderStatus, Payment, PaymentStatus, Refund, RefundState, StaffRef, SyncState } from '../../bridge/contract';
 import type { CategoryDoc, LocationDoc, MenuItemDoc, ModifierDoc, OrderDoc, PaymentDoc, PaymentIntentDoc, RefundDoc } from '../../store/index';
 import { appliedLineDiscount, priceOrder, splitView } from './checkout';
 
@@ -48,6 +48,8 @@ export interface OrderContext {
   outbox: ReadonlyMap<string, OutboxState>;
   /** Intents taken while the terminal was offline (store-and-forward). */
   offlineIntentIds: ReadonlySet<string>;
+  /** Who placed (or took over) each order, took each payment, gave each refund, by id. */
+  staff: { orders: ReadonlyMap<string, StaffRef>; payments: ReadonlyMap<string, StaffRef>; refunds: ReadonlyMap<string, StaffRef> };
 }
 
 function refundViews(paymentId: string, ctx: OrderContext): Refund[] {
@@ -61,6 +63,7 @@ function refundViews(paymentId: string, ctx: OrderContext): Refund[] {
       items: r.items.map((i) => ({ lineIndex: i.line_index, quantity: i.quantity })),
       createdAt: iso(r.created_at),
       syncState: syncStateOf(ctx.outbox, 'refund', r.id),
+      staff: ctx.staff.refunds.get(r.id) ?? null,
     }));
 }
 
@@ -89,6 +92,7 @@ export function paymentViews(orderId: string, ctx: OrderContext): Payment[] {
       createdAt: iso(intent.created_at),
       refunds,
       syncState: sync,
+      staff: ctx.staff.payments.get(intent.id) ?? null,
     });
   }
   for (const payment of ctx.payments.filter((p) => p.order_id === orderId && p.payment_intent_id === null)) {
@@ -105,6 +109,7 @@ export function paymentViews(orderId: string, ctx: OrderContext): Payment[] {
       createdAt: iso(payment.created_at),
       refunds,
       syncState: 'synced',
+      staff: ctx.staff.payments.get(payment.id) ?? null,
     });
   }
   return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
@@ -173,5 +178,6 @@ export function orderView(doc: OrderDoc, ctx: OrderContext): Order {
     refundedAmount,
     payments,
     syncState: syncStateOf(ctx.outbox, 'order', doc.id),
+    staff: ctx.staff.orders.get(doc.id) ?? null,
   };
 }

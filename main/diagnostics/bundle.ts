@@ -13,9 +13,24 @@ export const DIAGNOSTICS_FORMAT = 'pos-terminal-diagnostics/1';
  */
 const SECRET_FIELD = /(secret|token|password|passwd|pin|hash|apikey|api_key|authorization|cookie|credential_value|private)/i;
 const REFERENCE_FIELD = /Ref$/;
+/**
+ * A PIN hash wherever a string carries one, whatever field holds it: a staff member as the flag or
+ * POS_STAFF gives it ("Ana:owner:scrypt:<salt>:<hash>"), a raw argv, an error message, a log line.
+ */
+const PIN_HASH_IN_TEXT = /\bscrypt:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+/g;
 
+/** The log redactor, and every scrypt PIN hash (staff members, the legacy manager PIN) removed. */
+function redactText(text: string): string {
+  return redactSecrets(text).replace(PIN_HASH_IN_TEXT, 'scrypt:[removed]');
+}
+
+/**
+ * A copy of `value` without secrets: fields named like one (every staff member's `pinHash`, the
+ * legacy `offlinePayments.managerPinHash`, keys, tokens) say only whether they were set, and every
+ * string is redacted.
+ */
 export function removeSecrets(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return redactSecrets(value);
+  if (typeof value === 'string') return redactText(value);
   if (value === null || typeof value !== 'object') return value;
   if (depth > 12) return '[too deep]';
   if (Array.isArray(value)) return value.map((item) => removeSecrets(item, depth + 1));
@@ -106,7 +121,7 @@ export async function buildDiagnosticsBundle(input: DiagnosticsInput): Promise<D
       file: name,
       sizeBytes: tail.size,
       truncated: tail.truncated,
-      lines: tail.text.split('\n').filter((line) => line.length > 0).map(redactSecrets),
+      lines: tail.text.split('\n').filter((line) => line.length > 0).map(redactText),
     });
   }
   return {

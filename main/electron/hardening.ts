@@ -6,6 +6,7 @@ import type { BrowserWindowConstructorOptions } from 'electron';
 import type { Logger } from '../../common/log';
 import { withSecurityHeaders } from './content-security-policy';
 import { isNavigationAllowed, isPermissionGranted, WINDOW_OPEN_RESPONSE } from './navigation-policy';
+import { APP_ORIGIN } from './app-origin';
 
 export type DisplayMode = 'window' | 'kiosk';
 
@@ -64,6 +65,11 @@ export interface HardenableSession {
   on(event: 'will-download', listener: (event: { preventDefault(): void }, item: { getURL(): string }) => void): unknown;
 }
 
+/** A blob the app's own page made (blob:app://pos/<uuid>): an export the cashier asked for. */
+export function isOwnExport(url: string): boolean {
+  return url.startsWith(`blob:${APP_ORIGIN}/`);
+}
+
 /** Permissions, device access, downloads and response headers of the cashier session. */
 export function hardenSession(session: HardenableSession, logger: Logger): void {
   session.setPermissionRequestHandler((_contents, permission, callback) => {
@@ -77,6 +83,9 @@ export function hardenSession(session: HardenableSession, logger: Logger): void 
     callback({ responseHeaders: withSecurityHeaders(details.responseHeaders) });
   });
   session.on('will-download', (event, item) => {
+    // The register's own exports (the Z report's CSV) are blobs made by our page: Electron asks
+    // where to save them. Anything else is refused.
+    if (isOwnExport(item.getURL())) return;
     logger.warn({ url: item.getURL() }, 'download from the page refused');
     event.preventDefault();
   });

@@ -4,6 +4,7 @@ import { minorDigits } from '../../bridge/money';
 import { readAmount, readPercent, readTaxRate, toAmountText, toPercentText, toRateText } from '../lib/format';
 import { BridgeCallError } from '../lib/bridge-client';
 import { describeError, useBridge } from '../lib/hooks';
+import { useApproval } from '../lib/session';
 import { ErrorNote } from './Dialog';
 import { describedBy, FieldError } from './FieldError';
 
@@ -84,6 +85,7 @@ export function CheckoutSettings({
   onSaved: () => void;
 }) {
   const client = useBridge();
+  const approval = useApproval('settings.store');
   const digits = minorDigits(currency);
   const { checkout, taxRules } = settings;
   const [till, setTill] = useState(checkout.tillLetter);
@@ -113,11 +115,11 @@ export function CheckoutSettings({
     if (read.settings === null) return;
     setBusy(true);
     try {
-      await client.call('settings.update', { ...read.settings, ...(pin ? { managerPin: pin } : {}) });
+      await client.call('settings.update', { ...read.settings, ...(approval.needed && pin ? { managerPin: pin } : {}) });
       onSaved();
     } catch (caught) {
       // A missing or wrong PIN is said next to the PIN field; what was typed stays.
-      if (caught instanceof BridgeCallError && caught.code === 'needs_manager' && settings.managerPinSet) setErrors({ pin: caught.message });
+      if (caught instanceof BridgeCallError && caught.code === 'needs_manager' && approval.needed) setErrors({ pin: caught.message });
       else setRefusal(describeError(caught));
     } finally {
       setBusy(false);
@@ -190,8 +192,8 @@ export function CheckoutSettings({
       <button type="button" className="secondary" disabled={rates.length >= MAX_RATES} onClick={() => setRates((current) => [...current, { taxClass: 'standard', name: '', rateText: '' }])}>
         Add a tax rate
       </button>
-      {settings.managerPinSet ? (
-        <TextField label="Manager PIN (needed to change checkout settings)" type="password" inputMode="numeric" value={pin} onChange={setPin} error={errors.pin} errorId={errorId('pin')} />
+      {approval.needed ? (
+        <TextField label={approval.label} type="password" inputMode="numeric" value={pin} onChange={setPin} error={errors.pin} errorId={errorId('pin')} />
       ) : null}
       {Object.keys(errors).length > 0 ? <p className="muted">Nothing was saved: fix the fields marked above.</p> : null}
       <ErrorNote message={refusal} />

@@ -3,8 +3,9 @@ import type { CheckoutRules, Discount } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { formOfDiscount, needsApproval, QUICK_REASONS, readDiscount, type DiscountFieldErrors, type DiscountForm, type DiscountMode } from '../lib/discounts';
 import { money, toPercentText } from '../lib/format';
-import { Dialog, ErrorNote } from './Dialog';
+import { Dialog } from './Dialog';
 import { describedBy, FieldError } from './FieldError';
+import { ManagerPinField } from './ManagerPinField';
 
 const MODES: { mode: DiscountMode; label: string }[] = [
   { mode: 'percent', label: 'Percent' },
@@ -16,8 +17,8 @@ const MANAGER_PIN = /^\d{4,8}$/;
 
 /**
  * A discount or comp on one line or on the whole order: kind, value, reason (required). Above
- * the approval limits it asks for the manager PIN before it is applied; the PIN travels with
- * the order, and the core checks it.
+ * the approval limits, when the signed-in person may not give it alone, it asks for a manager's
+ * PIN before it is applied; the PIN travels with the order, and the core checks it.
  */
 export function DiscountDialog({
   title,
@@ -25,7 +26,7 @@ export function DiscountDialog({
   currency,
   current,
   approval,
-  managerPinSet,
+  pinNeeded,
   managerPin,
   onApply,
   onRemove,
@@ -37,7 +38,8 @@ export function DiscountDialog({
   currency: string;
   current: Discount | null;
   approval: CheckoutRules['discountApproval'];
-  managerPinSet: boolean;
+  /** The signed-in person may not give a discount above the limits alone (no 'discount.above_limit'). */
+  pinNeeded: boolean;
   /** A PIN already given for this ticket, kept when another discount is changed. */
   managerPin: string;
   onApply: (discount: Discount, managerPin: string) => void;
@@ -45,11 +47,12 @@ export function DiscountDialog({
   onClose: () => void;
 }) {
   const [form, setForm] = useState<DiscountForm>(() => formOfDiscount(current, minorDigits(currency)));
-  const [errors, setErrors] = useState<DiscountFieldErrors & { pin?: string; approval?: string }>({});
+  const [errors, setErrors] = useState<DiscountFieldErrors & { pin?: string }>({});
   const [pin, setPin] = useState(managerPin);
   const ids = { value: useId(), reason: useId(), pin: useId() };
   const reading = readDiscount(form, base, currency);
   const aboveLimit = reading.discount !== null && needsApproval(reading.discount, reading.off, approval);
+  const askPin = aboveLimit && pinNeeded;
   const limits = `Above ${toPercentText(approval.percentBps)}% or ${money(approval.amount, currency)} off, a manager approves the discount`;
   const change = (next: Partial<DiscountForm>) => setForm((f) => ({ ...f, ...next }));
 
@@ -59,16 +62,11 @@ export function DiscountDialog({
       setErrors(reading.errors);
       return;
     }
-    // With no PIN set nobody can approve it: the core would refuse the order, so it is refused here.
-    if (aboveLimit && !managerPinSet) {
-      setErrors({ approval: `${limits}, and no manager PIN is set on this terminal. A manager can set one in Settings.` });
+    if (askPin && !MANAGER_PIN.test(pin)) {
+      setErrors({ pin: 'This discount is above the limit: a manager enters their PIN (4 to 8 digits).' });
       return;
     }
-    if (aboveLimit && !MANAGER_PIN.test(pin)) {
-      setErrors({ pin: 'This discount is above the limit: the manager enters the PIN (4 to 8 digits).' });
-      return;
-    }
-    onApply(reading.discount, aboveLimit ? pin : managerPin);
+    onApply(reading.discount, askPin ? pin : managerPin);
   };
 
   return (
@@ -111,17 +109,13 @@ export function DiscountDialog({
             Takes off <strong>{money(reading.off, currency)}</strong>
           </p>
         ) : null}
-        {aboveLimit && managerPinSet ? (
+        {askPin ? (
           <>
             <p className="warning-note">{limits}.</p>
-            <label>
-              Manager PIN
-              <input type="password" inputMode="numeric" autoComplete="off" value={pin} onChange={(event) => setPin(event.target.value)} {...describedBy(ids.pin, errors.pin ?? null)} />
-            </label>
+            <ManagerPinField permission="discount.above_limit" value={pin} onChange={setPin} errorId={ids.pin} error={errors.pin ?? null} />
             <FieldError id={ids.pin} message={errors.pin ?? null} />
           </>
         ) : null}
-        <ErrorNote message={errors.approval ?? null} />
         <div className="dialog-actions">
           {current ? (
             <button type="button" className="danger big" onClick={onRemove}>

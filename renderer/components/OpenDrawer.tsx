@@ -1,20 +1,22 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { BridgeCallError } from '../lib/bridge-client';
-import { describeError, useBridge, useQuery } from '../lib/hooks';
+import { describeError, useBridge } from '../lib/hooks';
 import { PRINTER_STATE_LABEL, receiptPrinter, usePrintingStatus } from '../lib/printing';
+import { useApproval } from '../lib/session';
 import { ErrorNote, StatusNote } from './Dialog';
 import { describedBy, FieldError } from './FieldError';
+import { ManagerPinField } from './ManagerPinField';
 
 type Field = 'reason' | 'pin';
 
 /**
- * "Open the drawer" with no sale: a manager's, with the reason kept in the audit. The drawer opens
+ * "Open the drawer" with no sale: a manager's (a cashier's with a manager's PIN), with the reason kept in the audit. The drawer opens
  * through the receipt printer, so the section is there only where printers are set up.
  */
 export function OpenDrawer() {
   const client = useBridge();
   const { status, publish } = usePrintingStatus();
-  const { data: settings } = useQuery('settings.get', {}, ['settings.changed']);
+  const approval = useApproval('drawer.open');
   const [reason, setReason] = useState('');
   const [pin, setPin] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -32,7 +34,7 @@ export function OpenDrawer() {
 
   if (!status?.enabled) return null;
   const printer = receiptPrinter(status);
-  const managerPinSet = settings?.managerPinSet ?? false;
+  const needsPin = approval.needed;
   const fieldError = (field: Field) => errors[field] ?? null;
 
   const open = async (event: FormEvent) => {
@@ -46,7 +48,7 @@ export function OpenDrawer() {
     setErrors({});
     setBusy(true);
     try {
-      const next = await client.call('printing.openDrawer', { reason: reason.trim(), ...(pin ? { managerPin: pin } : {}) });
+      const next = await client.call('printing.openDrawer', { reason: reason.trim(), ...(needsPin && pin ? { managerPin: pin } : {}) });
       publish(next);
       const after = receiptPrinter(next);
       setNotice(
@@ -57,7 +59,7 @@ export function OpenDrawer() {
       setReason('');
       setPin('');
     } catch (caught) {
-      if (caught instanceof BridgeCallError && caught.code === 'needs_manager' && managerPinSet) setErrors({ pin: caught.message });
+      if (caught instanceof BridgeCallError && caught.code === 'needs_manager' && needsPin) setErrors({ pin: caught.message });
       else if (caught instanceof BridgeCallError && caught.issues?.some((issue) => issue.path === 'reason')) setErrors({ reason: caught.issues.find((issue) => issue.path === 'reason')!.message });
       else setError(describeError(caught));
     } finally {
@@ -73,27 +75,16 @@ export function OpenDrawer() {
           The drawer opens through the receipt printer, and none is set up on this terminal.
         </p>
       ) : (
-        <p className="muted">Opens the drawer without a sale. {managerPinSet ? 'A manager does it; the reason is kept.' : 'The reason is kept.'}</p>
+        <p className="muted">Opens the drawer without a sale. {needsPin ? 'A manager approves it with their PIN; the reason is kept.' : 'The reason is kept.'}</p>
       )}
       <label>
         Reason
         <input value={reason} maxLength={120} autoComplete="off" disabled={printer === null} onChange={(event) => setReason(event.target.value)} {...describedBy(ids.reason, fieldError('reason'))} />
       </label>
       <FieldError id={ids.reason} message={fieldError('reason')} />
-      {managerPinSet ? (
+      {needsPin ? (
         <>
-          <label>
-            Manager PIN
-            <input
-              type="password"
-              inputMode="numeric"
-              autoComplete="off"
-              disabled={printer === null}
-              value={pin}
-              onChange={(event) => setPin(event.target.value)}
-              {...describedBy(ids.pin, fieldError('pin'))}
-            />
-          </label>
+          <ManagerPinField permission="drawer.open" disabled={printer === null} value={pin} onChange={setPin} errorId={ids.pin} error={fieldError('pin')} />
           <FieldError id={ids.pin} message={fieldError('pin')} />
         </>
       ) : null}

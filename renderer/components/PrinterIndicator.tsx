@@ -2,8 +2,9 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { PrintingStatus, PrintJobView } from '../../bridge/contract';
 import { BridgeCallError } from '../lib/bridge-client';
 import { formatTime } from '../lib/format';
-import { describeError, useBridge, useQuery } from '../lib/hooks';
+import { describeError, useBridge } from '../lib/hooks';
 import { jobExplanation, jobsNeedingAttention, jobTitle, PRINTER_STATE_LABEL, printerFacts, printerTitle, printingHeadline, usePrintingStatus } from '../lib/printing';
+import { useApproval } from '../lib/session';
 import { Dialog, ErrorNote } from './Dialog';
 import { FieldError } from './FieldError';
 import { ManagerPinField } from './ManagerPinField';
@@ -39,7 +40,6 @@ export function PrinterIndicator() {
 }
 
 function PrintersPanel({ status, publish, onClose }: { status: PrintingStatus; publish: (status: PrintingStatus) => void; onClose: () => void }) {
-  const { data: settings } = useQuery('settings.get', {}, ['settings.changed']);
   const [notice, setNotice] = useState<string | null>(null);
   const noticeRef = useRef<HTMLParagraphElement>(null);
   const configured = status.printers.filter((p) => p.configured).map((p) => p.name);
@@ -89,7 +89,6 @@ function PrintersPanel({ status, publish, onClose }: { status: PrintingStatus; p
               key={job.id}
               job={job}
               printers={configured}
-              managerPinSet={settings?.managerPinSet ?? false}
               onDone={(next, message) => {
                 publish(next);
                 setNotice(message);
@@ -106,15 +105,16 @@ function PrintersPanel({ status, publish, onClose }: { status: PrintingStatus; p
 function AttentionJob({
   job,
   printers,
-  managerPinSet,
   onDone,
 }: {
   job: PrintJobView;
   printers: string[];
-  managerPinSet: boolean;
   onDone: (status: PrintingStatus, message: string) => void;
 }) {
   const client = useBridge();
+  // Discarding a ticket is a manager's: a cashier's discard carries a manager's PIN.
+  const approval = useApproval('sync.resolve');
+  const managerPinNeeded = approval.needed;
   const [mode, setMode] = useState<'send' | 'discard' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -156,12 +156,12 @@ function AttentionJob({
     setError(null);
     setPinError(null);
     try {
-      const next = await client.call('printing.discardJob', { id: job.id, ...(pin ? { managerPin: pin } : {}) });
+      const next = await client.call('printing.discardJob', { id: job.id, ...(managerPinNeeded && pin ? { managerPin: pin } : {}) });
       setMode(null);
       onDone(next, `${title} discarded: it will not print.`);
     } catch (caught) {
       // The core's own words next to the PIN field: missing, or not right.
-      if (caught instanceof BridgeCallError && caught.code === 'needs_manager' && managerPinSet) setPinError(caught.message);
+      if (caught instanceof BridgeCallError && caught.code === 'needs_manager' && managerPinNeeded) setPinError(caught.message);
       else setError(describeError(caught));
     } finally {
       setBusy(false);
@@ -219,9 +219,9 @@ function AttentionJob({
       ) : null}
       {mode === 'discard' ? (
         <form className="print-job-more discard-job" onSubmit={(event) => void discard(event)} aria-label={`Discard ${title}`}>
-          <p className="print-job-ask">Discard it? It will not print.{managerPinSet ? ' Needs the manager PIN.' : ''}</p>
-          {managerPinSet ? (
-            <ManagerPinField inputRef={pinRef} autoFocus value={pin} onChange={setPin} errorId={pinErrorId} error={pinError} />
+          <p className="print-job-ask">Discard it? It will not print.{managerPinNeeded ? ' A manager approves it with their PIN.' : ''}</p>
+          {managerPinNeeded ? (
+            <ManagerPinField permission="sync.resolve" inputRef={pinRef} autoFocus value={pin} onChange={setPin} errorId={pinErrorId} error={pinError} />
           ) : null}
           <div className="row-actions">
             <button type="button" className="secondary" onClick={() => setMode(null)}>

@@ -3,6 +3,7 @@ import type { SettingsView } from '../../bridge/contract';
 import { BridgeCallError } from '../lib/bridge-client';
 import { describeError, useBridge } from '../lib/hooks';
 import { receiptPrinter, usePrintingStatus } from '../lib/printing';
+import { useApproval } from '../lib/session';
 import { ErrorNote } from './Dialog';
 import { FieldError } from './FieldError';
 import { ManagerPinField } from './ManagerPinField';
@@ -14,6 +15,7 @@ import { ManagerPinField } from './ManagerPinField';
 export function PrintingSettings({ settings, onSaved }: { settings: SettingsView; onSaved: () => void }) {
   const client = useBridge();
   const { status } = usePrintingStatus();
+  const approval = useApproval('settings.store');
   const [autoReceipt, setAutoReceipt] = useState(settings.autoReceipt);
   const [pin, setPin] = useState('');
   const [pinError, setPinError] = useState<string | null>(null);
@@ -25,16 +27,16 @@ export function PrintingSettings({ settings, onSaved }: { settings: SettingsView
     event.preventDefault();
     setRefusal(null);
     setPinError(null);
-    if (settings.managerPinSet && pin === '') {
-      setPinError('Changing how receipts print needs the manager PIN.');
+    if (approval.needed && pin === '') {
+      setPinError('Changing how receipts print needs a manager: a manager enters their PIN.');
       return;
     }
     setBusy(true);
     try {
-      await client.call('settings.update', { autoReceipt, ...(pin ? { managerPin: pin } : {}) });
+      await client.call('settings.update', { autoReceipt, ...(approval.needed && pin ? { managerPin: pin } : {}) });
       onSaved();
     } catch (caught) {
-      if (caught instanceof BridgeCallError && caught.code === 'needs_manager' && settings.managerPinSet) setPinError(caught.message);
+      if (caught instanceof BridgeCallError && caught.code === 'needs_manager' && approval.needed) setPinError(caught.message);
       else setRefusal(describeError(caught));
     } finally {
       setBusy(false);
@@ -54,9 +56,9 @@ export function PrintingSettings({ settings, onSaved }: { settings: SettingsView
         Print the receipt after each payment
       </label>
       <p className="muted field-hint">{autoReceipt ? 'Each payment prints the customer’s receipt.' : 'Receipts print only on request: “Print receipt” after the payment, or Receipt → Reprint in Orders.'}</p>
-      {settings.managerPinSet ? (
+      {approval.needed ? (
         <>
-          <ManagerPinField label="Manager PIN (needed to change printing)" value={pin} onChange={setPin} errorId={pinErrorId} error={pinError} />
+          <ManagerPinField permission="settings.store" value={pin} onChange={setPin} errorId={pinErrorId} error={pinError} />
           <FieldError id={pinErrorId} message={pinError} />
         </>
       ) : null}

@@ -5,6 +5,7 @@ import { describeError, useBridge } from '../lib/hooks';
 import { refundPreview } from '../lib/order-check';
 import { describeShares, refundShares, sharesOfRefunds } from '../lib/refunds';
 import { ErrorNote } from './Dialog';
+import type { RefundApproval } from './RefundApproval';
 
 function items(count: number): string {
   return `${count} ${count === 1 ? 'item' : 'items'}`;
@@ -20,6 +21,7 @@ export function RefundByItems({
   order,
   reasonField,
   reason,
+  approval,
   onRefunded,
   onClose,
   onAsking,
@@ -28,6 +30,8 @@ export function RefundByItems({
   /** The shared reason picker, shown with the units. */
   reasonField: ReactNode;
   reason: RefundReason;
+  /** A manager's PIN when the signed-in person may not refund. */
+  approval: RefundApproval;
   onRefunded: (order: Order, confirmation: string) => void;
   onClose: () => void;
   /** The confirmation is showing (true) or gone (false): the dialog keeps its mode while it asks. */
@@ -57,11 +61,12 @@ export function RefundByItems({
         orderId: order.id,
         items: units.flatMap((quantity, lineIndex) => (quantity > 0 ? [{ lineIndex, quantity }] : [])),
         reason,
+        ...approval.payload,
       });
       // Said from what the core did: the refunds it made, each to its payment.
       onRefunded(result.order, `Refunded ${items(count)}, ${describeShares(sharesOfRefunds(result.order, result.refunds), order.currency)}.`);
     } catch (caught) {
-      setError(describeError(caught));
+      if (!approval.refused(caught)) setError(describeError(caught));
       setConfirming(false);
       setBusy(false);
     }
@@ -121,6 +126,7 @@ export function RefundByItems({
         })}
       </ul>
       {reasonField}
+      {approval.field}
       <p className="refund-amount" aria-live="polite" data-testid="refund-items-amount">
         {problem ?? (shares?.value ? `Gives back ${describeShares(shares.value, order.currency, 'in cash')}.` : 'Pick the items to give back.')}
       </p>

@@ -5,6 +5,7 @@ import { money, readAmount, toAmountText } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
 import { Dialog, ErrorNote } from './Dialog';
 import { describedBy, FieldError } from './FieldError';
+import { useRefundApproval, type RefundApproval } from './RefundApproval';
 import { RefundByItems } from './RefundByItems';
 
 /** The reasons the cloud records, in the cashier's words. */
@@ -24,6 +25,7 @@ function RefundByAmount({
   refundable,
   reasonField,
   reason,
+  approval,
   onRefunded,
   onClose,
 }: {
@@ -31,6 +33,7 @@ function RefundByAmount({
   refundable: Payment[];
   reasonField: ReactNode;
   reason: RefundReason;
+  approval: RefundApproval;
   onRefunded: (order: Order, confirmation: string) => void;
   onClose: () => void;
 }) {
@@ -54,14 +57,14 @@ function RefundByAmount({
     setBusy(true);
     setError(null);
     try {
-      const result = await client.call('payments.refund', { paymentId: payment.id, amount, reason });
+      const result = await client.call('payments.refund', { paymentId: payment.id, amount, reason, ...approval.payload });
       const given = money(amount, order.currency);
       onRefunded(
         result.order,
         payment.method === 'card' ? `Refunded ${given} to the card that paid ${money(payment.amount, order.currency)}.` : `Refunded ${given} in cash: hand it to the customer.`,
       );
     } catch (caught) {
-      setError(describeError(caught));
+      if (!approval.refused(caught)) setError(describeError(caught));
       setBusy(false);
     }
   };
@@ -100,6 +103,7 @@ function RefundByAmount({
       </label>
       <FieldError id={amountErrorId} message={amountError} />
       {reasonField}
+      {approval.field}
       <ErrorNote message={error} />
       <div className="dialog-actions">
         <button type="button" className="secondary big" onClick={onClose}>
@@ -123,6 +127,7 @@ export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onR
   const [mode, setMode] = useState<RefundMode>('amount');
   /** A refund by item is asking "Refund …?": the mode cannot change under the question. */
   const [asking, setAsking] = useState(false);
+  const approval = useRefundApproval();
   const itemsLeft = order.lines.some((line) => line.quantity > line.refundedQuantity);
   const title = `Refund · Order ${order.label}`;
 
@@ -145,7 +150,7 @@ export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onR
       </select>
     </label>
   );
-  const shared = { order, reason, reasonField, onRefunded, onClose };
+  const shared = { order, reason, reasonField, approval, onRefunded, onClose };
   return (
     <Dialog title={title} onClose={onClose}>
       {itemsLeft ? (

@@ -1,17 +1,24 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { lossAtStake, type PendingLoss } from '../../bridge/contract';
+import { BridgeCallError } from '../lib/bridge-client';
 import { describeError, useBridge } from '../lib/hooks';
+import { useApproval } from '../lib/session';
 import { Dialog, ErrorNote } from './Dialog';
+import { FieldError } from './FieldError';
+import { ManagerPinField } from './ManagerPinField';
 
 /**
  * "Reset this terminal": says first, in numbers, what exists only here and would be destroyed,
- * asks for the manager PIN when one is set, and sends the reset with the loss confirmed only
- * after the manager has read it.
+ * asks for the owner's PIN when someone else is signed in, and sends the reset with the loss
+ * confirmed only after it has been read.
  */
-export function ResetDialog({ managerPinSet, onClose, onDone }: { managerPinSet: boolean; onClose: () => void; onDone: () => void }) {
+export function ResetDialog({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
   const client = useBridge();
+  const approval = useApproval('terminal.reset');
   const [loss, setLoss] = useState<PendingLoss | null>(null);
   const [pin, setPin] = useState('');
+  const [pinError, setPinError] = useState<string | null>(null);
+  const pinErrorId = useId();
   const [error, setError] = useState<string | null>(null);
   const [working, setWorking] = useState(false);
 
@@ -31,11 +38,13 @@ export function ResetDialog({ managerPinSet, onClose, onDone }: { managerPinSet:
   const reset = async () => {
     setWorking(true);
     setError(null);
+    setPinError(null);
     try {
-      await client.call('terminal.reset', { confirmPendingLoss: losesWork, ...(pin ? { managerPin: pin } : {}) });
+      await client.call('terminal.reset', { confirmPendingLoss: losesWork, ...(approval.needed && pin ? { managerPin: pin } : {}) });
       onDone();
     } catch (caught) {
-      setError(describeError(caught));
+      if (caught instanceof BridgeCallError && caught.code === 'needs_manager' && approval.needed) setPinError(caught.message);
+      else setError(describeError(caught));
       setWorking(false);
     }
   };
@@ -57,18 +66,18 @@ export function ResetDialog({ managerPinSet, onClose, onDone }: { managerPinSet:
           Every change has reached the cloud: nothing is lost.
         </p>
       )}
-      {managerPinSet ? (
-        <label>
-          Manager PIN
-          <input type="password" inputMode="numeric" autoComplete="off" value={pin} onChange={(event) => setPin(event.target.value)} />
-        </label>
+      {approval.needed ? (
+        <>
+          <ManagerPinField permission="terminal.reset" value={pin} onChange={setPin} errorId={pinErrorId} error={pinError} />
+          <FieldError id={pinErrorId} message={pinError} />
+        </>
       ) : null}
       <ErrorNote message={error} />
       <div className="dialog-actions">
         <button type="button" className="secondary big" onClick={onClose} data-autofocus>
           Keep everything
         </button>
-        <button type="button" className="danger big" onClick={() => void reset()} disabled={loss === null || working || (managerPinSet && pin === '')} data-testid="confirm-reset">
+        <button type="button" className="danger big" onClick={() => void reset()} disabled={loss === null || working || (approval.needed && pin === '')} data-testid="confirm-reset">
           {!losesWork ? 'Reset this terminal' : changes > 0 ? `Reset and lose ${changes} ${changes === 1 ? 'change' : 'changes'}` : 'Reset anyway'}
         </button>
       </div>

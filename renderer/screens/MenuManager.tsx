@@ -5,7 +5,8 @@ import { BridgeCallError } from '../lib/bridge-client';
 import { ConfirmDialog, Dialog, ErrorNote } from '../components/Dialog';
 import { describedBy, FieldError } from '../components/FieldError';
 import { money, readAmount, toAmountText } from '../lib/format';
-import { describeError, useBridge, useQuery } from '../lib/hooks';
+import { describeError, useBridge } from '../lib/hooks';
+import { useApproval } from '../lib/session';
 
 interface Draft {
   id: string | null;
@@ -26,7 +27,8 @@ function barcodeIssue(caught: unknown): string | undefined {
 
 export function MenuManager({ menu }: { menu: MenuSnapshot }) {
   const client = useBridge();
-  const { data: settings } = useQuery('settings.get', {}, ['settings.changed']);
+  // Creating, changing and deleting items is a manager's (86-ing one is anyone's): a cashier's edit carries a manager's PIN.
+  const approval = useApproval('menu.edit');
   const digits = minorDigits(menu.currency);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [deleting, setDeleting] = useState<MenuItem | null>(null);
@@ -43,7 +45,7 @@ export function MenuManager({ menu }: { menu: MenuSnapshot }) {
     setPriceError(null);
     setBarcodeError(null);
   };
-  const needsPin = settings?.managerPinSet ?? false;
+  const needsPin = approval.needed;
   const pinField = needsPin && pin !== '' ? { managerPin: pin } : {};
   const categoryName = new Map(menu.categories.map((c) => [c.id, c.name]));
   // Find by name, or by scanning the item's code into the box.
@@ -89,8 +91,8 @@ export function MenuManager({ menu }: { menu: MenuSnapshot }) {
         </label>
         {needsPin ? (
           <label>
-            Manager PIN
-            <input type="password" inputMode="numeric" autoComplete="off" value={pin} onChange={(event) => setPin(event.target.value)} />
+            {approval.label} edits
+            <input type="password" inputMode="numeric" autoComplete="off" maxLength={8} value={pin} onChange={(event) => setPin(event.target.value)} />
           </label>
         ) : null}
         <button

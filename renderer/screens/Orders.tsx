@@ -1,15 +1,19 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { CheckoutRules, Order, OrderDisplayState, OrderStatus, RefundState } from '../../bridge/contract';
 import { CheckTotals } from '../components/CheckTotals';
-import { ConfirmDialog, ErrorNote, StatusNote } from '../components/Dialog';
+import { Dialog, ErrorNote, StatusNote } from '../components/Dialog';
+import { FieldError } from '../components/FieldError';
+import { ManagerPinField } from '../components/ManagerPinField';
 import { PaymentDialog } from '../components/PaymentDialog';
 import { ReceiptDialog } from '../components/ReceiptDialog';
 import { RefundDialog } from '../components/RefundDialog';
+import { BridgeCallError } from '../lib/bridge-client';
 import { describeDiscount } from '../lib/discounts';
 import { formatTime, money } from '../lib/format';
 import { describeError, useBridge, useQuery } from '../lib/hooks';
 import { balanceDue } from '../lib/order-check';
 import { labelNamesCustomer, serviceLabel } from '../lib/service';
+import { useApproval } from '../lib/session';
 
 /** The state a restaurant reads at a glance (the /v1 status stays underneath: open, fulfilled, cancelled). */
 const STATE_BADGE: Record<OrderDisplayState, { label: string; className: string }> = {
@@ -52,6 +56,57 @@ function paymentLine(payment: Order['payments'][number], currency: string): stri
   const tip = payment.tip > 0 ? ` + ${money(payment.tip, currency)} tip` : '';
   const refunded = payment.refundedAmount > 0 ? ` · ${money(payment.refundedAmount, currency)} refunded` : '';
   return `${payment.method === 'card' ? 'Card' : 'Cash'} ${money(payment.amount, currency)}${tip}${part} · ${status}${refunded}`;
+}
+
+/**
+ * "Cancel this order?", with a manager's PIN when the signed-in person may not void orders. Says
+ * first what cancelling does not do (give the money back).
+ */
+function CancelOrderDialog({ order, onClose, onCancelled }: { order: Order; onClose: () => void; onCancelled: () => void }) {
+  const client = useBridge();
+  const approval = useApproval('order.void');
+  const [pin, setPin] = useState('');
+  const [pinError, setPinError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const pinErrorId = useId();
+  const cancel = async () => {
+    setBusy(true);
+    setError(null);
+    setPinError(null);
+    try {
+      await client.call('orders.cancel', { id: order.id, ...(approval.needed && pin !== '' ? { managerPin: pin } : {}) });
+      onCancelled();
+    } catch (caught) {
+      if (approval.needed && caught instanceof BridgeCallError && caught.code === 'needs_manager') setPinError(caught.message);
+      else setError(describeError(caught));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog title="Cancel this order?" onClose={onClose}>
+      <p className="dialog-message">
+        {order.paidAmount > 0
+          ? `It was paid ${money(order.paidAmount, order.currency)}. Cancelling does not give the money back: refund it first if the customer should get it.`
+          : 'The kitchen will stop on it. This cannot be undone.'}
+      </p>
+      {approval.needed ? (
+        <>
+          <ManagerPinField permission="order.void" value={pin} onChange={setPin} errorId={pinErrorId} error={pinError} />
+          <FieldError id={pinErrorId} message={pinError} />
+        </>
+      ) : null}
+      <ErrorNote message={error} />
+      <div className="dialog-actions">
+        <button type="button" className="secondary big" onClick={onClose} data-autofocus>
+          Keep working
+        </button>
+        <button type="button" className="danger big" disabled={busy || (approval.needed && pin === '')} onClick={() => void cancel()}>
+          Cancel order
+        </button>
+      </div>
+    </Dialog>
+  );
 }
 
 function dayStartIso(date: string): string | undefined {
@@ -146,6 +201,7 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
                     {order.label}
                   </button>
                   <span className="order-time">{formatTime(order.createdAt)}</span>
+                  {order.staff ? <span className="order-staff">{order.staff.name}</span> : null}
                 </td>
                 <td>
                   <ServiceCell order={order} />
@@ -174,6 +230,7 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
             <p className="muted">
               {formatTime(selected.createdAt)}
               {selected.customer.phone ? ` · ${selected.customer.phone}` : ''}
+              {selected.staff ? <span data-testid="order-staff">{` · ${selected.staff.name}’s order`}</span> : null}
             </p>
             <p className="order-service">
               <ServiceCell order={selected} />
@@ -216,8 +273,9 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
             {selected.payments.length > 0 ? (
               <ul className="payments">
                 {selected.payments.map((payment) => (
-                  <li key={payment.id} data-testid="payment-line">
-                    {paymentLine(payment, selected.currency)}
+                  <li key={payment.id}>
+                    <span data-testid="payment-line">{paymentLine(payment, selected.currency)}</span>
+                    {payment.staff ? <span className="payment-staff" data-testid="payment-staff">{` · by ${payment.staff.name}`}</span> : null}
                   </li>
                 ))}
               </ul>
@@ -270,19 +328,13 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
       ) : null}
       {selected && dialog === 'receipt' ? <ReceiptDialog order={selected} onClose={() => setDialog(null)} /> : null}
       {selected && dialog === 'cancel' ? (
-        <ConfirmDialog
-          title="Cancel this order?"
-          message={
-            selected.paidAmount > 0
-              ? `It was paid ${money(selected.paidAmount, selected.currency)}. Cancelling does not give the money back: refund it first if the customer should get it.`
-              : 'The kitchen will stop on it. This cannot be undone.'
-          }
-          confirmLabel="Cancel order"
-          danger
+        <CancelOrderDialog
+          order={selected}
           onClose={() => setDialog(null)}
-          onConfirm={() => {
+          onCancelled={() => {
             setDialog(null);
-            void act(() => client.call('orders.cancel', { id: selected.id }));
+            setError(null);
+            setNotice(`Order ${selected.label} cancelled.`);
           }}
         />
       ) : null}

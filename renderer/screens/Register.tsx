@@ -19,6 +19,7 @@ import { describeError, useBridge, useQuery, useShortcuts } from '../lib/hooks';
 import { needsChooser } from '../lib/modifiers';
 import { balanceDue } from '../lib/order-check';
 import { readService, type ServiceErrors } from '../lib/service';
+import { useApproval } from '../lib/session';
 import {
   addItem,
   changeQuantity,
@@ -77,6 +78,7 @@ export function Register({
 }) {
   const client = useBridge();
   const { data: settings } = useQuery('settings.get', {}, ['settings.changed']);
+  const discountApproval = useApproval('discount.above_limit');
   const [query, setQuery] = useState('');
   const [categoryId, setCategoryId] = useState<string | null>(null);
   const [limit, setLimit] = useState(GRID_PAGE);
@@ -213,9 +215,10 @@ export function Register({
       if (andPay && balanceDue(order) > 0) setPayingOrder(order);
       else setNotice(`Order saved${order.customer.name ? ` for ${order.customer.name}` : ''} as ${order.label}. Take payment from Orders when ready.`);
     } catch (caught) {
-      // A discount above the limits: the manager's PIN is asked next to its field, the ticket kept
-      // as typed (with no PIN set nobody can approve it, and the core's message says what to do).
-      if (caught instanceof BridgeCallError && caught.code === 'needs_manager' && settings?.managerPinSet) {
+      // The signed-in person may not do this alone (a discount above the limits, lines off an order
+      // the kitchen has, another person's order): a manager's PIN is asked next to its field, the
+      // ticket kept as typed.
+      if (caught instanceof BridgeCallError && caught.code === 'needs_manager') {
         setPinError(caught.message);
       } else {
         setError(describeError(caught));
@@ -454,7 +457,7 @@ export function Register({
           currency={menu.currency}
           current={discounting.kind === 'order' ? ticket.discount : (discountLine?.discount ?? null)}
           approval={menu.checkout.discountApproval}
-          managerPinSet={settings?.managerPinSet ?? false}
+          pinNeeded={discountApproval.needed}
           managerPin={ticket.managerPin}
           onApply={applyDiscount}
           onRemove={() => applyDiscount(null, ticket.managerPin)}

@@ -6,17 +6,34 @@ import { ConfirmDialog, ErrorNote, StatusNote } from '../components/Dialog';
 import { describedBy, FieldError } from '../components/FieldError';
 import { PrintingSettings } from '../components/PrintingSettings';
 import { ResetDialog } from '../components/ResetDialog';
-import { readAmount, readWholeNumber, toAmountText } from '../lib/format';
+import { money, readAmount, readWholeNumber, toAmountText } from '../lib/format';
 import { describeError, useBridge, useQuery } from '../lib/hooks';
+import { splitRefusal } from '../lib/issues';
+import { useSession } from '../lib/session';
 
+type DrawerMode = SettingsView['drawerMode'];
+const DRAWER_MODES: { mode: DrawerMode; label: string }[] = [
+  { mode: 'shared', label: 'One drawer for the till' },
+  { mode: 'per_cashier', label: 'A drawer per cashier' },
+];
+
+/**
+ * Settings as the signed-in person may see them: the owner everything; a manager the store's
+ * settings (payments, checkout, tax, printing, the drawer, auto-lock); a cashier what the till is
+ * set to, read-only.
+ */
 export function Settings({ currency }: { currency: string }) {
+  const { can } = useSession();
+  const system = can('settings.system');
+  const store = can('settings.store');
   const { data: settings, error: loadError } = useQuery('settings.get', {}, ['settings.changed']);
-  // An OAuth approval may still be pending from before this screen was opened.
-  const { data: oauthStatus } = useQuery('credentials.oauthStatus', {}, ['oauth.finished', 'settings.changed']);
+  // An OAuth approval may still be pending from before this screen was opened (the owner's alone).
+  const oauthMessage = useOAuthMessage(system);
   // These outlive the form, which is rebuilt whenever the settings change under it (a save, a key, a reset).
   const [resetDone, setResetDone] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   if (!settings) return <ErrorNote message={loadError} />;
+  if (!system && !store) return <TillInfo settings={settings} currency={currency} />;
   return (
     <>
       {resetDone ? (
@@ -28,7 +45,9 @@ export function Settings({ currency }: { currency: string }) {
         key={JSON.stringify(settings)}
         settings={settings}
         currency={currency}
-        oauthMessage={oauthStatus?.message ?? ''}
+        system={system}
+        store={store}
+        oauthMessage={oauthMessage}
         message={message}
         setMessage={setMessage}
         onReset={() => {
@@ -40,9 +59,69 @@ export function Settings({ currency }: { currency: string }) {
   );
 }
 
+/** The core's last word on an OAuth connection, asked only of someone who may see it. */
+function useOAuthMessage(enabled: boolean): string {
+  const client = useBridge();
+  const [message, setMessage] = useState('');
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    const load = () =>
+      client.call('credentials.oauthStatus', {}).then(
+        (status) => live && setMessage(status.message),
+        () => undefined,
+      );
+    load();
+    const offs = [client.on('oauth.finished', load), client.on('settings.changed', load)];
+    return () => {
+      live = false;
+      offs.forEach((off) => off());
+    };
+  }, [client, enabled]);
+  return message;
+}
+
+function minutesText(minutes: number): string {
+  return minutes === 0 ? 'Never' : `After ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} without use`;
+}
+
+/** A cashier's Settings: what the till is set to, and who changes it. */
+function TillInfo({ settings, currency }: { settings: SettingsView; currency: string }) {
+  return (
+    <div className="settings">
+      <section className="card" aria-label="This till">
+        <h2>This till</h2>
+        <p className="notice" data-testid="ask-manager">
+          Ask a manager to change settings. Your PIN is changed by a manager too.
+        </p>
+        <dl className="facts">
+          <dt>Till letter</dt>
+          <dd>{settings.checkout.tillLetter}</dd>
+          <dt>Locks itself</dt>
+          <dd>{minutesText(settings.autoLockMinutes)}</dd>
+          <dt>Cash drawer</dt>
+          <dd>{settings.drawerMode === 'shared' ? 'One drawer for the till' : 'Each cashier counts their own drawer'}</dd>
+          <dt>Receipts</dt>
+          <dd>{settings.autoReceipt ? 'Print after each payment' : 'Print on request'}</dd>
+          <dt>Offline card payments</dt>
+          <dd>
+            Up to {money(settings.offlineLimits.perTransaction, currency)} each without a manager
+          </dd>
+          <dt>Cloud</dt>
+          <dd>{settings.credentials.kind === 'none' ? 'Not connected: orders stay on this till until it is' : 'Connected'}</dd>
+        </dl>
+      </section>
+    </div>
+  );
+}
+
 interface SettingsFormProps {
   settings: SettingsView;
   currency: string;
+  /** The signed-in person may change the connection, the account, and reset the terminal. */
+  system: boolean;
+  /** … and the store's settings. */
+  store: boolean;
   oauthMessage: string;
   /** The last action's confirmation ("Settings saved."), kept by the parent across rebuilds. */
   message: string | null;
@@ -50,40 +129,9 @@ interface SettingsFormProps {
   onReset: () => void;
 }
 
-function SettingsForm({ settings, currency, oauthMessage, message, setMessage, onReset }: SettingsFormProps) {
-  const client = useBridge();
-  const { data: locations } = useQuery('location.list', {});
-  const digits = minorDigits(currency);
-  const [apiBaseUrl, setApiBaseUrl] = useState(settings.apiBaseUrl);
-  const [apiHost, setApiHost] = useState(settings.apiHost);
-  const [authUrl, setAuthUrl] = useState(settings.authUrl);
-  const [locationId, setLocationId] = useState(settings.locationId);
-  const [webhook, setWebhook] = useState({ enabled: settings.webhook.enabled, host: settings.webhook.host });
-  // Kept as typed: a port that is not a number is refused next to the field, never read as 0.
-  const [portText, setPortText] = useState(String(settings.webhook.port));
-  const [webhookSecret, setWebhookSecret] = useState('');
-  const [perTransaction, setPerTransaction] = useState(toAmountText(settings.offlineLimits.perTransaction, digits));
-  const [total, setTotal] = useState(toAmountText(settings.offlineLimits.total, digits));
-  const [confirmAbove, setConfirmAbove] = useState(toAmountText(settings.confirmChargeAbove, digits));
-  const fieldIds = { port: useId(), perTransaction: useId(), total: useId(), confirmAbove: useId(), newPin: useId() };
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof typeof fieldIds, string>>>({});
-  const fieldError = (field: keyof typeof fieldIds) => fieldErrors[field] ?? null;
-  const invalid = (field: keyof typeof fieldIds) => describedBy(fieldIds[field], fieldError(field));
-  const formRef = useRef<HTMLFormElement>(null);
-  // The first refused field may be scrolled away from the Save button: take the cashier to it.
-  useEffect(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), [fieldErrors]);
-  const [newPin, setNewPin] = useState('');
-  const [currentPin, setCurrentPin] = useState('');
-  const [apiKey, setApiKey] = useState('');
+function SettingsForm({ settings, currency, system, store, oauthMessage, message, setMessage, onReset }: SettingsFormProps) {
+  const { can } = useSession();
   const [error, setError] = useState<string | null>(null);
-  // This form's own news (a click, an event it saw) wins; otherwise the core's last word, which
-  // survives the form being rebuilt when the settings change under it.
-  const [oauthNews, setOauth] = useState<string | null>(null);
-  const oauth = oauthNews ?? (oauthMessage || null);
-  const [signOut, setSignOut] = useState<string | null>(null);
-  const [resetting, setResetting] = useState(false);
-
-  useEffect(() => client.on('oauth.finished', (result) => setOauth(result.message)), [client]);
 
   const run = async (action: () => Promise<unknown>, done: string) => {
     setError(null);
@@ -95,23 +143,63 @@ function SettingsForm({ settings, currency, oauthMessage, message, setMessage, o
       setError(describeError(caught));
     }
   };
+  const saved = (done: string) => () => {
+    setError(null);
+    setMessage(done);
+  };
 
-  const saveConnection = (event: FormEvent) => {
+  return (
+    <div className="settings">
+      {system ? <ConnectionForm settings={settings} run={run} clearMessage={() => setMessage(null)} /> : null}
+      {store ? <StoreForm settings={settings} currency={currency} setMessage={setMessage} /> : null}
+      {store ? <CheckoutSettings settings={settings} currency={currency} onSaved={saved('Checkout settings saved.')} /> : null}
+      {store ? <PrintingSettings settings={settings} onSaved={saved('Printing settings saved.')} /> : null}
+      {can('staff.manage') ? (
+        <section className="card" aria-label="Staff and PINs">
+          <h2>Staff and PINs</h2>
+          <p>Everyone signs in with their own PIN, and approves with it. Add staff, change a PIN or deactivate someone on the Staff screen.</p>
+        </section>
+      ) : null}
+      {system ? (
+        <SystemSections settings={settings} oauthMessage={oauthMessage} run={run} setError={setError} setMessage={setMessage} onReset={onReset} />
+      ) : (
+        <p className="muted owner-note" data-testid="owner-only">
+          The connection to the cloud, the account and resetting this terminal are the owner&apos;s: ask the owner.
+        </p>
+      )}
+      <ErrorNote message={error} />
+      <StatusNote message={message} />
+    </div>
+  );
+}
+
+type Run = (action: () => Promise<unknown>, done: string) => Promise<void>;
+
+/** The cloud's addresses, the location and the webhook receiver: the owner's (or IT's). */
+function ConnectionForm({ settings, run, clearMessage }: { settings: SettingsView; run: Run; clearMessage: () => void }) {
+  const client = useBridge();
+  const { data: locations } = useQuery('location.list', {});
+  const [apiBaseUrl, setApiBaseUrl] = useState(settings.apiBaseUrl);
+  const [apiHost, setApiHost] = useState(settings.apiHost);
+  const [authUrl, setAuthUrl] = useState(settings.authUrl);
+  const [locationId, setLocationId] = useState(settings.locationId);
+  const [webhook, setWebhook] = useState({ enabled: settings.webhook.enabled, host: settings.webhook.host });
+  // Kept as typed: a port that is not a number is refused next to the field, never read as 0.
+  const [portText, setPortText] = useState(String(settings.webhook.port));
+  const [webhookSecret, setWebhookSecret] = useState('');
+  const portId = useId();
+  const [portError, setPortError] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (portError) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [portError]);
+
+  const save = (event: FormEvent) => {
     event.preventDefault();
     const port = readWholeNumber(portText, 0, 65535);
-    const per = readAmount(perTransaction, currency);
-    const all = readAmount(total, currency);
-    const above = readAmount(confirmAbove, currency);
-    const errors = {
-      ...(port.error ? { port: port.error } : {}),
-      ...(per.error ? { perTransaction: per.error } : {}),
-      ...(all.error ? { total: all.error } : {}),
-      ...(above.error ? { confirmAbove: above.error } : {}),
-      ...(newPin !== '' && !/^\d{4,8}$/.test(newPin) ? { newPin: 'A manager PIN is 4 to 8 digits.' } : {}),
-    };
-    setFieldErrors(errors);
-    if (port.value === null || per.amount === null || all.amount === null || above.amount === null || Object.keys(errors).length > 0) {
-      setMessage(null);
+    setPortError(port.error);
+    if (port.value === null) {
+      clearMessage();
       return;
     }
     void run(
@@ -123,14 +211,211 @@ function SettingsForm({ settings, currency, oauthMessage, message, setMessage, o
           ...(locationId ? { locationId } : {}),
           webhook: { ...webhook, port: port.value },
           ...(webhookSecret ? { webhookSigningSecret: webhookSecret } : {}),
-          offlineLimits: { perTransaction: per.amount, total: all.amount },
-          confirmChargeAbove: above.amount,
-          ...(newPin ? { newManagerPin: newPin } : {}),
-          ...(currentPin ? { managerPin: currentPin } : {}),
         }),
       'Settings saved.',
     );
   };
+
+  return (
+    <form className="card" onSubmit={save} aria-label="Connection" ref={formRef}>
+      <h2>Connection</h2>
+      <label>
+        API base URL
+        <input type="url" value={apiBaseUrl} onChange={(event) => setApiBaseUrl(event.target.value)} />
+      </label>
+      <label>
+        API host (OAuth token endpoint)
+        <input type="url" value={apiHost} onChange={(event) => setApiHost(event.target.value)} />
+      </label>
+      <label>
+        Dashboard (consent page) URL
+        <input type="url" value={authUrl} onChange={(event) => setAuthUrl(event.target.value)} />
+      </label>
+      <label>
+        Location
+        {locations && locations.length > 0 ? (
+          <select value={locationId} onChange={(event) => setLocationId(event.target.value)}>
+            {locations.some((l) => l.id === locationId) ? null : <option value={locationId}>{locationId || 'Choose a location'}</option>}
+            {locations.map((location) => (
+              <option key={location.id} value={location.id}>
+                {location.name}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <input value={locationId} onChange={(event) => setLocationId(event.target.value)} placeholder="loc_… (the list appears after the first sync)" />
+        )}
+      </label>
+      <h2>Webhook receiver</h2>
+      <label className="checkbox">
+        <input type="checkbox" checked={webhook.enabled} onChange={(event) => setWebhook({ ...webhook, enabled: event.target.checked })} />
+        Receive webhook events
+      </label>
+      <label>
+        Listen on host
+        <input value={webhook.host} onChange={(event) => setWebhook({ ...webhook, host: event.target.value })} />
+      </label>
+      <label>
+        Port (0 picks a free one)
+        <input inputMode="numeric" value={portText} onChange={(event) => setPortText(event.target.value)} {...describedBy(portId, portError)} />
+      </label>
+      <FieldError id={portId} message={portError} />
+      <label>
+        Signing secret {settings.webhook.secretSet ? '(set; paste a new one to replace it)' : '(from the dashboard, starts with whsec_)'}
+        <input type="password" autoComplete="off" value={webhookSecret} onChange={(event) => setWebhookSecret(event.target.value)} />
+      </label>
+      {settings.webhook.url ? (
+        <p className="muted" data-testid="webhook-url">
+          Receiving at {settings.webhook.url}
+          {settings.webhook.secretSet ? '' : ' — events are refused until the signing secret is set.'}
+        </p>
+      ) : null}
+      {portError ? <p className="muted">Nothing was saved: fix the field marked above.</p> : null}
+      <div className="dialog-actions">
+        <button type="submit" className="primary big">
+          Save connection
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The fields of the store's form, named as the core's refusals name them. */
+const STORE_FIELDS = ['perTransaction', 'total', 'confirmChargeAbove', 'drawerMode', 'autoLockMinutes'] as const;
+type StoreField = (typeof STORE_FIELDS)[number];
+
+/** The store's limits and the till's habits: offline card limits, large charges, the drawer, auto-lock. */
+function StoreForm({ settings, currency, setMessage }: { settings: SettingsView; currency: string; setMessage: (message: string | null) => void }) {
+  const client = useBridge();
+  const digits = minorDigits(currency);
+  const [perTransaction, setPerTransaction] = useState(toAmountText(settings.offlineLimits.perTransaction, digits));
+  const [total, setTotal] = useState(toAmountText(settings.offlineLimits.total, digits));
+  const [confirmAbove, setConfirmAbove] = useState(toAmountText(settings.confirmChargeAbove, digits));
+  const [drawerMode, setDrawerMode] = useState<DrawerMode>(settings.drawerMode);
+  const [autoLockText, setAutoLockText] = useState(String(settings.autoLockMinutes));
+  const ids = { perTransaction: useId(), total: useId(), confirmChargeAbove: useId(), drawerMode: useId(), autoLockMinutes: useId() };
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<StoreField, string>>>({});
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const fieldError = (field: StoreField) => fieldErrors[field] ?? null;
+  const invalid = (field: StoreField) => describedBy(ids[field], fieldError(field));
+  const formRef = useRef<HTMLFormElement>(null);
+  // The first refused field may be scrolled away from the Save button: take the manager to it.
+  useEffect(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], fieldset[aria-describedby] input:checked')?.focus(), [fieldErrors]);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setRefusal(null);
+    const per = readAmount(perTransaction, currency);
+    const all = readAmount(total, currency);
+    const above = readAmount(confirmAbove, currency);
+    const autoLock = readWholeNumber(autoLockText, 0, 240);
+    const errors = {
+      ...(per.error ? { perTransaction: per.error } : {}),
+      ...(all.error ? { total: all.error } : {}),
+      ...(above.error ? { confirmChargeAbove: above.error } : {}),
+      ...(autoLock.error ? { autoLockMinutes: autoLock.error } : {}),
+    };
+    setFieldErrors(errors);
+    if (per.amount === null || all.amount === null || above.amount === null || autoLock.value === null || Object.keys(errors).length > 0) {
+      setMessage(null);
+      return;
+    }
+    setBusy(true);
+    setMessage(null);
+    try {
+      await client.call('settings.update', {
+        offlineLimits: { perTransaction: per.amount, total: all.amount },
+        confirmChargeAbove: above.amount,
+        drawerMode,
+        autoLockMinutes: autoLock.value,
+      });
+      setMessage('Settings saved.');
+    } catch (caught) {
+      // A refusal about a field (the drawer mode while a shift is open) is said next to it; what was typed stays.
+      const split = splitRefusal(caught, STORE_FIELDS);
+      setFieldErrors(split.fields);
+      setRefusal(split.note);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="card" onSubmit={(event) => void save(event)} aria-label="Payments and the till" ref={formRef}>
+      <h2>Offline card payments</h2>
+      <label>
+        Largest single payment without a manager
+        <input inputMode="decimal" value={perTransaction} onChange={(event) => setPerTransaction(event.target.value)} {...invalid('perTransaction')} />
+      </label>
+      <FieldError id={ids.perTransaction} message={fieldError('perTransaction')} />
+      <label>
+        Largest total stored offline without a manager
+        <input inputMode="decimal" value={total} onChange={(event) => setTotal(event.target.value)} {...invalid('total')} />
+      </label>
+      <FieldError id={ids.total} message={fieldError('total')} />
+      <h2>Large charges</h2>
+      <label>
+        Ask to confirm a charge above (0: never ask)
+        <input inputMode="decimal" value={confirmAbove} onChange={(event) => setConfirmAbove(event.target.value)} {...invalid('confirmChargeAbove')} />
+      </label>
+      <FieldError id={ids.confirmChargeAbove} message={fieldError('confirmChargeAbove')} />
+      <h2>Cash drawer and sign-in</h2>
+      <fieldset className="segmented" aria-describedby={fieldError('drawerMode') ? ids.drawerMode : undefined}>
+        <legend>Cash drawer</legend>
+        {DRAWER_MODES.map(({ mode, label }) => (
+          <label key={mode} className={drawerMode === mode ? 'segment selected' : 'segment'}>
+            <input type="radio" name="drawer-mode" checked={drawerMode === mode} onChange={() => setDrawerMode(mode)} />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      <FieldError id={ids.drawerMode} message={fieldError('drawerMode')} />
+      <p className="muted field-hint">
+        {drawerMode === 'shared' ? 'Every cashier sells into the till’s one drawer, counted at the end of the shift.' : 'Each cashier opens, uses and counts their own drawer.'}
+      </p>
+      <label>
+        Lock the till after this many minutes without use (0: never)
+        <input inputMode="numeric" value={autoLockText} onChange={(event) => setAutoLockText(event.target.value)} {...invalid('autoLockMinutes')} />
+      </label>
+      <FieldError id={ids.autoLockMinutes} message={fieldError('autoLockMinutes')} />
+      {Object.keys(fieldErrors).length > 0 ? <p className="muted">Nothing was saved: fix the fields marked above.</p> : null}
+      <ErrorNote message={refusal} />
+      <div className="dialog-actions">
+        <button type="submit" className="primary big" disabled={busy}>
+          Save payments and till
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The account (API key, OAuth, signing out) and resetting the terminal: the owner's. */
+function SystemSections({
+  settings,
+  oauthMessage,
+  run,
+  setError,
+  setMessage,
+  onReset,
+}: {
+  settings: SettingsView;
+  oauthMessage: string;
+  run: Run;
+  setError: (error: string | null) => void;
+  setMessage: (message: string | null) => void;
+  onReset: () => void;
+}) {
+  const client = useBridge();
+  const [apiKey, setApiKey] = useState('');
+  // This form's own news (a click, an event it saw) wins; otherwise the core's last word, which
+  // survives the form being rebuilt when the settings change under it.
+  const [oauthNews, setOauth] = useState<string | null>(null);
+  const oauth = oauthNews ?? (oauthMessage || null);
+  const [signOut, setSignOut] = useState<string | null>(null);
+  const [resetting, setResetting] = useState(false);
+
+  useEffect(() => client.on('oauth.finished', (result) => setOauth(result.message)), [client]);
 
   const connectOAuth = async () => {
     setError(null);
@@ -158,110 +443,7 @@ function SettingsForm({ settings, currency, oauthMessage, message, setMessage, o
   };
 
   return (
-    <div className="settings">
-      <form className="card" onSubmit={saveConnection} aria-label="Connection and limits" ref={formRef}>
-        <h2>Connection</h2>
-        <label>
-          API base URL
-          <input type="url" value={apiBaseUrl} onChange={(event) => setApiBaseUrl(event.target.value)} />
-        </label>
-        <label>
-          API host (OAuth token endpoint)
-          <input type="url" value={apiHost} onChange={(event) => setApiHost(event.target.value)} />
-        </label>
-        <label>
-          Dashboard (consent page) URL
-          <input type="url" value={authUrl} onChange={(event) => setAuthUrl(event.target.value)} />
-        </label>
-        <label>
-          Location
-          {locations && locations.length > 0 ? (
-            <select value={locationId} onChange={(event) => setLocationId(event.target.value)}>
-              {locations.some((l) => l.id === locationId) ? null : <option value={locationId}>{locationId || 'Choose a location'}</option>}
-              {locations.map((location) => (
-                <option key={location.id} value={location.id}>
-                  {location.name}
-                </option>
-              ))}
-            </select>
-          ) : (
-            <input value={locationId} onChange={(event) => setLocationId(event.target.value)} placeholder="loc_… (the list appears after the first sync)" />
-          )}
-        </label>
-        <h2>Webhook receiver</h2>
-        <label className="checkbox">
-          <input type="checkbox" checked={webhook.enabled} onChange={(event) => setWebhook({ ...webhook, enabled: event.target.checked })} />
-          Receive webhook events
-        </label>
-        <label>
-          Listen on host
-          <input value={webhook.host} onChange={(event) => setWebhook({ ...webhook, host: event.target.value })} />
-        </label>
-        <label>
-          Port (0 picks a free one)
-          <input inputMode="numeric" value={portText} onChange={(event) => setPortText(event.target.value)} {...invalid('port')} />
-        </label>
-        <FieldError id={fieldIds.port} message={fieldError('port')} />
-        <label>
-          Signing secret {settings.webhook.secretSet ? '(set; paste a new one to replace it)' : '(from the dashboard, starts with whsec_)'}
-          <input type="password" autoComplete="off" value={webhookSecret} onChange={(event) => setWebhookSecret(event.target.value)} />
-        </label>
-        {settings.webhook.url ? (
-          <p className="muted" data-testid="webhook-url">
-            Receiving at {settings.webhook.url}
-            {settings.webhook.secretSet ? '' : ' — events are refused until the signing secret is set.'}
-          </p>
-        ) : null}
-        <h2>Offline card payments</h2>
-        <label>
-          Largest single payment without a manager
-          <input inputMode="decimal" value={perTransaction} onChange={(event) => setPerTransaction(event.target.value)} {...invalid('perTransaction')} />
-        </label>
-        <FieldError id={fieldIds.perTransaction} message={fieldError('perTransaction')} />
-        <label>
-          Largest total stored offline without a manager
-          <input inputMode="decimal" value={total} onChange={(event) => setTotal(event.target.value)} {...invalid('total')} />
-        </label>
-        <FieldError id={fieldIds.total} message={fieldError('total')} />
-        <label>
-          {settings.managerPinSet ? 'New manager PIN (leave empty to keep)' : 'Set a manager PIN'}
-          <input type="password" inputMode="numeric" autoComplete="new-password" value={newPin} onChange={(event) => setNewPin(event.target.value)} {...invalid('newPin')} />
-        </label>
-        <FieldError id={fieldIds.newPin} message={fieldError('newPin')} />
-        {settings.managerPinSet ? (
-          <label>
-            Current manager PIN (needed to change limits or the PIN)
-            <input type="password" inputMode="numeric" autoComplete="off" value={currentPin} onChange={(event) => setCurrentPin(event.target.value)} />
-          </label>
-        ) : null}
-        <h2>Large charges</h2>
-        <label>
-          Ask to confirm a charge above (0: never ask)
-          <input inputMode="decimal" value={confirmAbove} onChange={(event) => setConfirmAbove(event.target.value)} {...invalid('confirmAbove')} />
-        </label>
-        <FieldError id={fieldIds.confirmAbove} message={fieldError('confirmAbove')} />
-        {Object.keys(fieldErrors).length > 0 ? <p className="muted">Nothing was saved: fix the fields marked above.</p> : null}
-        <div className="dialog-actions">
-          <button type="submit" className="primary big">
-            Save settings
-          </button>
-        </div>
-      </form>
-      <CheckoutSettings
-        settings={settings}
-        currency={currency}
-        onSaved={() => {
-          setError(null);
-          setMessage('Checkout settings saved.');
-        }}
-      />
-      <PrintingSettings
-        settings={settings}
-        onSaved={() => {
-          setError(null);
-          setMessage('Printing settings saved.');
-        }}
-      />
+    <>
       <section className="card" aria-label="Account">
         <h2>Account</h2>
         <p>
@@ -305,16 +487,14 @@ function SettingsForm({ settings, currency, oauthMessage, message, setMessage, o
       </section>
       <section className="card" aria-label="This terminal">
         <h2>This terminal</h2>
-        <p>Deletes every order, payment and setting kept here, and the sign-in, as for a new terminal. {settings.managerPinSet ? 'Needs the manager PIN.' : ''}</p>
+        <p>Deletes every order, payment, staff member and setting kept here, and the sign-in, as for a new terminal.</p>
         <div className="dialog-actions">
           <button type="button" className="danger big" onClick={() => setResetting(true)}>
             Reset this terminal
           </button>
         </div>
       </section>
-      <ErrorNote message={error} />
-      <StatusNote message={message} />
-      {resetting ? <ResetDialog managerPinSet={settings.managerPinSet} onClose={() => setResetting(false)} onDone={onReset} /> : null}
+      {resetting ? <ResetDialog onClose={() => setResetting(false)} onDone={onReset} /> : null}
       {signOut ? (
         <ConfirmDialog
           title="Sign out of this terminal?"
@@ -328,6 +508,6 @@ function SettingsForm({ settings, currency, oauthMessage, message, setMessage, o
           }}
         />
       ) : null}
-    </div>
+    </>
   );
 }

@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../../common/log';
+import { hashManagerPin } from '../../main/config/manager-pin';
 import { TerminalConfig, type TerminalConfigInput } from '../../main/config/schema';
 import { startCore, type Core, type CoreDeps } from '../../main/core/index';
 import { openStore, type Store } from '../../store/index';
@@ -86,6 +87,53 @@ export function seedCoffee(store: Store): void {
   });
 }
 
+/** The staff every test terminal is provisioned with (docs/staff.md); PINs as typed at the till. */
+export const STAFF = {
+  owner: { name: 'Olive Owner', role: 'owner', pin: '4826' },
+  manager: { name: 'Max Manager', role: 'manager', pin: '5937' },
+  cashier: { name: 'Cass Cashier', role: 'cashier', pin: '6048' },
+  cashier2: { name: 'Carl Cashier', role: 'cashier', pin: '7159' },
+} as const;
+export type StaffKey = keyof typeof STAFF;
+
+let provisioned: { name: string; role: string; pinHash: string }[] | undefined;
+/** The test staff as the configuration provisions them (hashed once per test process). */
+export function testStaffConfig(): { members: { name: string; role: string; pinHash: string }[] } {
+  provisioned ??= Object.values(STAFF).map((m) => ({ name: m.name, role: m.role, pinHash: hashManagerPin(m.pin) }));
+  return { members: provisioned };
+}
+
+/** Signs `who` in on a core (or locks it for null). */
+export async function signIn(core: Pick<Core, 'invoke'>, who: StaffKey | null): Promise<void> {
+  const response = await core.invoke(who === null ? { command: 'staff.lock', payload: {} } : { command: 'staff.signIn', payload: { pin: STAFF[who].pin } });
+  if (!response.ok) throw new Error(`test sign-in failed: ${response.error.message}`);
+}
+
+/** Opens the drawer of whoever is signed in with an empty float (cash needs an open shift). */
+export async function openShift(core: Pick<Core, 'invoke'>): Promise<void> {
+  const response = await core.invoke({ command: 'shift.open', payload: { count: [] } });
+  if (!response.ok) throw new Error(`test shift could not open: ${response.error.message}`);
+}
+
+export interface TestSession {
+  /** Who is signed in when the test starts (the owner by default; null: no one). */
+  signIn?: StaffKey | null;
+  /** Open their drawer with an empty float (default: yes, when someone is signed in). */
+  openShift?: boolean;
+}
+
+async function startSession(core: Pick<Core, 'invoke'>, options: TestSession): Promise<void> {
+  const who = options.signIn === undefined ? 'owner' : options.signIn;
+  if (who === null) return;
+  await signIn(core, who);
+  if (options.openShift ?? true) await openShift(core);
+}
+
+/** A core's config with the test staff provisioned, unless the test gives its own. */
+function withTestStaff(config: Partial<TerminalConfigInput>): Partial<TerminalConfigInput> {
+  return config.staff?.members !== undefined ? config : { ...config, staff: { ...config.staff, members: testStaffConfig().members as never } };
+}
+
 export interface TestCore {
   core: Core;
   dataDir: string;
@@ -93,19 +141,28 @@ export interface TestCore {
   raw(command: string, payload: unknown): Promise<BridgeResponse>;
 }
 
-/** A core on a seeded data directory, with no API configured (the outbox fills, nothing drains). */
-export async function startTestCore(config: Partial<TerminalConfigInput> = {}, deps: CoreDeps = {}, moreSeed?: (store: Store) => void): Promise<TestCore> {
+/**
+ * A core on a seeded data directory, with no API configured (the outbox fills, nothing drains),
+ * the test staff provisioned and `signIn` (the owner by default) signed in.
+ */
+export async function startTestCore(
+  config: Partial<TerminalConfigInput> = {},
+  deps: CoreDeps = {},
+  moreSeed?: (store: Store) => void,
+  options: TestSession = {},
+): Promise<TestCore> {
   const dataDir = seedDataDir();
   if (moreSeed) {
     const store = reopenStore(dataDir);
     moreSeed(store);
     store.close();
   }
-  const core = await startCore(TerminalConfig.parse({ dataDir, locationId: LOCATION, ...config }), {
+  const core = await startCore(TerminalConfig.parse({ dataDir, locationId: LOCATION, ...withTestStaff(config) }), {
     logger: silentLogger,
     secretStore: new FileSecretStore(join(dataDir, 'secrets.json')),
     ...deps,
   });
+  await startSession(core, options);
   return {
     core,
     dataDir,
@@ -129,7 +186,7 @@ export function reopenStore(dataDir: string) {
  */
 export async function startCoreOnSandbox(
   sandbox: Sandbox,
-  options: { config?: Partial<TerminalConfigInput>; timers?: Partial<SyncTimers> & { probe?: Partial<ConnectivityTiming> } } = {},
+  options: { config?: Partial<TerminalConfigInput>; timers?: Partial<SyncTimers> & { probe?: Partial<ConnectivityTiming> } } & TestSession = {},
 ): Promise<Core> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pos-core-sandbox-'));
   const secretStore = new FileSecretStore(join(dataDir, 'secrets.json'));
@@ -138,12 +195,14 @@ export async function startCoreOnSandbox(
     dataDir,
     api: { baseUrl: sandbox.baseUrl, apiHost: sandbox.apiHost, authUrl: sandbox.authUrl },
     locationId: sandbox.credentials.locationIds[0],
-    ...options.config,
+    ...withTestStaff(options.config ?? {}),
   });
-  return startCore(config, {
+  const core = await startCore(config, {
     logger: silentLogger,
     secretStore,
     createEngine: (engine) =>
       createSyncEngine({ ...engine, timers: { pushIntervalMs: 200, localWriteDelayMs: 10, ...options.timers }, tuning: { ...engine.tuning, offlineBackoff: { baseMs: 100, capMs: 400 } } }),
   });
+  await startSession(core, options);
+  return core;
 }

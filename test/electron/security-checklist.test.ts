@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../common/log';
-import { APP_ENTRY_URL, isAppUrl } from '../../main/electron/app-origin';
+import { APP_ENTRY_URL, APP_ORIGIN, isAppUrl } from '../../main/electron/app-origin';
 import { CONTENT_SECURITY_POLICY, withSecurityHeaders } from '../../main/electron/content-security-policy';
 import { cashierWindowOptions, hardenSession, hardenWebContents, type HardenableSession, type HardenableWebContents } from '../../main/electron/hardening';
 import { isTrustedSender } from '../../main/electron/ipc-sender';
@@ -149,6 +149,12 @@ describe('the session handlers', () => {
     const download = preventable();
     (handlers['will-download'] as (e: unknown, item: { getURL(): string }) => void)(download, { getURL: () => 'https://example.com/x.exe' });
     expect(download.prevented).toBe(true);
+    // A blob made by another origin is refused too; the page's own export (the Z report CSV) is saved.
+    for (const [url, refused] of [[`blob:https://evil.example/1`, true], [`blob:${APP_ORIGIN}.evil/1`, true], [`blob:${APP_ORIGIN}/3f2a`, false]] as const) {
+      const attempt = preventable();
+      (handlers['will-download'] as (e: unknown, item: { getURL(): string }) => void)(attempt, { getURL: () => url });
+      expect(attempt.prevented, url).toBe(refused);
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 // The discount dialog: a bad value (over 100%, more than the line, not a number, negative) or no
 // reason is refused next to its field and nothing is applied; a comp is 100% off with its reason;
-// above the approval limits the manager PIN is asked before anything is applied.
+// above the approval limits, when the signed-in person may not give it alone, a manager's PIN is
+// asked before anything is applied.
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Discount } from '../../bridge/contract';
@@ -9,7 +10,7 @@ import { DiscountDialog } from '../../renderer/components/DiscountDialog';
 
 afterEach(cleanup);
 
-function open({ managerPinSet = false, current = null as Discount | null } = {}) {
+function open({ pinNeeded = false, current = null as Discount | null } = {}) {
   const applied: { discount: Discount; pin: string }[] = [];
   let removed = 0;
   render(
@@ -19,7 +20,7 @@ function open({ managerPinSet = false, current = null as Discount | null } = {})
       currency="usd"
       current={current}
       approval={{ percentBps: 2000, amount: 1000 }}
-      managerPinSet={managerPinSet}
+      pinNeeded={pinNeeded}
       managerPin=""
       onApply={(discount, pin) => applied.push({ discount, pin })}
       onRemove={() => (removed += 1)}
@@ -77,41 +78,39 @@ describe('DiscountDialog', () => {
     expect(applied[0]?.discount).toEqual({ kind: 'percent', value: 1000, reason: 'Staff meal' });
   });
 
-  it('comps the line (100% off, with a reason), and asks for the manager PIN since that is above the limit', () => {
-    const { applied } = open({ managerPinSet: true });
+  it('comps the line (100% off, with a reason), and asks for a manager PIN since that is above the limit', () => {
+    const { applied } = open({ pinNeeded: true });
     fireEvent.click(screen.getByLabelText('Comp (100%)'));
     expect(screen.queryByLabelText('Percent off')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Comp – kitchen error' }));
-    const pin = screen.getByLabelText('Manager PIN');
+    const pin = screen.getByLabelText('Manager PIN to approve');
     expect(screen.getByText('Above 20% or $10.00 off, a manager approves the discount.')).toBeTruthy();
     apply();
-    expect(fieldError(pin)).toBe('This discount is above the limit: the manager enters the PIN (4 to 8 digits).');
+    expect(fieldError(pin)).toBe('This discount is above the limit: a manager enters their PIN (4 to 8 digits).');
     expect(applied).toEqual([]);
     fireEvent.change(pin, { target: { value: '8642' } });
     apply();
     expect(applied).toEqual([{ discount: { kind: 'percent', value: 10_000, reason: 'Comp – kitchen error' }, pin: '8642' }]);
   });
 
-  it('asks no PIN within the limits; above them with no manager PIN set, says nobody can approve it and applies nothing', () => {
-    const first = open({ managerPinSet: true });
+  it('asks no PIN within the limits; above them, none of someone who may give it (a manager signed in)', () => {
+    const first = open({ pinNeeded: true });
     fireEvent.change(screen.getByLabelText('Percent off'), { target: { value: '20' } });
     fireEvent.change(screen.getByLabelText('Reason (or type your own)'), { target: { value: 'Loyalty' } });
-    expect(screen.queryByLabelText('Manager PIN')).toBeNull();
+    expect(screen.queryByLabelText('Manager PIN to approve')).toBeNull();
     fireEvent.change(screen.getByLabelText('Percent off'), { target: { value: '25' } });
-    expect(screen.getByLabelText('Manager PIN')).toBeTruthy();
+    expect(screen.getByLabelText('Manager PIN to approve')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Percent off'), { target: { value: '20' } });
     apply();
     expect(first.applied.map((a) => a.discount.value)).toEqual([2000]);
     cleanup();
-    const second = open({ managerPinSet: false });
+    const second = open({ pinNeeded: false });
     fireEvent.change(screen.getByLabelText('Percent off'), { target: { value: '50' } });
     fireEvent.change(screen.getByLabelText('Reason (or type your own)'), { target: { value: 'Loyalty' } });
-    expect(screen.queryByLabelText('Manager PIN')).toBeNull();
+    expect(screen.queryByLabelText('Manager PIN to approve')).toBeNull();
+    expect(screen.queryByText(/a manager approves the discount/)).toBeNull();
     apply();
-    expect(screen.getByRole('alert').textContent).toBe(
-      'Above 20% or $10.00 off, a manager approves the discount, and no manager PIN is set on this terminal. A manager can set one in Settings.',
-    );
-    expect(second.applied).toEqual([]);
+    expect(second.applied).toEqual([{ discount: { kind: 'percent', value: 5000, reason: 'Loyalty' }, pin: '' }]);
   });
 
   it('opens on the discount already there, and can remove it', () => {

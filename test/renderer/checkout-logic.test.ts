@@ -182,6 +182,7 @@ function orderOf(lines: Pick<OrderLine, 'name' | 'quantity' | 'lineTotal' | 'tot
     refundedAmount: 0,
     payments: [],
     syncState: 'pending',
+    staff: null,
   };
 }
 

@@ -2,8 +2,8 @@
 // The register's checkout against a real core: an item with a required size opens the chooser and
 // its line carries the choices and the note to the order; the ticket's Subtotal / Discounts / Tax /
 // Total preview is what the core charges, the order's discount a row of its own; dine in needs a
-// table; a discount above the limits is sent with the manager's PIN, and a wrong PIN is refused
-// next to the PIN field with the ticket kept; the order just sold is a block of its own above the
+// table; a cashier's discount above the limits is sent with a manager's PIN, and a wrong PIN is
+// refused next to the PIN field with the ticket kept; the order just sold is a block of its own above the
 // next ticket; the order type and the order discount have shortcuts, shown on them.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -98,21 +98,21 @@ describe('register checkout', () => {
     expect(order?.service).toEqual({ type: 'dine_in', table: '12', guests: 4 });
   });
 
-  it('sends a comp with the manager PIN; a wrong PIN is refused next to the PIN field and the ticket stays', async () => {
-    const client = await withCore(CHECKOUT_CONFIG, seedCoffee);
+  it('sends a cashier’s comp with a manager’s PIN; a wrong PIN is refused next to the PIN field and the ticket stays', async () => {
+    const client = await withCore(CHECKOUT_CONFIG, seedCoffee, { signIn: 'cashier' });
     await renderRegister(client);
     fireEvent.click(tile(ITEMS.soup));
     fireEvent.click(screen.getByRole('button', { name: 'Line discount' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByLabelText('Comp (100%)'));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Comp – kitchen error' }));
-    fireEvent.change(within(dialog).getByLabelText('Manager PIN'), { target: { value: '0000' } });
+    fireEvent.change(within(dialog).getByLabelText('Manager PIN to approve'), { target: { value: '0000' } });
     fireEvent.click(within(dialog).getByTestId('apply-discount'));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.getByTestId('ticket-total').textContent).toBe('$0.00');
     fireEvent.click(screen.getByRole('button', { name: /^Save open/ }));
-    const pin = await screen.findByLabelText('Manager PIN');
-    await waitFor(() => expect(fieldError(pin)).toBe('That manager PIN is not right. Ask the manager to enter it again.'));
+    const pin = await screen.findByLabelText('Manager PIN to approve');
+    await waitFor(() => expect(fieldError(pin)).toBe('That PIN is not right. A discount above the approval limits needs a manager. Nothing was changed.'));
     expect((pin as HTMLInputElement).value).toBe('0000');
     expect(ticketNames()).toEqual(['Soup of the day']);
     expect(document.querySelector('.line-discount')?.textContent).toMatch(/^Comp – kitchen error/);
@@ -122,7 +122,7 @@ describe('register checkout', () => {
     await waitFor(() => expect(screen.getByTestId('order-label').textContent).toBe('Order A1'));
     const [order] = await client.call('orders.list', {});
     expect(order?.lines[0]?.discount).toMatchObject({ kind: 'percent', value: 10_000, reason: 'Comp – kitchen error', amount: 700 });
-    expect(screen.queryByLabelText('Manager PIN')).toBeNull();
+    expect(screen.queryByLabelText('Manager PIN to approve')).toBeNull();
   });
 
   it('shows the order discount as its own row on the ticket, each line discount under its line', async () => {

@@ -1,13 +1,13 @@
 // @vitest-environment happy-dom
 // The Checkout section of Settings against a real core: every bad value is refused next to its
 // field and nothing is saved; good values (till letter, tips, cash tips, approval limits, tax
-// rates) are saved with the manager PIN, which is asked next to its field; a note says when the
-// location's tax rules from the cloud are in force.
+// rates) are saved by a manager, who is asked for no PIN (a cashier does not see the section at
+// all); a note says when the location's tax rules from the cloud are in force.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Settings } from '../../renderer/screens/Settings';
 import { LOCATION } from '../core/fixtures';
-import { CHECKOUT_CONFIG, fieldError, PIN } from './checkout-fixtures';
+import { CHECKOUT_CONFIG, fieldError } from './checkout-fixtures';
 import { coreForEachTest, renderWith } from './with-core';
 
 const { start: withCore } = coreForEachTest();
@@ -43,8 +43,8 @@ describe('checkout settings', () => {
     expect({ checkout: after.checkout, taxRules: after.taxRules }).toEqual({ checkout: before.checkout, taxRules: before.taxRules });
   });
 
-  it('saves till letter, tips, cash tips, limits and tax rates with the manager PIN asked next to its field', async () => {
-    const client = await withCore(CHECKOUT_CONFIG);
+  it('saves till letter, tips, cash tips, limits and tax rates: a manager is asked no PIN', async () => {
+    const client = await withCore(CHECKOUT_CONFIG, undefined, { signIn: 'manager' });
     renderWith(client, <Settings currency="usd" />);
     const form = await section();
     fireEvent.change(form.getByLabelText('Till letter (in order numbers, e.g. A17)'), { target: { value: 'b' } });
@@ -60,10 +60,7 @@ describe('checkout settings', () => {
     fireEvent.click(form.getByRole('button', { name: 'Remove rate 2' }));
     fireEvent.change(form.getByLabelText('Rate 1 Name'), { target: { value: 'VAT' } });
     fireEvent.change(form.getByLabelText('Rate 1 Percent'), { target: { value: '20' } });
-    fireEvent.click(form.getByRole('button', { name: 'Save checkout settings' }));
-    const pin = form.getByLabelText('Manager PIN (needed to change checkout settings)');
-    await waitFor(() => expect(fieldError(pin)).toBe('Changing the checkout or the tax rules needs the manager PIN.'));
-    fireEvent.change(pin, { target: { value: PIN } });
+    expect(form.queryByLabelText(/PIN/)).toBeNull();
     fireEvent.click(form.getByRole('button', { name: 'Save checkout settings' }));
     await waitFor(() => expect(screen.getByText('Checkout settings saved.')).toBeTruthy());
     const saved = await client.call('settings.get', {});

@@ -43,7 +43,7 @@ describe('money and number fields refuse bad input next to the field and save no
     renderWith(client, <Settings currency="usd" />);
     const limit = await screen.findByLabelText('Largest single payment without a manager');
     fireEvent.change(limit, { target: { value: '-20' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save payments and till' }));
     await waitFor(() => expect(fieldError(limit)).toBe('An amount cannot be negative.'));
     expect(screen.queryByText('Settings saved.')).toBeNull();
     expect((await client.call('settings.get', {})).offlineLimits).toEqual({ perTransaction: 10_000, total: 100_000 });
@@ -56,7 +56,7 @@ describe('money and number fields refuse bad input next to the field and save no
     for (const typed of ['80a', '-1', '70000']) {
       fireEvent.change(port, { target: { value: typed } });
       expect((port as HTMLInputElement).value).toBe(typed); // what was typed stays visible
-      fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Save connection' }));
       await waitFor(() => expect(fieldError(port)).toBe('Enter a whole number from 0 to 65535.'));
     }
     expect(screen.queryByText('Settings saved.')).toBeNull();

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
-// The payment dialog against a real core with no connection: above the offline card limit it asks
-// for the manager PIN, refuses a wrong one, and with the right one stores the card payment offline.
+// The payment dialog against a real core with no connection: above the offline card limit a
+// cashier is asked for a manager's PIN, a wrong one refused, and with the right one the card
+// payment is stored offline.
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Order, Payment } from '../../bridge/contract';
@@ -17,8 +18,8 @@ afterEach(async () => {
 });
 
 describe('PaymentDialog', () => {
-  it('asks for the manager PIN above the offline limit and then stores the card payment', async () => {
-    t = await startTestCore({ offlinePayments: { perTransaction: 1000, total: 5000, managerPinHash: hashManagerPin('8642') } });
+  it('asks a cashier for a manager PIN above the offline limit and then stores the card payment', async () => {
+    t = await startTestCore({ offlinePayments: { perTransaction: 1000, total: 5000, managerPinHash: hashManagerPin('8642') } }, {}, undefined, { signIn: 'cashier' });
     const client = createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
     const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 1 }] });
     const paid: { order: Order; payment: Payment }[] = [];
@@ -29,7 +30,7 @@ describe('PaymentDialog', () => {
       </BridgeContext.Provider>,
     );
     fireEvent.click(screen.getByTestId('confirm-payment'));
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/offline.*above the \$10\.00 limit.*manager must approve/));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/offline.*above the \$10\.00 limit.*needs a manager/));
     const pin = screen.getByLabelText('Manager PIN');
     fireEvent.change(pin, { target: { value: '1111' } });
     fireEvent.click(screen.getByTestId('confirm-payment'));

@@ -8,6 +8,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Order } from '../../bridge/contract';
+import { PERMISSIONS } from '../../bridge/staff/roles';
 import { hashManagerPin } from '../../main/config/index';
 import type { Store } from '../../store/index';
 import { LastOrder } from '../../renderer/components/LastOrder';
@@ -36,8 +37,8 @@ async function fakePrinter(): Promise<FakePrinter> {
   return printer;
 }
 
-/** A receipt printer and a kitchen printer (every line goes to the kitchen), a manager PIN. */
-async function withPrinters(options: { autoReceipt?: boolean; seed?: (store: Store) => void } = {}) {
+/** A receipt printer and a kitchen printer (every line goes to the kitchen), a manager PIN; `signIn` at the till (the owner by default). */
+async function withPrinters(options: { autoReceipt?: boolean; seed?: (store: Store) => void; signIn?: 'owner' | 'manager' | 'cashier' } = {}) {
   const [receipt, kitchen] = [await fakePrinter(), await fakePrinter()];
   const client = await withCore(
     {
@@ -45,6 +46,7 @@ async function withPrinters(options: { autoReceipt?: boolean; seed?: (store: Sto
       offlinePayments: { managerPinHash: hashManagerPin(PIN) },
     },
     options.seed,
+    { signIn: options.signIn ?? 'owner' },
   );
   return { client, receipt, kitchen };
 }
@@ -145,8 +147,9 @@ describe('the printers pill', () => {
     expect(receipt.jobs()).toHaveLength(printed);
   });
 
-  it('sends a ticket for a printer that is not set up to another one, and discards one only with the manager PIN', async () => {
+  it('sends a ticket for a printer that is not set up to another one, and a cashier discards one only with a manager PIN', async () => {
     const { client, kitchen } = await withPrinters({
+      signIn: 'cashier',
       seed: (store) => {
         seedTicketForBar(store);
         // A receipt whose document cannot print: the worker marks it failed.
@@ -173,18 +176,18 @@ describe('the printers pill', () => {
     await waitFor(() => expect(panel().getByTestId('printers-notice').textContent).toBe('Kitchen ticket: sent to the kitchen printer.'));
     await kitchen.waitFor(() => kitchen.count('MARKER-BAR') === 1, 'the redirected ticket');
 
-    // Discard asks the manager PIN; the core's words go next to the field.
+    // Discard asks a cashier for a manager's PIN; the core's words go next to the field.
     await waitFor(() => expect(panel().getAllByTestId('print-job')).toHaveLength(1));
     const job = panel().getByTestId('print-job');
     fireEvent.click(within(job).getByRole('button', { name: 'Discard' }));
-    const pin = within(job).getByLabelText('Manager PIN') as HTMLInputElement;
+    const pin = within(job).getByLabelText('Manager PIN to approve') as HTMLInputElement;
     expect(document.activeElement).toBe(pin);
     fireEvent.click(within(job).getByRole('button', { name: 'Discard ticket' }));
-    await waitFor(() => expect(fieldError(pin)).toBe('Discarding a ticket needs the manager PIN.'));
+    await waitFor(() => expect(fieldError(pin)).toBe(`${PERMISSIONS['sync.resolve']} needs a manager: they can approve it with their PIN.`));
     expect(pin.getAttribute('aria-invalid')).toBe('true');
     fireEvent.change(pin, { target: { value: '0000' } });
     fireEvent.click(within(job).getByRole('button', { name: 'Discard ticket' }));
-    await waitFor(() => expect(fieldError(pin)).toBe('That manager PIN is not right. Nothing was changed.'));
+    await waitFor(() => expect(fieldError(pin)).toBe(`That PIN is not right. ${PERMISSIONS['sync.resolve']} needs a manager. Nothing was changed.`));
     fireEvent.change(pin, { target: { value: PIN } });
     fireEvent.click(within(job).getByRole('button', { name: 'Discard ticket' }));
     await waitFor(() => expect(panel().getByTestId('printers-notice').textContent).toBe('Receipt discarded: it will not print.'));
@@ -251,12 +254,12 @@ describe('the receipt in Orders', () => {
 });
 
 describe('open the drawer', () => {
-  it('needs a reason and the manager PIN, each refusal next to its field, then kicks the drawer', async () => {
-    const { client, receipt } = await withPrinters();
+  it('needs a reason and, from a cashier, a manager PIN, each refusal next to its field, then kicks the drawer', async () => {
+    const { client, receipt } = await withPrinters({ signIn: 'cashier' });
     renderWith(client, <Shift />);
     const form = within(await screen.findByRole('form', { name: 'Cash drawer' }));
     const reason = form.getByLabelText('Reason') as HTMLInputElement;
-    const pin = (await form.findByLabelText('Manager PIN')) as HTMLInputElement;
+    const pin = (await form.findByLabelText('Manager PIN to approve')) as HTMLInputElement;
     const open = form.getByRole('button', { name: 'Open the drawer' });
 
     fireEvent.click(open);
@@ -264,11 +267,11 @@ describe('open the drawer', () => {
     expect(document.activeElement).toBe(reason);
     fireEvent.change(reason, { target: { value: 'change for the float' } });
     fireEvent.click(open);
-    await waitFor(() => expect(fieldError(pin)).toBe('Opening the cash drawer without a sale needs the manager PIN.'));
+    await waitFor(() => expect(fieldError(pin)).toBe(`${PERMISSIONS['drawer.open']} needs a manager: they can approve it with their PIN.`));
     expect(fieldError(reason)).toBeNull();
     fireEvent.change(pin, { target: { value: '9999' } });
     fireEvent.click(open);
-    await waitFor(() => expect(fieldError(pin)).toBe('That manager PIN is not right. Nothing was changed.'));
+    await waitFor(() => expect(fieldError(pin)).toBe(`That PIN is not right. ${PERMISSIONS['drawer.open']} needs a manager. Nothing was changed.`));
     expect(receipt.drawerKicks()).toHaveLength(0);
 
     fireEvent.change(pin, { target: { value: PIN } });
@@ -288,18 +291,14 @@ describe('open the drawer', () => {
 });
 
 describe('printing the receipt after each payment', () => {
-  it('is a manager setting: turned off with the PIN, receipts then print on request from the last order', async () => {
-    const { client, receipt } = await withPrinters();
+  it('is a manager setting: a manager turns it off (no PIN asked), receipts then print on request from the last order', async () => {
+    const { client, receipt } = await withPrinters({ signIn: 'manager' });
     renderWith(client, <Settings currency="usd" />);
     const form = within(await screen.findByRole('form', { name: 'Printing' }));
     const toggle = form.getByLabelText('Print the receipt after each payment') as HTMLInputElement;
     expect(toggle.checked).toBe(true);
     fireEvent.click(toggle);
-    const pin = form.getByLabelText('Manager PIN (needed to change printing)') as HTMLInputElement;
-    fireEvent.click(form.getByRole('button', { name: 'Save printing settings' }));
-    await waitFor(() => expect(fieldError(pin)).toBe('Changing how receipts print needs the manager PIN.'));
-    expect((await client.call('settings.get', {})).autoReceipt).toBe(true);
-    fireEvent.change(pin, { target: { value: PIN } });
+    expect(form.queryByLabelText(/PIN/)).toBeNull();
     fireEvent.click(form.getByRole('button', { name: 'Save printing settings' }));
     await screen.findByText('Printing settings saved.');
     expect((await client.call('settings.get', {})).autoReceipt).toBe(false);

@@ -9,8 +9,11 @@ import { startTestCore, type TestCore } from '../core/fixtures';
 
 type StartArgs = Parameters<typeof startTestCore>;
 
-/** Registers the teardown; `start()` gives the client of a fresh core (configured and seeded as startTestCore takes), `core()` that core. */
-export function coreForEachTest(): { start: (config?: StartArgs[0], seed?: StartArgs[2]) => Promise<BridgeClient>; core: () => TestCore } {
+/**
+ * Registers the teardown; `start()` gives the client of a fresh core (configured, seeded and signed
+ * in as startTestCore takes: the owner unless `options.signIn` says otherwise), `core()` that core.
+ */
+export function coreForEachTest(): { start: (config?: StartArgs[0], seed?: StartArgs[2], options?: StartArgs[3]) => Promise<BridgeClient>; core: () => TestCore } {
   let current: TestCore | undefined;
   afterEach(async () => {
     cleanup();
@@ -18,8 +21,8 @@ export function coreForEachTest(): { start: (config?: StartArgs[0], seed?: Start
     current = undefined;
   });
   return {
-    async start(config, seed) {
-      const t = await startTestCore(config, {}, seed);
+    async start(config, seed, options) {
+      const t = await startTestCore(config, {}, seed, options);
       current = t;
       return createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
     },

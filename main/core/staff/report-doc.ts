@@ -1,0 +1,144 @@
+// The end-of-day (Z) report as the receipt printer's ReportDoc (`reports.print`, printing's
+// reportJob): short labels for a 42/48-column roll, every figure formatted as on screen. When the
+// cloud is missing records, the report says so at the top, in the list and at the bottom.
+import type { ZReport } from '../../../bridge/contract';
+import { formatMoney } from '../../../bridge/money';
+import type { DocLocation, ReportDoc } from '../../../printing/index';
+
+export const NOT_COMPLETE_TEXT = 'NOT COMPLETE IN THE CLOUD';
+
+type Section = ReportDoc['sections'][number];
+type DocRow = Section['rows'][number];
+
+/** printing's ShortText: longer text would make the worker refuse the whole report. */
+const MAX_TEXT = 200;
+const clip = (text: string) => (text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT - 3)}...`);
+const row = (label: string, value: string): DocRow => ({ label: clip(label), value: clip(value) });
+const percent = (ppm: number) => `${Number((ppm / 10_000).toFixed(4))}%`;
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+
+/**
+ * `location.timeZone` (the location's IANA zone) prints the time the report was made in local
+ * time; without it the time prints in UTC.
+ */
+export function zReportDoc(report: ZReport, location: { name: string; address: string; phone: string; timeZone?: string }): ReportDoc {
+  const c = report.currency;
+  const money = (amount: number) => formatMoney(amount, c);
+  /** A deduction, printed negative ("-$1.50"); nothing is "-$0.00". */
+  const minus = (amount: number) => formatMoney(amount === 0 ? 0 : -amount, c);
+  /** Over is "+", short is "-". */
+  const overShort = (amount: number) => (amount > 0 ? `+${money(amount)}` : money(amount));
+  const sections: Section[] = [];
+
+  if (!report.complete) {
+    sections.push({
+      title: `${NOT_COMPLETE_TEXT} (${plural(report.notInCloud.length, 'order')})`,
+      rows: [
+        ...report.notInCloud.map((entry) => row(`${entry.label}: ${entry.what}`, '')),
+        ...(report.offlineCards.count > 0 ? [row(`Offline cards (${report.offlineCards.count})`, money(report.offlineCards.amount))] : []),
+      ],
+    });
+  } else if (report.offlineCards.count > 0) {
+    // Cards marked stored offline yet delivered: still the exposure until the cloud accepts them.
+    sections.push({ title: 'Offline cards', rows: [row(`Offline cards (${report.offlineCards.count})`, money(report.offlineCards.amount))] });
+  }
+
+  const s = report.sales;
+  sections.push({
+    title: 'SALES',
+    rows: [
+      row('Orders', String(s.orders)),
+      row('Gross', money(s.gross)),
+      row(`Discounts (${report.discounts.count})`, minus(s.discounts)),
+      row(`Comps (${report.comps.count})`, minus(s.comps)),
+      row('Net', money(s.net)),
+      row('Tax', money(s.tax)),
+      row('Total', money(s.total)),
+    ],
+  });
+
+  if (report.byCategory.length > 0) {
+    sections.push({ title: 'BY CATEGORY', rows: report.byCategory.map((r) => row(`${r.category} (${r.quantity})`, money(r.net))) });
+  }
+  if (report.byItem.length > 0) {
+    // An item name sold under two categories names its category.
+    const names = new Map<string, number>();
+    for (const r of report.byItem) names.set(r.item, (names.get(r.item) ?? 0) + 1);
+    sections.push({
+      title: 'BY ITEM',
+      rows: report.byItem.map((r) => row(`${r.quantity} x ${r.item}${(names.get(r.item) ?? 0) > 1 ? ` (${r.category})` : ''}`, money(r.net))),
+    });
+  }
+  if (report.taxes.length > 0) {
+    sections.push({ title: 'TAX', rows: report.taxes.map((t) => row(t.ratePpm > 0 ? `${t.name} ${percent(t.ratePpm)}` : t.name, money(t.amount))) });
+  }
+
+  sections.push({
+    title: 'TENDERS',
+    rows: report.byTender.flatMap((t) => {
+      const name = t.method === 'card' ? 'Card' : 'Cash';
+      return [row(`${name} (${t.payments})`, money(t.amount)), row(`${name} tips`, money(t.tips)), row(`${name} refunds`, minus(t.refunds)), row(`${name} net`, money(t.net))];
+    }),
+  });
+  sections.push({
+    title: 'REFUNDS AND VOIDS',
+    rows: [row(`Refunds (${report.refunds.count})`, minus(report.refunds.amount)), row(`Voids (${report.voids.count})`, money(report.voids.amount))],
+  });
+
+  for (const st of report.byStaff) {
+    sections.push({
+      title: st.staff.name,
+      rows: [
+        row('Orders', String(st.orders)),
+        row('Sales', money(st.sales)),
+        row('Payments', money(st.payments)),
+        row('Tips', money(st.tips)),
+        row('Refunds', minus(st.refunds)),
+        row('Voids', String(st.voids)),
+      ],
+    });
+  }
+
+  const cash = report.cash;
+  sections.push({
+    title: 'CASH',
+    rows: [
+      row('Float', money(cash.float)),
+      row('Cash sales', money(cash.sales)),
+      row('Cash tips', money(cash.tips)),
+      row('Cash refunds', minus(cash.refunds)),
+      row('Paid outs', minus(cash.paidOuts)),
+      row('Drops', minus(cash.drops)),
+      row('Expected', money(cash.expected)),
+      row('Counted', cash.counted === null ? 'not counted' : money(cash.counted)),
+      row('Over/short', cash.overShort === null ? '-' : overShort(cash.overShort)),
+    ],
+  });
+  for (const sh of report.shifts) {
+    sections.push({
+      title: `Drawer: ${sh.drawer}`,
+      rows: [
+        row('Opened by', sh.openedBy.name),
+        ...(sh.closedBy ? [row('Closed by', sh.closedBy.name)] : [row('Status', 'open')]),
+        row('Float', money(sh.float)),
+        row('Expected', sh.expected === null ? 'at close' : money(sh.expected)),
+        row('Counted', sh.counted === null ? 'not counted' : money(sh.counted)),
+        row('Over/short', sh.overShort === null ? '-' : overShort(sh.overShort)),
+      ],
+    });
+  }
+
+  const docLocation: DocLocation = {
+    name: clip(location.name),
+    ...(location.address ? { address: location.address } : {}),
+    ...(location.phone ? { phone: clip(location.phone) } : {}),
+  };
+  return {
+    title: 'Z REPORT',
+    location: docLocation,
+    time: { iso: report.generatedAt, timeZone: location.timeZone || 'UTC' },
+    subtitle: [`Business day ${report.businessDay}`, `Till ${report.till}`, ...(report.complete ? [] : [`*** ${NOT_COMPLETE_TEXT} ***`])].map(clip),
+    sections,
+    footer: report.complete ? ['All records are in the cloud.'] : [`*** ${NOT_COMPLETE_TEXT} ***`, 'Print again once every record is synced.'],
+  };
+}

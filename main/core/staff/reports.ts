@@ -1,0 +1,143 @@
+// The end-of-day (Z) report: the day's records gathered from the store (who did what on which
+// business day, from `attributions`), summed by the pure z-report.ts. Computed each time it is
+// read, so a past day reads again as it was recorded (docs/staff.md).
+import type { Order, ZReport } from '../../../bridge/contract';
+import type { Clock } from '../../../common/clock';
+import type { OrderDoc, Store } from '../../../store/index';
+import { priceOrder } from '../checkout';
+import type { DayPayment, DayRecords, DayRefund, DaySale, DayVoid } from './day-records';
+import type { Act, StaffDesk } from './desk';
+import type { ShiftDesk } from './shifts';
+import { buildZReport } from './z-report';
+
+/** What the report needs of the cashier's side: orders as the screens show them, and the menu's categories. */
+export interface OrderSource {
+  orderViews(ids: readonly string[]): Map<string, { doc: OrderDoc; view: Order }>;
+  categoryOf(menuItemId: string): { name: string } | null;
+}
+
+const DAYS_LISTED = 120;
+const UNCATEGORISED = 'No category';
+
+export class DayReports {
+  constructor(
+    private readonly store: Store,
+    private readonly orders: OrderSource,
+    private readonly staff: StaffDesk,
+    private readonly shifts: ShiftDesk,
+    private readonly where: () => { location: string; till: string; currency: string; today: string },
+    private readonly clock: Clock,
+  ) {}
+
+  /** Business days with anything recorded here, newest first (today always, so there is something to read). */
+  days(act: Act): string[] {
+    this.staff.require(act, 'reports.view');
+    const today = this.where().today;
+    const days = this.store.shifts.days(DAYS_LISTED);
+    return days.includes(today) ? days : [today, ...days].slice(0, DAYS_LISTED);
+  }
+
+  report(act: Act, day: string | undefined): ZReport {
+    this.staff.require(act, 'reports.view');
+    return buildZReport(this.records(day ?? this.where().today));
+  }
+
+  records(day: string): DayRecords {
+    const rows = this.store.shifts.onDay(day);
+    const byKind = (kind: string) => rows.filter((r) => r.entity_kind === kind);
+    const placed = byKind('order');
+    const voided = byKind('void');
+    const paid = byKind('payment');
+    const refunded = byKind('refund');
+
+    // The orders each record belongs to: payments and refunds are found through their order.
+    const orderIdOf = new Map<string, string>();
+    for (const row of paid) {
+      const orderId = this.store.cashier.getPaymentIntent(row.entity_id)?.order_id ?? this.store.cashier.getPayment(row.entity_id)?.order_id;
+      if (orderId) orderIdOf.set(row.entity_id, orderId);
+    }
+    for (const row of refunded) {
+      const refund = this.store.cashier.getRefund(row.entity_id);
+      const orderId = refund ? this.store.cashier.getPayment(refund.payment_id)?.order_id : undefined;
+      if (orderId) orderIdOf.set(row.entity_id, orderId);
+    }
+    const orderIds = [...new Set([...placed.map((r) => r.entity_id), ...voided.map((r) => r.entity_id), ...orderIdOf.values()])];
+    const orders = this.orders.orderViews(orderIds);
+    const names = this.staff.names(rows.map((r) => r.staff_id));
+    const ref = (staffId: string) => ({ id: staffId, name: names.get(staffId) ?? 'Unknown' });
+
+    // An order voided on a later day stays in this day's sales (the later day shows the void).
+    const voidedOn = this.store.shifts.attributionsOf('void', placed.map((r) => r.entity_id));
+    const sales: DaySale[] = [];
+    for (const row of placed) {
+      const order = orders.get(row.entity_id);
+      if (!order) continue;
+      const voidDay = voidedOn.get(row.entity_id)?.business_day;
+      if (order.doc.status === 'cancelled' && (voidDay === undefined || voidDay <= day)) continue;
+      sales.push(this.#sale(order.doc, order.view, ref(row.staff_id)));
+    }
+
+    const voids: DayVoid[] = voided.flatMap((row) => {
+      const order = orders.get(row.entity_id);
+      return order ? [{ orderId: order.view.id, label: order.view.label, amount: order.view.total, staff: ref(row.staff_id) }] : [];
+    });
+
+    const payments: DayPayment[] = paid.flatMap((row) => {
+      const order = orders.get(orderIdOf.get(row.entity_id) ?? '');
+      const payment = order?.view.payments.find((p) => p.id === row.entity_id);
+      if (!order || !payment) return [];
+      return [{ id: payment.id, orderId: order.view.id, orderLabel: order.view.label, method: payment.method, amount: payment.amount, tip: payment.tip, status: payment.status, syncState: payment.syncState, staff: ref(row.staff_id) }];
+    });
+
+    const refunds: DayRefund[] = refunded.flatMap((row) => {
+      const order = orders.get(orderIdOf.get(row.entity_id) ?? '');
+      const payment = order?.view.payments.find((p) => p.refunds.some((r) => r.id === row.entity_id));
+      const refund = payment?.refunds.find((r) => r.id === row.entity_id);
+      if (!order || !payment || !refund) return [];
+      return [{ id: refund.id, orderId: order.view.id, orderLabel: order.view.label, method: payment.method, amount: refund.amount, syncState: refund.syncState, staff: ref(row.staff_id) }];
+    });
+
+    const where = this.where();
+    return {
+      businessDay: day,
+      currency: where.currency,
+      location: where.location,
+      till: where.till,
+      generatedAt: new Date(this.clock.now()).toISOString(),
+      sales,
+      payments,
+      refunds,
+      voids,
+      shifts: this.store.shifts.ofDay(day).map((shift) => this.shifts.view(shift)),
+    };
+  }
+
+  #sale(doc: OrderDoc, view: Order, staff: { id: string; name: string }): DaySale {
+    const { breakdown, check } = priceOrder(doc);
+    return {
+      orderId: view.id,
+      label: view.label,
+      staff,
+      lines: doc.lines.map((line, index) => {
+        const figures = breakdown.lines[index];
+        return {
+          item: line.name,
+          category: this.orders.categoryOf(line.menu_item_id)?.name ?? UNCATEGORISED,
+          quantity: line.quantity,
+          gross: figures?.gross ?? 0,
+          lineDiscount: figures?.lineDiscount ?? 0,
+          orderDiscount: figures?.orderDiscount ?? 0,
+          net: figures?.net ?? 0,
+          tax: figures?.tax ?? 0,
+          total: figures?.total ?? 0,
+          comp: line.discount?.kind === 'percent' && line.discount.value === 10_000,
+        };
+      }),
+      taxes: check.taxes,
+      taxIncluded: check.taxIncluded,
+      total: check.total,
+      orderDiscount: doc.discount !== null,
+      syncState: view.syncState,
+    };
+  }
+}

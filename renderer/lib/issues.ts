@@ -1,0 +1,33 @@
+// A refusal from the core split by where it goes: the issues naming a field of the form next to
+// that field, everything else as one note under the form.
+import { BridgeCallError } from './bridge-client';
+import { describeError } from './hooks';
+
+export interface SplitRefusal<F extends string> {
+  fields: Partial<Record<F, string>>;
+  /** What is about no field of the form (or the whole refusal when no issue names one). */
+  note: string | null;
+}
+
+export function splitRefusal<F extends string>(caught: unknown, fields: readonly F[]): SplitRefusal<F> {
+  const found: Partial<Record<F, string>> = {};
+  const rest: string[] = [];
+  if (caught instanceof BridgeCallError && caught.issues && caught.issues.length > 0) {
+    for (const issue of caught.issues) {
+      const field = fields.find((f) => issue.path === f || issue.path.endsWith(`.${f}`));
+      if (field && found[field] === undefined) found[field] = sentence(issue.message);
+      else if (!field) rest.push(sentence(issue.message));
+    }
+    if (Object.keys(found).length === 0) return { fields: found, note: [describeError(caught), ...rest].join(' ') };
+    return { fields: found, note: rest.length > 0 ? rest.join(' ') : null };
+  }
+  return { fields: found, note: describeError(caught) };
+}
+
+/** "a PIN is 4 to 8 digits" → "A PIN is 4 to 8 digits." (the core's schema words are lower-case fragments). */
+export function sentence(message: string): string {
+  const trimmed = message.trim();
+  if (trimmed === '') return trimmed;
+  const capital = trimmed[0]!.toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
