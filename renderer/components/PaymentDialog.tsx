@@ -197,7 +197,7 @@ export function PaymentDialog({
         </div>
         {needsManager ? (
           <label>
-            Manager PIN
+            Manager PIN to approve
             <input className="big-input" type="password" inputMode="numeric" autoComplete="off" value={pin} onChange={(event) => setPin(event.target.value)} autoFocus />
           </label>
         ) : null}

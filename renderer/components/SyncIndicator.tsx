@@ -2,7 +2,9 @@ import { useState } from 'react';
 import type { SyncStatusView } from '../../bridge/contract';
 import { formatAge, formatTime } from '../lib/format';
 import { describeError, useBridge, useEventStreamConnected, useSyncStatus } from '../lib/hooks';
+import { useApproval } from '../lib/session';
 import { Dialog, ErrorNote } from './Dialog';
+import { ManagerPinField } from './ManagerPinField';
 
 /** Events are fetched within moments of arriving; one still kept after this needs a person. */
 const EVENT_STUCK_MS = 30_000;
@@ -91,6 +93,9 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
   const client = useBridge();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Discarding a refused change is a manager's: a cashier's discard carries a manager's PIN.
+  const approval = useApproval('sync.resolve');
+  const [pin, setPin] = useState('');
   const run = async (action: () => Promise<unknown>) => {
     setBusy(true);
     setError(null);
@@ -180,6 +185,9 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
             their own. Retry once the problem is fixed (for example the item is back on the menu), or discard to drop the change here too. A discarded order
             has to be entered again.
           </p>
+          {approval.needed ? (
+            <ManagerPinField permission="sync.resolve" value={pin} onChange={setPin} errorId="discard-pin-error" error={null} />
+          ) : null}
           <ul className="dead-letters">
           {status.deadLetters.map((letter) => (
             <li key={letter.id} data-testid="dead-letter">
@@ -197,7 +205,7 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
                 <button type="button" className="secondary" disabled={busy} onClick={() => run(() => client.call('sync.retryDeadLetter', { id: letter.id }))}>
                   Retry
                 </button>
-                <button type="button" className="danger" disabled={busy} onClick={() => run(() => client.call('sync.discardDeadLetter', { id: letter.id }))}>
+                <button type="button" className="danger" disabled={busy} onClick={() => run(() => client.call('sync.discardDeadLetter', { id: letter.id, ...(approval.needed && pin !== '' ? { managerPin: pin } : {}) }))}>
                   Discard
                 </button>
               </div>
