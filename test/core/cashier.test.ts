@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { hashManagerPin } from '../../main/config/manager-pin';
 import { startOfDay } from '../../main/core/cashier';
-import { ITEMS, MODIFIERS, reopenStore, startTestCore, type TestCore } from './fixtures';
+import { ITEMS, MODIFIERS, reopenStore, signIn, STAFF, startTestCore, type TestCore } from './fixtures';
 
 let t: TestCore;
 afterEach(async () => {
@@ -42,17 +41,26 @@ describe('menu', () => {
     await expectRefusal(t.call('orders.place', { lines: [{ menuItemId: ITEMS.soup, quantity: 1 }] }), 'conflict', /sold out/);
   });
 
-  it('lets a manager create, edit and delete items, and asks for the PIN once one is set', async () => {
-    t = await startTestCore({ offlinePayments: { managerPinHash: hashManagerPin('2468') } });
-    await expectRefusal(t.call('menu.createItem', { name: 'Tea', price: 300, categoryId: 'cat_drinks' }), 'needs_manager', /PIN/);
+  it("lets a manager create, edit and delete items; a cashier needs a manager's PIN for it", async () => {
+    t = await startTestCore({}, {}, undefined, { signIn: 'cashier' });
+    await expectRefusal(t.call('menu.createItem', { name: 'Tea', price: 300, categoryId: 'cat_drinks' }), 'needs_manager', /needs a manager.*PIN/);
     await expectRefusal(t.call('menu.createItem', { name: 'Tea', price: 300, categoryId: 'cat_drinks', managerPin: '1111' }), 'needs_manager', /not right/);
-    await expectRefusal(t.call('menu.createItem', { name: 'Tea', price: 300, categoryId: 'cat_nope', managerPin: '2468' }), 'not_found');
-    const tea = await t.call('menu.createItem', { name: 'Tea', price: 300, categoryId: 'cat_drinks', managerPin: '2468' });
-    const edited = await t.call('menu.updateItem', { id: tea.id, changes: { price: 350 }, managerPin: '2468' });
+    // Another cashier's PIN is someone's, but not someone who may approve it.
+    await expectRefusal(t.call('menu.createItem', { name: 'Tea', price: 300, categoryId: 'cat_drinks', managerPin: STAFF.cashier2.pin }), 'needs_manager', /may not approve/);
+    expect((await t.call('menu.snapshot', {})).items.some((i) => i.name === 'Tea')).toBe(false);
+    await expectRefusal(t.call('menu.createItem', { name: 'Tea', price: 300, categoryId: 'cat_nope', managerPin: STAFF.manager.pin }), 'not_found');
+    const tea = await t.call('menu.createItem', { name: 'Tea', price: 300, categoryId: 'cat_drinks', managerPin: STAFF.manager.pin });
+    await expectRefusal(t.call('menu.updateItem', { id: tea.id, changes: { price: 350 } }), 'needs_manager');
+    const edited = await t.call('menu.updateItem', { id: tea.id, changes: { price: 350 }, managerPin: STAFF.manager.pin });
     expect(edited.price).toBe(350);
-    await t.call('menu.deleteItem', { id: tea.id, managerPin: '2468' });
+    await expectRefusal(t.call('menu.deleteItem', { id: tea.id }), 'needs_manager');
+    await t.call('menu.deleteItem', { id: tea.id, managerPin: STAFF.manager.pin });
     expect((await t.call('menu.snapshot', {})).items.some((i) => i.id === tea.id)).toBe(false);
-    await expectRefusal(t.call('menu.deleteItem', { id: tea.id, managerPin: '2468' }), 'not_found');
+    // A manager signed in needs no PIN.
+    await signIn(t.core, 'manager');
+    await expectRefusal(t.call('menu.deleteItem', { id: tea.id }), 'not_found');
+    const scone = await t.call('menu.createItem', { name: 'Scone', price: 275, categoryId: 'cat_drinks' });
+    expect((await t.call('menu.updateItem', { id: scone.id, changes: { price: 300 } })).price).toBe(300);
   });
 });
 
@@ -131,27 +139,31 @@ describe('payments and refunds', () => {
   });
 
   it('queues offline card payments within the limits and asks for a manager above them', async () => {
-    t = await startTestCore({ offlinePayments: { perTransaction: 2000, total: 3000, managerPinHash: hashManagerPin('9753') } });
+    t = await startTestCore({ offlinePayments: { perTransaction: 2000, total: 3000 } }, {}, undefined, { signIn: 'cashier' });
     const place = () => t.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 2 }] }); // 24.00
     const big = await place();
     await expectRefusal(t.call('payments.take', { orderId: big.id, method: 'card', amount: 2400 }), 'needs_manager', /\$20\.00 limit/);
     await expectRefusal(t.call('payments.take', { orderId: big.id, method: 'card', amount: 2400, managerPin: '0000' }), 'needs_manager', /not right/);
-    const approved = await t.call('payments.take', { orderId: big.id, method: 'card', amount: 2400, managerPin: '9753' });
+    const approved = await t.call('payments.take', { orderId: big.id, method: 'card', amount: 2400, managerPin: STAFF.manager.pin });
     expect(approved.payment.status).toBe('queued_offline');
     const small = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 2 }] }); // 9.00: 24 + 9 > 30
     await expectRefusal(t.call('payments.take', { orderId: small.id, method: 'card', amount: 900 }), 'needs_manager', /already waiting/);
-    // Card refunds wait for the cloud's payment record.
-    await expectRefusal(t.call('payments.refund', { paymentId: approved.payment.id, amount: 100, reason: 'duplicate' }), 'conflict', /being confirmed/);
+    // Card refunds wait for the cloud's payment record (asked by a manager: a cashier may not refund at all).
+    await expectRefusal(t.call('payments.refund', { paymentId: approved.payment.id, amount: 100, reason: 'duplicate', managerPin: STAFF.manager.pin }), 'conflict', /being confirmed/);
     const shift = await t.call('shift.summary', {});
     expect(shift).toMatchObject({ orders: 2, byMethod: { card: 2400, cash: 0 }, queuedOffline: 2400, net: 2400 });
+    // A manager signed in takes the next one over the limit without a PIN.
+    await signIn(t.core, 'manager');
+    expect((await t.call('payments.take', { orderId: small.id, method: 'card', amount: 900 })).payment.status).toBe('queued_offline');
   });
 
-  it('without a manager PIN, says to take cash above the offline limit', async () => {
-    t = await startTestCore({ offlinePayments: { perTransaction: 500, total: 5000 } });
+  it('without a manager to approve, says to take cash above the offline limit', async () => {
+    t = await startTestCore({ offlinePayments: { perTransaction: 500, total: 5000 } }, {}, undefined, { signIn: 'cashier' });
     const order = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 1 }] });
-    await expectRefusal(t.call('payments.take', { orderId: order.id, method: 'card', amount: 1200 }), 'needs_manager', /Take cash/);
+    // docs/config.md, "Offline card payments": without a manager the cashier is told to take cash or wait.
+    await expectRefusal(t.call('payments.take', { orderId: order.id, method: 'card', amount: 1200 }), 'needs_manager', /take cash/i);
     const cancelled = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
-    await t.call('orders.cancel', { id: cancelled.id });
+    await t.call('orders.cancel', { id: cancelled.id, managerPin: STAFF.manager.pin });
     await expectRefusal(t.call('payments.take', { orderId: cancelled.id, method: 'cash', amount: 450 }), 'conflict', /cancelled/);
   });
 });
@@ -218,13 +230,29 @@ describe('sync status, dead letters and sign-out', () => {
     expect(t.core.pendingOperations()).toBe(1); // kept on the terminal, not thrown away
   });
 
-  it('guards offline limits and the PIN with the current manager PIN', async () => {
+  it("guards offline limits with a manager's PIN; the owner adds a manager and changes their PIN", async () => {
     t = await startTestCore();
-    const set = await t.call('settings.update', { newManagerPin: '4321', offlineLimits: { perTransaction: 100, total: 200 } });
-    expect(set).toMatchObject({ managerPinSet: true, offlineLimits: { perTransaction: 100, total: 200 } });
+    // The owner sets a manager up at the till (before staff: "set the manager PIN").
+    const nia = await t.call('staff.create', { name: 'Nia Night', role: 'manager', pin: '3142' });
+    expect(nia).toMatchObject({ name: 'Nia Night', role: 'manager', active: true, provisioned: false });
+    const set = await t.call('settings.update', { offlineLimits: { perTransaction: 100, total: 200 } });
+    expect(set).toMatchObject({ offlineLimits: { perTransaction: 100, total: 200 } });
+    expect(set).not.toHaveProperty('managerPinSet');
+
+    await signIn(t.core, 'cashier');
     await expectRefusal(t.call('settings.update', { offlineLimits: { perTransaction: 1, total: 1 } }), 'needs_manager');
-    await expectRefusal(t.call('settings.update', { offlineLimits: { perTransaction: 1, total: 1 }, managerPin: '1234' }), 'needs_manager', /not right/);
-    expect((await t.call('settings.update', { offlineLimits: { perTransaction: 1, total: 1 }, managerPin: '4321' })).offlineLimits.total).toBe(1);
+    await expectRefusal(t.call('settings.update', { offlineLimits: { perTransaction: 1, total: 1 }, managerPin: '2580' }), 'needs_manager', /not right/);
+    expect((await t.call('settings.get', {})).offlineLimits.total).toBe(200);
+    expect((await t.call('settings.update', { offlineLimits: { perTransaction: 1, total: 2 }, managerPin: '3142' })).offlineLimits.total).toBe(2);
+    // A cashier may not change anyone's PIN.
+    await expectRefusal(t.call('staff.update', { id: nia.id, pin: '2718' }), 'needs_manager');
+
+    // The owner changes her PIN: the old one approves nothing any more, the new one does.
+    await signIn(t.core, 'owner');
+    await t.call('staff.update', { id: nia.id, pin: '2718' });
+    await signIn(t.core, 'cashier');
+    await expectRefusal(t.call('settings.update', { offlineLimits: { perTransaction: 1, total: 1 }, managerPin: '3142' }), 'needs_manager', /not right/);
+    expect((await t.call('settings.update', { offlineLimits: { perTransaction: 1, total: 1 }, managerPin: '2718' })).offlineLimits.total).toBe(1);
   });
 
   it('answers unavailable after shutdown', async () => {

@@ -2,20 +2,19 @@
 // modifier groups, discounts and the manager, order numbers, dine-in, tips, split checks, refunds
 // by item, and the shift's figures. The same flow against the sandbox is test/sync/checkout.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
-import { hashManagerPin } from '../../main/config/index';
-import { FLAT_WHITE, ITEMS, MODIFIERS, reopenStore, seedCoffee, SIZES, startTestCore, type TestCore } from './fixtures';
+import { FLAT_WHITE, ITEMS, MODIFIERS, reopenStore, seedCoffee, SIZES, STAFF, startTestCore, type TestCore } from './fixtures';
 
 let t: TestCore;
 afterEach(async () => {
   await t?.core.shutdown();
 });
 
-const PIN = '4321';
+/** A manager's PIN: what approves a cashier's discount above the limits. */
+const PIN = STAFF.manager.pin;
 
-/** 8.875% on everything standard (NYC), food at 8.875%; a manager PIN set. */
+/** 8.875% on everything standard (NYC), food at 8.875%. */
 const CONFIG = {
   tax: { rates: 'standard:Sales tax:8.875,food:Sales tax:8.875' },
-  offlinePayments: { managerPinHash: hashManagerPin(PIN) },
 } as const;
 
 describe('pricing a ticket', () => {
@@ -53,11 +52,12 @@ describe('pricing a ticket', () => {
     expect(t.core.pendingOperations()).toBe(1);
   });
 
-  it('needs the manager PIN above the approval limits (a comp always), and a refusal changes nothing', async () => {
-    t = await startTestCore(CONFIG, {}, seedCoffee);
+  it("needs a manager's PIN above the approval limits (a comp always), and a refusal changes nothing", async () => {
+    t = await startTestCore(CONFIG, {}, seedCoffee, { signIn: 'cashier' });
     const comp = { menuItemId: ITEMS.soup, quantity: 1, discount: { kind: 'percent' as const, value: 10_000, reason: 'Comp – kitchen error' } };
     expect(await t.raw('orders.place', { lines: [comp] })).toMatchObject({ ok: false, error: { code: 'needs_manager' } });
     expect(await t.raw('orders.place', { lines: [comp], managerPin: '0000' })).toMatchObject({ ok: false, error: { code: 'needs_manager' } });
+    expect(await t.raw('orders.place', { lines: [comp], managerPin: STAFF.cashier2.pin })).toMatchObject({ ok: false, error: { code: 'needs_manager' } });
     expect(t.core.pendingOperations()).toBe(0);
     const order = await t.call('orders.place', { lines: [comp, { menuItemId: ITEMS.fries, quantity: 1 }], managerPin: PIN });
     expect(order.lines[0]!.total).toBe(0);
@@ -67,6 +67,14 @@ describe('pricing a ticket', () => {
     expect(tooBig).toMatchObject({ ok: false, error: { code: 'invalid_command', issues: [{ path: 'lines.0.discount' }] } });
     const audit = reopenStoreAudit(t);
     expect(audit.some((entry) => entry.action === 'order.create' && JSON.stringify(entry.detail).includes('Comp'))).toBe(true);
+    // Done by the cashier, approved by the manager; the refusals are on record and changed nothing else.
+    const cashierId = (await t.call('staff.session', {})).signedIn!.id;
+    expect(audit.find((entry) => entry.action === 'order.create')!.actor).toBe(cashierId);
+    expect(audit.filter((entry) => entry.action === 'discount.approved')).toEqual([
+      expect.objectContaining({ actor: cashierId, detail: expect.objectContaining({ approvedBy: expect.stringMatching(/manager/) }) }),
+    ]);
+    expect(audit.filter((entry) => entry.action === 'permission.refused' && entry.actor === cashierId)).toHaveLength(3);
+    expect(audit.filter((entry) => entry.action === 'order.create')).toHaveLength(1);
   });
 });
 
@@ -186,7 +194,7 @@ describe('refund by item', () => {
 
 describe('tips offline', () => {
   it('count toward the offline card limits: the tip tips a charge over the limit', async () => {
-    t = await startTestCore({ ...CONFIG, offlinePayments: { ...CONFIG.offlinePayments, perTransaction: 1000 } });
+    t = await startTestCore({ ...CONFIG, offlinePayments: { perTransaction: 1000 } }, {}, undefined, { signIn: 'cashier' });
     const order = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
     const over = await t.raw('payments.take', { orderId: order.id, method: 'card', amount: order.total, tip: 1000 - order.total + 1 });
     expect(over).toMatchObject({ ok: false, error: { code: 'needs_manager', message: expect.stringContaining('offline') } });

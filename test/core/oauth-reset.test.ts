@@ -11,7 +11,7 @@ import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OAUTH_SECRET_NAMES } from '../../sync/oauth';
 import { FileSecretStore } from '../../sync/secret-store';
-import { startTestCore, type TestCore } from './fixtures';
+import { signIn, startTestCore, type TestCore } from './fixtures';
 
 let t: TestCore | undefined;
 let tokenServer: Server | undefined;
@@ -78,6 +78,9 @@ describe('an OAuth sign-in and a terminal reset', () => {
     expect(exchanges).toHaveLength(0);
     expect(await secrets.get(OAUTH_SECRET_NAMES.accessToken)).toBeNull();
     expect(finished).toEqual([{ ok: false, message: expect.stringMatching(/cancelled: the terminal was reset/) }]);
+    // The fresh terminal has its provisioned staff and no one signed in.
+    expect((await t!.call('staff.session', {})).signedIn).toBeNull();
+    await signIn(t!.core, 'owner');
     expect(await t!.call('credentials.oauthStatus', {})).toEqual({ state: 'idle', message: '' });
     expect((await t!.call('settings.get', {})).credentials.kind).toBe('none');
   });

@@ -3,11 +3,10 @@
 // Real sandbox over loopback HTTP, real store file, the core as the renderer drives it.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MenuSnapshot, SyncStatusView } from '../../bridge/contract';
-import { hashManagerPin } from '../../main/config/manager-pin';
 import { type Core } from '../../main/core/index';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 import { waitFor } from '../sync/harness';
-import { startCoreOnSandbox } from './fixtures';
+import { STAFF, startCoreOnSandbox } from './fixtures';
 
 const PROBE = { idleIntervalMs: 300, minGapMs: 50, timeoutMs: 500 };
 let sandbox: Sandbox | undefined;
@@ -24,11 +23,12 @@ async function call<T>(command: string, payload: unknown): Promise<T> {
 }
 
 describe('offline detection at the till', () => {
-  it('an outage while idle makes the next large card payment need the manager PIN; it syncs once the outage ends', async () => {
+  it("an outage while idle makes a cashier's next large card payment need a manager's PIN; it syncs once the outage ends", async () => {
     sandbox = await startSandbox({ seed: 'demo' });
     core = await startCoreOnSandbox(sandbox, {
-      config: { offlinePayments: { perTransaction: 100, total: 100_000, managerPinHash: hashManagerPin('2468') } },
+      config: { offlinePayments: { perTransaction: 100, total: 100_000 } },
       timers: { probe: PROBE },
+      signIn: 'cashier',
     });
     const status = () => call<SyncStatusView>('sync.status', {});
     let menu: MenuSnapshot | undefined;
@@ -61,7 +61,7 @@ describe('offline detection at the till', () => {
       code: 'needs_manager',
       message: expect.stringMatching(/offline.*\$1\.00 limit/),
     });
-    const approved = await call<{ payment: { status: string } }>('payments.take', { orderId: order.id, method: 'card', amount: rest, managerPin: '2468' });
+    const approved = await call<{ payment: { status: string } }>('payments.take', { orderId: order.id, method: 'card', amount: rest, managerPin: STAFF.manager.pin });
     expect(approved.payment.status).toBe('queued_offline');
 
     await sandbox.faults.set({ outage: false });

@@ -15,7 +15,7 @@ import { TerminalConfig } from '../../main/config/schema';
 import { startCore, type Core } from '../../main/core/index';
 import { FileSecretStore } from '../../sync/secret-store';
 import { FakePrinter } from '../printing/fake-printer';
-import { LOCATION, reopenStore, seedDataDir } from './fixtures';
+import { LOCATION, reopenStore, seedDataDir, testStaffConfig } from './fixtures';
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'print-crash-child.ts');
 const KILLS = 10;
@@ -56,9 +56,9 @@ function payAndKill(dataDir: string, printerUrl: string): Promise<Paid> {
   });
 }
 
-/** The core the child starts, in this process: startTestCore's configuration on an existing data dir. */
+/** The core the child starts, in this process: startTestCore's configuration (its staff provisioned) on an existing data dir. */
 function startOn(dataDir: string, printerUrl: string): Promise<Core> {
-  return startCore(TerminalConfig.parse({ dataDir, locationId: LOCATION, printing: { receiptPrinter: printerUrl } }), {
+  return startCore(TerminalConfig.parse({ dataDir, locationId: LOCATION, printing: { receiptPrinter: printerUrl }, staff: testStaffConfig() }), {
     logger: silentLogger,
     secretStore: new FileSecretStore(join(dataDir, 'secrets.json')),
   });

@@ -10,8 +10,6 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MenuItem, MenuSnapshot } from '../../bridge/contract';
-import { hashManagerPin } from '../../main/config/index';
-import { TerminalConfig } from '../../main/config/schema';
 import { launchChromium, openRegister, startTerminal, type Terminal } from './harness';
 import { expectAccessible, SCREENSHOTS, SMALL_TILL, tillShots } from './shots';
 
@@ -167,8 +165,8 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   [browser, terminal] = await Promise.all([
     launchChromium(),
-    // A manager PIN, so a discount above the limits can be approved (the offline limits stay the defaults).
-    startTerminal({ sandbox: { taxes: 'demo' }, config: { offlinePayments: { ...TerminalConfig.shape.offlinePayments.parse(undefined), managerPinHash: hashManagerPin('2468') } } }),
+    // The test staff are provisioned (a manager among them, so a discount above the limits can be approved); the owner sells.
+    startTerminal({ sandbox: { taxes: 'demo' } }),
   ]);
   menu = await vi.waitFor(
     async () => {

@@ -54,6 +54,8 @@ async function addToTicket(item: MenuItem): Promise<void> {
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   [browser, terminal] = await Promise.all([launchChromium(), startTerminal()]);
+  // Signed in (the owner, on the lock screen) with the drawer open: the core's commands below act as the owner.
+  ({ page } = await openRegister(browser, terminal, { viewport: VIEWPORTS[0], errors: consoleErrors }));
   menu = await vi.waitFor(
     async () => {
       const snapshot = await call('menu.snapshot', {});
@@ -83,7 +85,6 @@ beforeAll(async () => {
   });
   await call('payments.take', { orderId: order.id, method: 'cash', amount: order.total, tendered: order.total });
   paidOrderId = order.id;
-  ({ page } = await openRegister(browser, terminal, { viewport: VIEWPORTS[0], errors: consoleErrors }));
 });
 
 afterAll(async () => {

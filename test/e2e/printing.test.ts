@@ -3,22 +3,24 @@
 // printer. A cash sale by touch prints the receipt (items, total, a cut) and kicks the drawer, and
 // the kitchen gets its ticket; the order's receipt preview in Orders, and Reprint prints a copy; the
 // kitchen printer out of paper shows in the top bar and the printers panel, and its ticket prints
-// once when the paper is back; a ticket in doubt is discarded with the manager PIN by keyboard; the
-// manager opens the drawer from the Shift screen; with receipts no longer printed by themselves,
-// "Print receipt" on the last order prints one.
+// once when the paper is back; a ticket in doubt is discarded by the cashier with the manager's PIN
+// by keyboard; the cashier opens the drawer from the Shift screen with the manager's PIN; the
+// cashier may not change printing, the manager does; with receipts no longer printed by themselves,
+// "Print receipt" on the last order prints one. The owner sells first (signed in on the lock screen).
 // Screenshots at 1024×768 and 1366×768 go to test-results/screenshots/printing-<name>-<w>x<h>.png,
 // each checked by the layout audit; axe on the panel and the preview.
 import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MenuItem, MenuSnapshot, Order } from '../../bridge/contract';
-import { hashManagerPin } from '../../main/config/index';
 import { TerminalConfig } from '../../main/config/schema';
+import { STAFF } from '../core/fixtures';
 import { FakePrinter } from '../printing/fake-printer';
-import { launchChromium, openRegister, startTerminal, type Terminal } from './harness';
+import { launchChromium, openRegister, signInAs, startTerminal, type Terminal } from './harness';
 import { expectAccessible, SCREENSHOTS, tillShots, WIDE_TILL } from './shots';
 
-const PIN = '2468';
+/** The manager's PIN: it approves what the cashier may not do. */
+const PIN = STAFF.manager.pin;
 
 let browser: Browser;
 let terminal: Terminal;
@@ -72,7 +74,6 @@ beforeAll(async () => {
       config: {
         // The harness takes the parsed config's type; these are the flags' values it parses.
         printing: { receiptPrinter: receipt.url, kitchenPrinters: [`kitchen=${kitchen.url}`] } as unknown as TerminalConfig['printing'],
-        offlinePayments: { ...TerminalConfig.shape.offlinePayments.parse(undefined), managerPinHash: hashManagerPin(PIN) },
       },
     }),
   ]);
@@ -195,7 +196,9 @@ describe('printing in the browser', () => {
     expect(kitchen.count(order.label)).toBe(1);
   });
 
-  it('a receipt that may have printed: the panel lists it; Discard asks the manager PIN, by keyboard', async () => {
+  it('a receipt that may have printed: the panel lists it; the cashier’s Discard asks the manager PIN, by keyboard', async () => {
+    // The cashier may not discard a print job alone: a manager approves with their PIN.
+    await signInAs(page, 'cashier');
     await receipt.setMode('break_mid_job');
     const order = await call<Order>('orders.place', { lines: [{ menuItemId: item('Lager').id, quantity: 1 }] });
     await call('payments.take', { orderId: order.id, method: 'card', amount: order.total });
@@ -212,11 +215,11 @@ describe('printing in the browser', () => {
 
     await tabTo(job.getByRole('button', { name: 'Discard' }));
     await page.keyboard.press('Enter');
-    const pin = job.getByLabel('Manager PIN');
+    const pin = job.getByLabel('Manager PIN to approve');
     await expect.poll(() => pin.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.type('1111');
     await page.keyboard.press('Enter');
-    await expect.poll(() => job.locator('.field-error').textContent()).toBe('That manager PIN is not right. Nothing was changed.');
+    await expect.poll(() => job.locator('.field-error').textContent()).toBe('That PIN is not right. Discarding refused changes or print jobs needs a manager. Nothing was changed.');
     expect(await pin.getAttribute('aria-invalid')).toBe('true');
     await shot('panel-discard-refused');
     await expectAccessible(page, 'the printers panel, a refused PIN');
@@ -229,7 +232,8 @@ describe('printing in the browser', () => {
     await expect.poll(() => pill().textContent()).toBe('Printers ready');
   });
 
-  it('the manager opens the drawer from the Shift screen, by keyboard, with a reason and the PIN', async () => {
+  it('the cashier opens the drawer from the Shift screen, by keyboard, with a reason and the manager’s PIN', async () => {
+    expect(await page.getByTestId('staff-bar').locator('.staff-name').textContent()).toBe(STAFF.cashier.name);
     await screen('Shift');
     const form = page.getByRole('form', { name: 'Cash drawer' });
     await form.waitFor();
@@ -240,6 +244,7 @@ describe('printing in the browser', () => {
     await shot('drawer-refused');
     await page.keyboard.type('change for the float');
     await page.keyboard.press('Tab');
+    expect(await form.getByLabel('Manager PIN to approve').evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.type(PIN);
     await page.keyboard.press('Enter');
     await expect.poll(() => form.getByTestId('drawer-notice').textContent()).toBe('The drawer opens now. Reason kept: “change for the float”.');
@@ -248,10 +253,16 @@ describe('printing in the browser', () => {
   });
 
   it('with receipts no longer printed by themselves, "Print receipt" on the last order prints one', async () => {
+    // The cashier may not change printing: Settings only says what the till is set to.
+    await screen('Settings');
+    await expect.poll(() => page.getByTestId('ask-manager').textContent()).toMatch(/^Ask a manager to change settings/);
+    expect(await page.getByRole('form', { name: 'Printing' }).count()).toBe(0);
+    // The manager does, without a PIN of anyone else's.
+    await signInAs(page, 'manager');
     await screen('Settings');
     const form = page.getByRole('form', { name: 'Printing' });
     await form.getByLabel('Print the receipt after each payment').tap();
-    await form.getByLabel('Manager PIN (needed to change printing)').fill(PIN);
+    expect(await form.getByLabel(/PIN/).count()).toBe(0);
     await form.getByRole('button', { name: 'Save printing settings' }).tap();
     await page.getByText('Printing settings saved.').waitFor();
     await form.scrollIntoViewIfNeeded();

@@ -1,6 +1,7 @@
 // Who is at the till and what they may do: the staff list, PIN sign-in with its lockout, the
 // auto-lock, and the one check every protected action goes through (docs/staff.md).
-import { assignableRoles, can, leastRoleFor, PERMISSIONS, ROLE_NAMES, Role, weakPinReason, type Permission } from '../../../bridge/staff/roles';
+import type { Role} from '../../../bridge/staff/roles';
+import { assignableRoles, can, leastRoleFor, PERMISSIONS, ROLE_NAMES, weakPinReason, type Permission } from '../../../bridge/staff/roles';
 import type { StaffMember, StaffSession } from '../../../bridge/contract';
 import type { Clock } from '../../../common/clock';
 import { newId } from '../../../common/ids';
