@@ -31,7 +31,7 @@ describe('PaymentDialog', () => {
     );
     fireEvent.click(screen.getByTestId('confirm-payment'));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/offline.*above the \$10\.00 limit.*needs a manager/));
-    const pin = screen.getByLabelText('Manager PIN');
+    const pin = screen.getByLabelText('Manager PIN to approve');
     fireEvent.change(pin, { target: { value: '1111' } });
     fireEvent.click(screen.getByTestId('confirm-payment'));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/not right/));
