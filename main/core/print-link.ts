@@ -285,6 +285,7 @@ export function receiptDoc(order: Order, location: Location, tillLetter: string,
   return {
     variant: 'sale',
     location: { name: location.name, ...(location.address ? { address: location.address } : {}), ...(location.phone ? { phone: location.phone } : {}) },
+    cashier: order.staff?.name ?? null,
     orderLabel: order.label,
     tillLetter,
     time: { iso: new Date(now).toISOString(), timeZone: location.timezone || 'UTC' },
