@@ -565,7 +565,7 @@ export class Cashier {
           offlineApprovedBy = this.staff.require(act, 'payment.offline_above_limit');
         } catch (error) {
           if (!(error instanceof CoreError)) throw error;
-          throw new CoreError(error.code, `The terminal is offline and this card payment is ${why}. ${error.message}`, error.issues);
+          throw new CoreError(error.code, `The terminal is offline and this card payment is ${why}. Take cash, or wait for the connection. ${error.message}`, error.issues);
         }
       }
     }

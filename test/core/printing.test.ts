@@ -3,9 +3,8 @@
 // drawer, a change prints an ADD ticket, a cancel a VOID, a printer that is down keeps its jobs
 // and the cashier is told, and a reprint prints a copy. No job prints twice.
 import { afterEach, describe, expect, it } from 'vitest';
-import { hashManagerPin } from '../../main/config/index';
 import { FakePrinter } from '../printing/fake-printer';
-import { ITEMS, MODIFIERS, startTestCore, type TestCore } from './fixtures';
+import { ITEMS, MODIFIERS, STAFF, startTestCore, type TestCore, type TestSession } from './fixtures';
 
 let t: TestCore | undefined;
 const printers: FakePrinter[] = [];
@@ -21,14 +20,21 @@ async function printer(): Promise<FakePrinter> {
   return started;
 }
 
-/** Receipt printer, a kitchen printer for mains and a bar printer for drinks (fixtures: cat_mains, cat_drinks). */
-async function startWithPrinters() {
+/**
+ * Receipt printer, a kitchen printer for mains and a bar printer for drinks (fixtures: cat_mains,
+ * cat_drinks); `session` says who is signed in (the owner, with the drawer open, by default).
+ */
+async function startWithPrinters(session: TestSession = {}) {
   const [receipt, kitchen, bar] = [await printer(), await printer(), await printer()];
-  t = await startTestCore({
-    printing: { receiptPrinter: receipt.url, kitchenPrinters: [`kitchen=${kitchen.url}`, `bar=${bar.url}`], printRouting: 'cat_mains=kitchen,cat_drinks=bar' },
-    tax: { rates: 'standard:Sales tax:8.875' },
-    offlinePayments: { managerPinHash: hashManagerPin('1357') },
-  });
+  t = await startTestCore(
+    {
+      printing: { receiptPrinter: receipt.url, kitchenPrinters: [`kitchen=${kitchen.url}`, `bar=${bar.url}`], printRouting: 'cat_mains=kitchen,cat_drinks=bar' },
+      tax: { rates: 'standard:Sales tax:8.875' },
+    },
+    {},
+    undefined,
+    session,
+  );
   return { receipt, kitchen, bar, t };
 }
 
@@ -104,7 +110,7 @@ describe('printing a sale', () => {
   });
 
   it('reprints a copy on request, shows a preview of the same receipt, and opens the drawer for a manager only', async () => {
-    const { receipt, t } = await startWithPrinters();
+    const { receipt, t } = await startWithPrinters({ signIn: 'cashier' });
     const order = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.soup, quantity: 1 }] });
     await t.call('payments.take', { orderId: order.id, method: 'card', amount: order.total });
     await receipt.waitFor(() => receipt.cuts() === 1, 'the receipt');
@@ -116,14 +122,18 @@ describe('printing a sale', () => {
     // receiptline draws each character in place: the text is what is left without the markup.
     expect(preview.svg.replace(/<[^>]+>/g, '').replace(/&#xa0;/g, ' ')).toContain('Soup of the day');
     expect(await t.raw('printing.openDrawer', { reason: 'change for the float' })).toMatchObject({ ok: false, error: { code: 'needs_manager' } });
-    await t.call('printing.openDrawer', { reason: 'change for the float', managerPin: '1357' });
+    expect(await t.raw('printing.openDrawer', { reason: 'change for the float', managerPin: STAFF.cashier2.pin })).toMatchObject({ ok: false, error: { code: 'needs_manager' } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(receipt.drawerKicks()).toHaveLength(0); // refused: the drawer stayed shut
+    await t.call('printing.openDrawer', { reason: 'change for the float', managerPin: STAFF.manager.pin });
     await receipt.waitFor(() => receipt.drawerKicks().length === 1, 'the drawer');
   });
 
   it('prints the receipt on request as the original when receipts do not print by themselves, then copies; the setting is a manager’s', async () => {
-    const { receipt, t } = await startWithPrinters();
+    const { receipt, t } = await startWithPrinters({ signIn: 'cashier' });
     expect(await t.raw('settings.update', { autoReceipt: false })).toMatchObject({ ok: false, error: { code: 'needs_manager' } });
-    await t.call('settings.update', { autoReceipt: false, managerPin: '1357' });
+    expect((await t.call('settings.get', {})).autoReceipt).toBe(true);
+    await t.call('settings.update', { autoReceipt: false, managerPin: STAFF.manager.pin });
     const order = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
     await t.call('payments.take', { orderId: order.id, method: 'card', amount: order.total });
     await new Promise((resolve) => setTimeout(resolve, 200));

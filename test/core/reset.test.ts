@@ -1,15 +1,15 @@
 // "Reset this terminal" on a real SQLite file: refused while changes wait unless the request
-// confirms the loss, guarded by the manager PIN, and a confirmed reset leaves a working, empty
-// terminal without credentials: the old database and its WAL are gone from the data directory.
+// confirms the loss, the owner's alone ('terminal.reset', or the owner's PIN), and a confirmed reset
+// leaves a working, empty terminal without credentials, with its provisioned staff and no one
+// signed in: the old database and its WAL are gone from the data directory.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hashManagerPin } from '../../main/config/manager-pin';
 import { silentLogger } from '../../common/log';
 import { TerminalConfig } from '../../main/config/schema';
 import { startCore } from '../../main/core/index';
 import { FileSecretStore, type SecretStore } from '../../sync/secret-store';
-import { ITEMS, LOCATION, reopenStore, seedDataDir, startTestCore, type TestCore } from './fixtures';
+import { ITEMS, LOCATION, reopenStore, seedDataDir, signIn, STAFF, startTestCore, testStaffConfig, type TestCore } from './fixtures';
 
 let t: TestCore;
 afterEach(async () => {
@@ -62,17 +62,27 @@ describe('terminal.reset', () => {
     await t.call('sync.settleRepricedOrder', { id: order.id });
     expect(await t.call('session.pending', {})).toMatchObject({ repricedOrders: 0, message: 'Everything is synced.' });
     await t.call('terminal.reset', {});
+    expect((await t.call('staff.session', {})).signedIn).toBeNull();
+    await signIn(t.core, 'owner');
     expect(await t.call('orders.list', {})).toEqual([]);
   });
 
-  it('needs the manager PIN once one is set', async () => {
-    t = await startTestCore({ offlinePayments: { perTransaction: 10_000, total: 100_000, managerPinHash: hashManagerPin('8642') } });
-    expect((await refusal(t.call('terminal.reset', {}))).code).toBe('needs_manager');
+  it("is the owner's: a cashier or a manager is refused, the owner's PIN approves", async () => {
+    t = await startTestCore({ offlinePayments: { perTransaction: 10_000, total: 100_000 } }, {}, undefined, { signIn: 'cashier' });
+    const refused = await refusal(t.call('terminal.reset', {}));
+    expect(refused).toMatchObject({ code: 'needs_manager', message: expect.stringMatching(/needs the owner/) });
     const wrong = await refusal(t.call('terminal.reset', { managerPin: '1111' }));
     expect(wrong).toMatchObject({ code: 'needs_manager', message: expect.stringMatching(/not right/) });
+    // A manager's PIN is not enough, nor is a manager signed in.
+    const manager = await refusal(t.call('terminal.reset', { managerPin: STAFF.manager.pin }));
+    expect(manager).toMatchObject({ code: 'needs_manager', message: expect.stringMatching(/may not approve/) });
+    await signIn(t.core, 'manager');
+    expect((await refusal(t.call('terminal.reset', {}))).code).toBe('needs_manager');
     expect((await t.call('menu.snapshot', {})).items.length).toBeGreaterThan(0); // nothing removed
-    await t.call('terminal.reset', { managerPin: '8642' });
+    await signIn(t.core, 'cashier');
+    await t.call('terminal.reset', { managerPin: STAFF.owner.pin });
     expect((await t.call('menu.snapshot', {})).items).toEqual([]);
+    expect((await t.call('staff.session', {})).signedIn).toBeNull();
   });
 
   it('a confirmed reset deletes the store and the credentials; the terminal keeps working on a fresh store', async () => {
@@ -83,15 +93,22 @@ describe('terminal.reset', () => {
     await t.call('settings.update', { webhookSigningSecret: 'whsec_abc123', offlineLimits: { perTransaction: 1, total: 2 } });
     const order = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 2 }] });
     // Commands sent together with the reset finish on the old store, or run on the new one: none is lost in between.
-    const [placedBefore, reset, listedAfter] = await Promise.all([
+    const [placedBefore, reset, listedAfter, menuAfter] = await Promise.all([
       t.raw('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] }),
       t.call('terminal.reset', { confirmPendingLoss: true }),
       t.raw('orders.list', {}),
+      t.raw('menu.snapshot', {}),
     ]);
     expect(placedBefore.ok).toBe(true); // ran on the old store before it was closed
-    expect(listedAfter).toEqual({ ok: true, value: [] }); // waited for the fresh store
+    // Both waited for the fresh terminal: no one is signed in there, and its menu is empty.
+    expect(listedAfter).toMatchObject({ ok: false, error: { code: 'needs_sign_in' } });
+    expect(menuAfter).toMatchObject({ ok: true, value: { items: [] } });
     expect(reset).toMatchObject({ credentials: { kind: 'none', hint: '' }, webhook: { secretSet: false }, offlineLimits: { perTransaction: 10_000, total: 100_000 } });
     expect(events).toEqual(expect.arrayContaining(['terminal.reset', 'settings.changed', 'menu.changed', 'orders.changed', 'sync.status']));
+
+    // The fresh store keeps the staff provisioned by the configuration; no one is signed in.
+    expect(await t.call('staff.session', {})).toMatchObject({ signedIn: null, setupNeeded: false });
+    await signIn(t.core, 'owner');
 
     const secrets = JSON.parse(readFileSync(join(t.dataDir, 'secrets.json'), 'utf8')) as Record<string, unknown>;
     expect(secrets.api_key ?? null).toBeNull();
@@ -103,12 +120,13 @@ describe('terminal.reset', () => {
 
     // The fresh store takes writes and keeps them (another process reading the file sees them).
     await t.call('credentials.setApiKey', { apiKey: 'sk_test_new987' });
-    await t.call('settings.update', { newManagerPin: '1357' });
-    expect((await t.call('settings.get', {})).managerPinSet).toBe(true);
+    const nia = await t.call('staff.create', { name: 'Nia Night', role: 'manager', pin: '1357' });
+    expect((await t.call('staff.list', {})).map((m) => m.name).sort()).toEqual([...Object.values(STAFF).map((m) => m.name), 'Nia Night'].sort());
     await t.core.shutdown();
     const store = reopenStore(t.dataDir);
     try {
       expect(store.integrityCheck()).toEqual(['ok']);
+      expect(store.staff.get(nia.id)).toMatchObject({ name: 'Nia Night', role: 'manager', active: true });
       expect(store.cashier.listOrders()).toEqual([]);
       expect(store.outbox.unfinishedCount()).toBe(0);
     } finally {
@@ -130,9 +148,10 @@ describe('terminal.reset', () => {
         secretsBroken = true;
       },
     };
-    const config = TerminalConfig.parse({ dataDir, locationId: LOCATION });
+    const config = TerminalConfig.parse({ dataDir, locationId: LOCATION, staff: testStaffConfig() });
     const core = await startCore(config, { logger: silentLogger, secretStore: flaky });
-    await core.invoke({ command: 'orders.place', payload: { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] } });
+    await signIn(core, 'owner');
+    expect(await core.invoke({ command: 'orders.place', payload: { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] } })).toMatchObject({ ok: true });
 
     const failed = await core.invoke({ command: 'terminal.reset', payload: { confirmPendingLoss: true } });
     expect(failed).toEqual({ ok: false, error: { code: 'unavailable', message: 'The reset could not finish. Close the terminal and open it again.' } });
@@ -142,6 +161,7 @@ describe('terminal.reset', () => {
 
     const restarted = await startCore(config, { logger: silentLogger, secretStore: files });
     try {
+      await signIn(restarted, 'owner');
       expect(await restarted.invoke({ command: 'orders.list', payload: {} })).toEqual({ ok: true, value: [] });
       expect(await restarted.invoke({ command: 'settings.get', payload: {} })).toMatchObject({ ok: true, value: { credentials: { kind: 'none' } } });
     } finally {

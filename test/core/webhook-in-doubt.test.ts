@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signatureHeader } from '../../api/signature';
 import type { BridgeResponse } from '../../bridge/protocol';
 import { startTerminal, type Terminal } from '../e2e/harness';
+import { signIn } from './fixtures';
 
 let terminal: Terminal | undefined;
 afterEach(async () => {
@@ -18,6 +19,8 @@ describe("the terminal's webhook receiver", () => {
     terminal = await startTerminal();
     const { core } = terminal.mode;
     const { sandbox } = terminal;
+    // The webhook is the owner's to set up ('settings.system').
+    await signIn(core, 'owner');
     const secret = 'whsec_core_in_doubt';
     const saved = (await core.invoke({ command: 'settings.update', payload: { webhook: { enabled: true, host: '127.0.0.1', port: 0 }, webhookSigningSecret: secret } })) as BridgeResponse & {
       value: { webhook: { url: string } };

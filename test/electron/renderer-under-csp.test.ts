@@ -16,6 +16,8 @@ import { startCore, type Core } from '../../main/core';
 import { ensureRendererBundle } from '../../main/host/renderer-bundle';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 import { FileSecretStore } from '../../sync/secret-store';
+import { testStaffConfig } from '../core/fixtures';
+import { signInOnLockScreen } from '../e2e/harness';
 import { createAppProtocolHandler } from '../../main/electron/app-protocol';
 import { APP_ORIGIN } from '../../main/electron/app-origin';
 
@@ -35,7 +37,12 @@ beforeAll(async () => {
   const secretStore = new FileSecretStore(join(dataDir, 'secrets.json'));
   await secretStore.setMany({ api_key: sandbox.credentials.apiKeys.full });
   core = await startCore(
-    TerminalConfig.parse({ dataDir, api: { baseUrl: sandbox.baseUrl, apiHost: sandbox.apiHost, authUrl: sandbox.authUrl }, locationId: sandbox.credentials.locationIds[0] }),
+    TerminalConfig.parse({
+      dataDir,
+      api: { baseUrl: sandbox.baseUrl, apiHost: sandbox.apiHost, authUrl: sandbox.authUrl },
+      locationId: sandbox.credentials.locationIds[0],
+      staff: testStaffConfig(),
+    }),
     { secretStore, logger: silentLogger },
   );
 
@@ -101,9 +108,11 @@ describe('renderer under the shell CSP', () => {
     expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
   });
 
-  it('loads, renders the register from the core and takes an order line, with no CSP violation or page error', async () => {
+  it('loads, signs in on the lock screen, renders the register from the core and takes an order line, with no CSP violation or page error', async () => {
     const { page, violations, errors } = await openTerminalPage();
     await page.goto(`${origin}/index.html`);
+    // The till opens locked: the PIN typed on the lock screen goes through posBridge too.
+    await signInOnLockScreen(page, 'owner');
     const firstTile = page.locator('.menu-grid .tile:not([disabled])').first();
     await firstTile.waitFor({ timeout: 20_000 });
     await firstTile.click();

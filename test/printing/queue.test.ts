@@ -26,7 +26,8 @@ describe('migration 13', () => {
     const older = openStore(file, { migrations: STORE_MIGRATIONS.slice(0, 12) });
     const order = older.cashier.createOrder(threeLineOrder(), cashier);
     older.close();
-    const store = openStore(file);
+    // Migration 13 alone: print_jobs is its doing, not a later migration's.
+    const store = openStore(file, { migrations: STORE_MIGRATIONS.slice(0, 13) });
     try {
       expect(store.version).toBe(13);
       expect(store.cashier.getOrder(order.id)?.total).toBe(order.total);
@@ -39,6 +40,15 @@ describe('migration 13', () => {
       expect(() => store.db.prepare(`INSERT INTO print_jobs (id, printer, kind, payload, dedupe_key, state, next_attempt_at, created_at, updated_at) VALUES ('x', 'receipt', 'fax', '{}', 'k', 'pending', 0, 0, 0)`).run()).toThrow(/CHECK/);
     } finally {
       store.close();
+    }
+    // And on to the latest version, the order and the print queue still there.
+    const latest = openStore(file);
+    try {
+      expect(latest.version).toBe(STORE_MIGRATIONS.length);
+      expect(latest.cashier.getOrder(order.id)?.total).toBe(order.total);
+      expect(latest.printQueue.enqueue([job('A1')], 1_000).added).toHaveLength(1);
+    } finally {
+      latest.close();
     }
   });
 });
