@@ -55,8 +55,18 @@ function Till() {
   const { status: sync } = useSyncStatus();
   const appUpdate = useUpdateStatus();
   const client = useBridge();
-  // After a reset the ticket's items and the order being edited no longer exist.
-  useEffect(() => client.on('terminal.reset', () => setTicketState(emptyTicket)), [client]);
+  // After a reset the ticket's items and the order being edited no longer exist. The reset also
+  // locks the till (the staff session went with the store): Settings says it was reset once
+  // someone signs in again.
+  const [resetDone, setResetDone] = useState(false);
+  useEffect(
+    () =>
+      client.on('terminal.reset', () => {
+        setTicketState(emptyTicket);
+        setResetDone(true);
+      }),
+    [client],
+  );
 
   // Only the screens this person may open are shown; the Alt+n shortcuts follow the tabs as shown.
   const screens = SCREENS.filter((s) => !s.permission || can(s.permission));
@@ -139,7 +149,7 @@ function Till() {
         ) : screen === 'staff' ? (
           <Staff />
         ) : (
-          <Settings currency={menu.currency} />
+          <Settings currency={menu.currency} resetDone={resetDone} />
         )}
       </main>
     </div>

@@ -22,7 +22,8 @@ const DRAWER_MODES: { mode: DrawerMode; label: string }[] = [
  * settings (payments, checkout, tax, printing, the drawer, auto-lock); a cashier what the till is
  * set to, read-only.
  */
-export function Settings({ currency }: { currency: string }) {
+/** `resetDone`: the terminal was reset since the app opened (App keeps it: the reset locks the till, which unmounts this screen). */
+export function Settings({ currency, resetDone = false }: { currency: string; resetDone?: boolean }) {
   const { can } = useSession();
   const system = can('settings.system');
   const store = can('settings.store');
@@ -30,7 +31,6 @@ export function Settings({ currency }: { currency: string }) {
   // An OAuth approval may still be pending from before this screen was opened (the owner's alone).
   const oauthMessage = useOAuthMessage(system);
   // These outlive the form, which is rebuilt whenever the settings change under it (a save, a key, a reset).
-  const [resetDone, setResetDone] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   if (!settings) return <ErrorNote message={loadError} />;
   if (!system && !store) return <TillInfo settings={settings} currency={currency} />;
@@ -50,10 +50,7 @@ export function Settings({ currency }: { currency: string }) {
         oauthMessage={oauthMessage}
         message={message}
         setMessage={setMessage}
-        onReset={() => {
-          setMessage(null);
-          setResetDone(true);
-        }}
+        onReset={() => setMessage(null)}
       />
     </>
   );

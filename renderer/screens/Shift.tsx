@@ -472,8 +472,8 @@ function TodaySummary() {
   const m = (amount: number) => money(amount, summary.currency);
   return (
     <section className="card today-summary" aria-label="Shift summary">
-      <h2>Today at this till</h2>
-      <p className="muted">Since {formatTime(summary.since)}, every drawer.</p>
+      <h2>Today at this location</h2>
+      <p className="muted">Since {formatTime(summary.since)}: every order this till knows, online orders from the cloud included; what it took itself.</p>
       <dl className="facts">
         <Fact term="Orders">{summary.orders}</Fact>
         <Fact term="Cancelled">{summary.cancelled}</Fact>

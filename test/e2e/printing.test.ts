@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MenuItem, MenuSnapshot, Order } from '../../bridge/contract';
-import { TerminalConfig } from '../../main/config/schema';
+import type { TerminalConfig } from '../../main/config/schema';
 import { STAFF } from '../core/fixtures';
 import { FakePrinter } from '../printing/fake-printer';
 import { launchChromium, openRegister, signInAs, startTerminal, type Terminal } from './harness';

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MenuItem, MenuSnapshot } from '../../bridge/contract';
-import { launchChromium, openRegister, startTerminal, type Terminal } from './harness';
+import { launchChromium, openRegister, signInOnLockScreen, startTerminal, type Terminal } from './harness';
 
 const SHOTS = 'test-results/screenshots';
 let browser: Browser;
@@ -365,12 +365,12 @@ describe('cashier flows in the browser', () => {
   it('receives signed webhooks: a low-stock event marks the tile at once', async () => {
     await screen('Settings');
     await page.getByLabel('Receive webhook events').check();
-    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('button', { name: 'Save connection' }).click();
     const receiving = await page.getByTestId('webhook-url').textContent({ timeout: 10_000 });
     const url = /Receiving at (\S+)/.exec(receiving ?? '')?.[1] as string;
     const endpoint = await terminal.sandbox.createWebhookEndpoint({ url, event_types: ['inventory.low_stock', 'menu.item_updated'] });
     await page.getByLabel(/Signing secret/).fill(endpoint.secret);
-    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('button', { name: 'Save connection' }).click();
     await expect.poll(() => page.getByTestId('webhook-url').textContent()).not.toMatch(/refused until/);
     const item = menu.items.filter((i) => i.available)[5] as MenuItem;
     expect((await api(`/menu/items/${item.id}`, { method: 'PATCH', body: { stock: 2, low_stock_threshold: 5 } })).ok).toBe(true);
@@ -400,15 +400,19 @@ describe('cashier flows in the browser', () => {
     await expect.poll(() => terminal.sandbox.countOrders(), { timeout: 15_000 }).toBe(before + 1);
   });
 
-  it('resets the terminal when a manager confirms: an empty register, no sign-in, still working', async () => {
+  it('resets the terminal when the owner confirms: an empty register, no sign-in, still working', async () => {
     await expect.poll(pendingCount, { timeout: 15_000 }).toBe(0);
     await screen('Settings');
     await page.getByRole('button', { name: 'Reset this terminal' }).click();
     const reset = page.locator('dialog[open]');
     await expect.poll(() => reset.getByTestId('reset-loss').textContent()).toMatch(/nothing is lost/);
     await reset.getByTestId('confirm-reset').click();
-    await reset.waitFor({ state: 'detached' });
-    await expect.poll(() => page.getByTestId('reset-done').textContent()).toMatch(/This terminal was reset/);
+    await reset.waitFor({ state: 'detached', timeout: 10_000 });
+    // The staff session went with the store: the till is locked. The owner (provisioned by IT, so
+    // there again) signs in, back on Settings, which says what happened and what to do next.
+    await page.getByRole('form', { name: 'Sign in' }).waitFor({ timeout: 10_000 });
+    await signInOnLockScreen(page, 'owner');
+    await expect.poll(() => page.getByTestId('reset-done').textContent({ timeout: 5_000 })).toMatch(/This terminal was reset/);
     await expect.poll(() => page.locator('.card[aria-label="Account"]').textContent()).toMatch(/Not connected/);
     await expect.poll(() => page.getByTestId('sync-indicator').textContent()).toMatch(/Not connected to an account/);
     await shot('after-reset');
