@@ -837,12 +837,12 @@ export const commands = {
   ),
   'credentials.setApiKey': command(
     // The spec promises only the prefix; what follows is any visible ASCII (the sandbox's keys carry '-').
-    z.strictObject({ apiKey: z.string().trim().regex(/^sk_(test|live)_[!-~]+$/, 'an API key starts with sk_test_ or sk_live_') }),
+    z.strictObject({ apiKey: z.string().trim().regex(/^sk_(test|live)_[!-~]+$/, 'an API key starts with sk_test_ or sk_live_'), managerPin: ManagerPin.optional() }),
     // A key the cloud refuses is not saved (an error); otherwise what the cloud said of it, or why it could not be asked yet.
     SettingsView.extend({ keyCheck: z.string() }),
   ),
   /** Opens the system browser on the consent page; resolves when the terminal holds tokens. */
-  'credentials.connectOAuth': command(Empty, z.object({ authorizeUrl: z.string() })),
+  'credentials.connectOAuth': command(z.strictObject({ managerPin: ManagerPin.optional() }).default({}), z.object({ authorizeUrl: z.string() })),
   'credentials.oauthStatus': command(Empty, z.object({ state: z.enum(['idle', 'waiting', 'connected', 'failed']), message: z.string() })),
 
   'sync.status': command(Empty, SyncStatusView),
@@ -854,7 +854,7 @@ export const commands = {
   /** What would be lost by quitting, signing out or resetting now. */
   'session.pending': command(Empty, PendingLoss),
   /** Forgets the credentials. Refused while changes wait to sync unless `despitePending` confirms (they stay on the terminal, unsent). */
-  'session.signOut': command(z.strictObject({ despitePending: z.boolean().default(false) }), SettingsView),
+  'session.signOut': command(z.strictObject({ despitePending: z.boolean().default(false), managerPin: ManagerPin.optional() }), SettingsView),
   /**
    * Wipes this terminal: the local store (orders, payments, menu, settings made here, the outbox)
    * and the stored credentials; a fresh empty store opens and the app keeps running. Needs the

@@ -215,7 +215,11 @@ export class StaffDesk {
   require(act: Act, permission: Permission): string | null {
     if (can(act.by.role, permission)) return null;
     const { approver } = act;
-    if (approver.kind === 'staff' && approver.staff.active && can(approver.staff.role, permission)) return approver.staff.id;
+    if (approver.kind === 'staff' && approver.staff.active && can(approver.staff.role, permission)) {
+      // Recorded when given: the action's own entry may name it too (discount.approved...).
+      this.store.cashier.recordAudit(act.by.id, 'permission.approved', { permission, approvedBy: approver.staff.id });
+      return approver.staff.id;
+    }
     const needs = `${PERMISSIONS[permission]} needs ${leastRoleFor(permission) === 'owner' ? 'the owner' : 'a manager'}`;
     const message =
       approver.kind === 'none'
@@ -261,6 +265,7 @@ export class StaffDesk {
     const actorRole = act.approver.kind === 'staff' && can(act.approver.staff.role, 'staff.manage') && !can(act.by.role, 'staff.manage') ? act.approver.staff.role : act.by.role;
     if (!assignableRoles(actorRole).includes(role)) {
       const message = `A ${ROLE_NAMES[actorRole].toLowerCase()} cannot add or change a ${ROLE_NAMES[role].toLowerCase()}: ask the owner.`;
+      this.store.cashier.recordAudit(act.by.id, 'permission.refused', { permission: 'staff.manage', role });
       throw new CoreError('needs_manager', message, [{ path, message }]);
     }
   }
