@@ -201,7 +201,13 @@ export async function startCoreOnSandbox(
     logger: silentLogger,
     secretStore,
     createEngine: (engine) =>
-      createSyncEngine({ ...engine, timers: { pushIntervalMs: 200, localWriteDelayMs: 10, ...options.timers }, tuning: { ...engine.tuning, offlineBackoff: { baseMs: 100, capMs: 400 } } }),
+      createSyncEngine({
+        ...engine,
+        timers: { pushIntervalMs: 200, localWriteDelayMs: 10, ...options.timers },
+        // A lost reply to a record the spec cannot list (a payment intent on a spec-minimal /v1) is
+        // resent once it has had time to land: 2 s on loopback instead of the field's 30 s.
+        tuning: { ...engine.tuning, offlineBackoff: { baseMs: 100, capMs: 400 }, push: { ...engine.tuning?.push, lookup: { clockSkewMs: 10 * 60_000, maxPages: 50, settleMs: 2_000 } } },
+      }),
   });
   await startSession(core, options);
   return core;
