@@ -1,11 +1,10 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { lossAtStake, type PendingLoss } from '../../bridge/contract';
 import { BridgeCallError } from '../lib/bridge-client';
 import { describeError, useBridge } from '../lib/hooks';
 import { useApproval } from '../lib/session';
+import { ApprovalPin } from './ApprovalPin';
 import { Dialog, ErrorNote } from './Dialog';
-import { FieldError } from './FieldError';
-import { ManagerPinField } from './ManagerPinField';
 
 /**
  * "Reset this terminal": says first, in numbers, what exists only here and would be destroyed,
@@ -18,7 +17,6 @@ export function ResetDialog({ onClose, onDone }: { onClose: () => void; onDone: 
   const [loss, setLoss] = useState<PendingLoss | null>(null);
   const [pin, setPin] = useState('');
   const [pinError, setPinError] = useState<string | null>(null);
-  const pinErrorId = useId();
   const [error, setError] = useState<string | null>(null);
   const [working, setWorking] = useState(false);
 
@@ -66,12 +64,7 @@ export function ResetDialog({ onClose, onDone }: { onClose: () => void; onDone: 
           Every change has reached the cloud: nothing is lost.
         </p>
       )}
-      {approval.needed ? (
-        <>
-          <ManagerPinField permission="terminal.reset" value={pin} onChange={setPin} errorId={pinErrorId} error={pinError} />
-          <FieldError id={pinErrorId} message={pinError} />
-        </>
-      ) : null}
+      <ApprovalPin needed={approval.needed} permission="terminal.reset" value={pin} onChange={setPin} error={pinError} />
       <ErrorNote message={error} />
       <div className="dialog-actions">
         <button type="button" className="secondary big" onClick={onClose} data-autofocus>

@@ -191,6 +191,28 @@ function PinSignIn() {
 
 type SetupField = 'name' | 'pin' | 'repeat';
 
+/** A new PIN's password box under its label, with its refusal right under it. */
+function NewPinField({ label, value, onChange, errorId, error }: { label: string; value: string; onChange: (value: string) => void; errorId: string; error: string | null }) {
+  return (
+    <>
+      <label>
+        {label}
+        <input
+          className="big-input"
+          type="password"
+          inputMode="numeric"
+          autoComplete="new-password"
+          maxLength={MAX_PIN}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          {...describedBy(errorId, error)}
+        />
+      </label>
+      <FieldError id={errorId} message={error} />
+    </>
+  );
+}
+
 /** The first run: the owner's name and PIN, before anything else. There is no PIN-less default. */
 function SetupOwner() {
   const client = useBridge();
@@ -239,34 +261,8 @@ function SetupOwner() {
         <input value={name} autoComplete="off" maxLength={60} autoFocus onChange={(event) => setName(event.target.value)} {...describedBy(ids.name, fieldError('name'))} />
       </label>
       <FieldError id={ids.name} message={fieldError('name')} />
-      <label>
-        PIN (4 to 8 digits)
-        <input
-          className="big-input"
-          type="password"
-          inputMode="numeric"
-          autoComplete="new-password"
-          maxLength={MAX_PIN}
-          value={pin}
-          onChange={(event) => setPin(event.target.value)}
-          {...describedBy(ids.pin, fieldError('pin'))}
-        />
-      </label>
-      <FieldError id={ids.pin} message={fieldError('pin')} />
-      <label>
-        PIN again
-        <input
-          className="big-input"
-          type="password"
-          inputMode="numeric"
-          autoComplete="new-password"
-          maxLength={MAX_PIN}
-          value={repeat}
-          onChange={(event) => setRepeat(event.target.value)}
-          {...describedBy(ids.repeat, fieldError('repeat'))}
-        />
-      </label>
-      <FieldError id={ids.repeat} message={fieldError('repeat')} />
+      <NewPinField label="PIN (4 to 8 digits)" value={pin} onChange={setPin} errorId={ids.pin} error={fieldError('pin')} />
+      <NewPinField label="PIN again" value={repeat} onChange={setRepeat} errorId={ids.repeat} error={fieldError('repeat')} />
       <ErrorNote message={note} />
       <div className="dialog-actions">
         <button type="submit" className="primary big" disabled={busy}>

@@ -1,9 +1,8 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { CheckoutRules, Order, OrderDisplayState, OrderStatus, RefundState } from '../../bridge/contract';
+import { ApprovalPin } from '../components/ApprovalPin';
 import { CheckTotals } from '../components/CheckTotals';
 import { Dialog, ErrorNote, StatusNote } from '../components/Dialog';
-import { FieldError } from '../components/FieldError';
-import { ManagerPinField } from '../components/ManagerPinField';
 import { PaymentDialog } from '../components/PaymentDialog';
 import { ReceiptDialog } from '../components/ReceiptDialog';
 import { RefundDialog } from '../components/RefundDialog';
@@ -69,7 +68,6 @@ function CancelOrderDialog({ order, onClose, onCancelled }: { order: Order; onCl
   const [pinError, setPinError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const pinErrorId = useId();
   const cancel = async () => {
     setBusy(true);
     setError(null);
@@ -90,12 +88,7 @@ function CancelOrderDialog({ order, onClose, onCancelled }: { order: Order; onCl
           ? `It was paid ${money(order.paidAmount, order.currency)}. Cancelling does not give the money back: refund it first if the customer should get it.`
           : 'The kitchen will stop on it. This cannot be undone.'}
       </p>
-      {approval.needed ? (
-        <>
-          <ManagerPinField permission="order.void" value={pin} onChange={setPin} errorId={pinErrorId} error={pinError} />
-          <FieldError id={pinErrorId} message={pinError} />
-        </>
-      ) : null}
+      <ApprovalPin needed={approval.needed} permission="order.void" value={pin} onChange={setPin} error={pinError} />
       <ErrorNote message={error} />
       <div className="dialog-actions">
         <button type="button" className="secondary big" onClick={onClose} data-autofocus>

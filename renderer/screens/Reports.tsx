@@ -214,6 +214,25 @@ function ApprovalGate({ message, wrongPin, onApprove }: { message: string; wrong
 
 type Column = { label: string; num?: boolean };
 
+/** A row's cells: the first is the row header, the others are data (numbers aligned as their column says). */
+function RowCells({ cells, columns }: { cells: ReactNode[]; columns: Column[] }) {
+  return (
+    <>
+      {cells.map((cell, c) =>
+        c === 0 ? (
+          <th key={c} scope="row">
+            {cell}
+          </th>
+        ) : (
+          <td key={c} className={columns[c]?.num ? 'num' : undefined}>
+            {cell}
+          </td>
+        ),
+      )}
+    </>
+  );
+}
+
 /** A section of the report: its heading names the table (one accessible name), row headers first. */
 function ReportTable({ title, columns, rows, foot, empty, testId }: { title: string; columns: Column[]; rows: ReactNode[][]; foot?: ReactNode[]; empty?: string; testId?: string }) {
   const headingId = useId();
@@ -237,34 +256,14 @@ function ReportTable({ title, columns, rows, foot, empty, testId }: { title: str
             <tbody>
               {rows.map((cells, r) => (
                 <tr key={r}>
-                  {cells.map((cell, c) =>
-                    c === 0 ? (
-                      <th key={c} scope="row">
-                        {cell}
-                      </th>
-                    ) : (
-                      <td key={c} className={columns[c]?.num ? 'num' : undefined}>
-                        {cell}
-                      </td>
-                    ),
-                  )}
+                  <RowCells cells={cells} columns={columns} />
                 </tr>
               ))}
             </tbody>
             {foot ? (
               <tfoot>
                 <tr>
-                  {foot.map((cell, c) =>
-                    c === 0 ? (
-                      <th key={c} scope="row">
-                        {cell}
-                      </th>
-                    ) : (
-                      <td key={c} className={columns[c]?.num ? 'num' : undefined}>
-                        {cell}
-                      </td>
-                    ),
-                  )}
+                  <RowCells cells={foot} columns={columns} />
                 </tr>
               </tfoot>
             ) : null}

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { ShiftView } from '../../bridge/contract';
+import type { CashCount } from '../../bridge/staff/cash';
 import { CashCountForm, focusFirstRefused, readCount, type CountTexts } from '../components/CashCountForm';
 import { CashMoveDialog, MOVE_TITLE, type CashMoveKind } from '../components/CashMoveDialog';
 import { Dialog, ErrorNote, StatusNote } from '../components/Dialog';
@@ -136,6 +137,19 @@ function Fact({ term, children, testId }: { term: string; children: ReactNode; t
   );
 }
 
+/** A labelled <dl className="facts">: a row per [term, test id, value]. */
+function FactList({ label, facts }: { label: string; facts: [term: string, testId: string, value: ReactNode][] }) {
+  return (
+    <dl className="facts" aria-label={label}>
+      {facts.map(([term, testId, value]) => (
+        <Fact key={testId} term={term} testId={testId}>
+          {value}
+        </Fact>
+      ))}
+    </dl>
+  );
+}
+
 /** The count and, beside it, what it comes to and what to do with it: one layout for opening and closing. */
 function CountLayout({ count, side }: { count: ReactNode; side: ReactNode }) {
   return (
@@ -146,46 +160,66 @@ function CountLayout({ count, side }: { count: ReactNode; side: ReactNode }) {
   );
 }
 
-function OpenShiftForm({ currency, perCashier, onOpened }: { currency: string; perCashier: boolean; onOpened: (shift: ShiftView) => void }) {
-  const client = useBridge();
+/**
+ * A drawer count's form: what was typed, the approving PIN (shown once the core asks for it, or
+ * from the start when `approvalNeeded`), and the submit that checks the count and the PIN first,
+ * then sends them and puts a refusal where it belongs (a PIN refused next to the PIN).
+ */
+function useCountForm(currency: string, approvalNeeded = false) {
   const [texts, setTexts] = useState<CountTexts>({});
   const [pin, setPin] = useState('');
   const [pinAsked, setPinAsked] = useState(false);
   const [pinError, setPinError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const pinId = useId();
   const formRef = useRef<HTMLFormElement>(null);
-  const submitRef = useRef<HTMLButtonElement>(null);
   const reading = readCount(texts, currency);
+  const showPin = pinAsked || approvalNeeded;
 
-  const submit = async (event: FormEvent) => {
+  const submitCount = async (
+    event: FormEvent,
+    { pinMessage, issuePaths, send }: { pinMessage: string; issuePaths: string[]; send: (count: CashCount, approvalPin: { managerPin?: string }) => Promise<void> },
+  ) => {
     event.preventDefault();
     setError(null);
     if (reading.count === null) {
       focusFirstRefused(formRef.current);
       return;
     }
-    if (pinAsked && !APPROVAL_PIN.test(pin)) {
-      setPinError('The approving PIN is 4 to 8 digits.');
+    if (showPin && !APPROVAL_PIN.test(pin)) {
+      setPinError(pinMessage);
       return;
     }
     setPinError(null);
     setBusy(true);
     try {
-      const shift = await client.call('shift.open', { count: reading.count, ...(pinAsked ? { managerPin: pin } : {}) });
-      onOpened(shift);
+      await send(reading.count, showPin ? { managerPin: pin } : {});
     } catch (caught) {
       const refusal = approvalRefusal(caught);
       if (refusal !== null) {
         setPinAsked(true);
         setPin('');
         setPinError(refusal);
-      } else setError(issueAt(caught, 'count') ?? describeError(caught));
+      } else setError(issueAt(caught, ...issuePaths) ?? describeError(caught));
     } finally {
       setBusy(false);
     }
   };
+  return { texts, setTexts, pin, setPin, pinError, error, busy, formRef, reading, showPin, submitCount };
+}
+
+function OpenShiftForm({ currency, perCashier, onOpened }: { currency: string; perCashier: boolean; onOpened: (shift: ShiftView) => void }) {
+  const client = useBridge();
+  const { texts, setTexts, pin, setPin, pinError, error, busy, formRef, reading, showPin: pinAsked, submitCount } = useCountForm(currency);
+  const pinId = useId();
+  const submitRef = useRef<HTMLButtonElement>(null);
+
+  const submit = (event: FormEvent) =>
+    submitCount(event, {
+      pinMessage: 'The approving PIN is 4 to 8 digits.',
+      issuePaths: ['count'],
+      send: async (count, approvalPin) => onOpened(await client.call('shift.open', { count, ...approvalPin })),
+    });
 
   return (
     <form ref={formRef} className="card shift-count-card" aria-label="Open the drawer" onSubmit={(event) => void submit(event)} noValidate>
@@ -242,37 +276,25 @@ function OpenShift({
       </p>
       <StatusNote message={notice} testId="shift-notice" />
       <div className="shift-figures">
-        <dl className="facts" aria-label="Cash">
-          <Fact term="Float" testId="shift-float">
-            {m(shift.float)}
-          </Fact>
-          <Fact term="Cash sales" testId="shift-cash-sales">
-            {m(shift.cashSales)}
-          </Fact>
-          <Fact term="Cash tips" testId="shift-cash-tips">
-            {m(shift.cashTips)}
-          </Fact>
-          <Fact term="Cash refunds" testId="shift-cash-refunds">
-            {m(shift.cashRefunds)}
-          </Fact>
-          <Fact term="Paid-outs" testId="shift-paid-outs">
-            {m(shift.paidOuts)}
-          </Fact>
-          <Fact term="Drops" testId="shift-drops">
-            {m(shift.drops)}
-          </Fact>
-        </dl>
-        <dl className="facts" aria-label="Card">
-          <Fact term="Card sales" testId="shift-card-sales">
-            {m(shift.cardSales)}
-          </Fact>
-          <Fact term="Card tips" testId="shift-card-tips">
-            {m(shift.cardTips)}
-          </Fact>
-          <Fact term="Payments" testId="shift-payments">
-            {shift.payments}
-          </Fact>
-        </dl>
+        <FactList
+          label="Cash"
+          facts={[
+            ['Float', 'shift-float', m(shift.float)],
+            ['Cash sales', 'shift-cash-sales', m(shift.cashSales)],
+            ['Cash tips', 'shift-cash-tips', m(shift.cashTips)],
+            ['Cash refunds', 'shift-cash-refunds', m(shift.cashRefunds)],
+            ['Paid-outs', 'shift-paid-outs', m(shift.paidOuts)],
+            ['Drops', 'shift-drops', m(shift.drops)],
+          ]}
+        />
+        <FactList
+          label="Card"
+          facts={[
+            ['Card sales', 'shift-card-sales', m(shift.cardSales)],
+            ['Card tips', 'shift-card-tips', m(shift.cardTips)],
+            ['Payments', 'shift-payments', shift.payments],
+          ]}
+        />
       </div>
       <p className="muted blind-note">What the drawer should hold is shown once it is counted at the close.</p>
       <div className="shift-actions">
@@ -333,46 +355,17 @@ function Movements({ shift }: { shift: ShiftView }) {
 function CloseShiftForm({ shift, perCashier, onCancel, onClosed }: { shift: ShiftView; perCashier: boolean; onCancel: () => void; onClosed: (shift: ShiftView) => void }) {
   const client = useBridge();
   const approval = useApproval('shift.close');
-  const [texts, setTexts] = useState<CountTexts>({});
+  const { texts, setTexts, pin, setPin, pinError, error, busy, formRef, reading, showPin, submitCount } = useCountForm(shift.currency, approval.needed);
   const [note, setNote] = useState('');
-  const [pin, setPin] = useState('');
-  const [pinAsked, setPinAsked] = useState(false);
-  const [pinError, setPinError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const ids = { pin: useId() };
-  const formRef = useRef<HTMLFormElement>(null);
   const noteRef = useRef<HTMLTextAreaElement>(null);
-  const reading = readCount(texts, shift.currency);
-  const showPin = pinAsked || approval.needed;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    if (reading.count === null) {
-      focusFirstRefused(formRef.current);
-      return;
-    }
-    if (showPin && !APPROVAL_PIN.test(pin)) {
-      setPinError(approval.needed ? 'Closing a shift needs a manager: they enter their PIN (4 to 8 digits).' : 'The approving PIN is 4 to 8 digits.');
-      return;
-    }
-    setPinError(null);
-    setBusy(true);
-    try {
-      const closed = await client.call('shift.close', { count: reading.count, note: note.trim(), ...(showPin ? { managerPin: pin } : {}) });
-      onClosed(closed);
-    } catch (caught) {
-      const refusal = approvalRefusal(caught);
-      if (refusal !== null) {
-        setPinAsked(true);
-        setPin('');
-        setPinError(refusal);
-      } else setError(issueAt(caught, 'count', 'note') ?? describeError(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = (event: FormEvent) =>
+    submitCount(event, {
+      pinMessage: approval.needed ? 'Closing a shift needs a manager: they enter their PIN (4 to 8 digits).' : 'The approving PIN is 4 to 8 digits.',
+      issuePaths: ['count', 'note'],
+      send: async (count, approvalPin) => onClosed(await client.call('shift.close', { count, note: note.trim(), ...approvalPin })),
+    });
 
   return (
     <form ref={formRef} className="card shift-count-card" aria-label="Close the shift" onSubmit={(event) => void submit(event)} noValidate>

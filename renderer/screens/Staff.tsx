@@ -197,16 +197,22 @@ export function Staff() {
   );
 }
 
-function AddStaff({ roles, onAdded }: { roles: Role[]; onAdded: (member: StaffMember) => void }) {
-  const client = useBridge();
-  const [name, setName] = useState('');
-  const [role, setRole] = useState<Role>(roles[0] ?? 'cashier');
+/** What the add and change forms hold: name, role, the new PIN twice, their refusals and the form's state. */
+function useStaffForm(initialName: string, initialRole: Role) {
+  const [name, setName] = useState(initialName);
+  const [role, setRole] = useState<Role>(initialRole);
   const [pin, setPin] = useState('');
   const [repeat, setRepeat] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ids = { name: useId(), role: useId(), pin: useId(), repeat: useId() };
+  return { name, setName, role, setRole, pin, setPin, repeat, setRepeat, errors, setErrors, note, setNote, busy, setBusy, ids };
+}
+
+function AddStaff({ roles, onAdded }: { roles: Role[]; onAdded: (member: StaffMember) => void }) {
+  const client = useBridge();
+  const { name, setName, role, setRole, pin, setPin, repeat, setRepeat, errors, setErrors, note, setNote, busy, setBusy, ids } = useStaffForm('', roles[0] ?? 'cashier');
   const formRef = useRef<HTMLFormElement>(null);
   useEffect(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), [errors]);
 
@@ -257,14 +263,7 @@ function AddStaff({ roles, onAdded }: { roles: Role[]; onAdded: (member: StaffMe
 
 function EditStaff({ member, roles, onClose, onSaved }: { member: StaffMember; roles: Role[]; onClose: () => void; onSaved: (member: StaffMember) => void }) {
   const client = useBridge();
-  const [name, setName] = useState(member.name);
-  const [role, setRole] = useState<Role>(member.role);
-  const [pin, setPin] = useState('');
-  const [repeat, setRepeat] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
-  const [note, setNote] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const ids = { name: useId(), role: useId(), pin: useId(), repeat: useId() };
+  const { name, setName, role, setRole, pin, setPin, repeat, setRepeat, errors, setErrors, note, setNote, busy, setBusy, ids } = useStaffForm(member.name, member.role);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Permission } from '../../bridge/staff/roles';
+import { Permission, type Role } from '../../bridge/staff/roles';
 import { ManualClock } from '../../common/clock';
 import { hashManagerPin } from '../../main/config/manager-pin';
 import { MANAGER_PIN_HASH } from '../../main/config/schema';
@@ -321,19 +321,20 @@ describe('who did what', () => {
 
 describe('staff provisioned by the configuration', () => {
   const hashes = { pat: hashManagerPin('24680'), sam: hashManagerPin('35791'), lee: hashManagerPin('46802'), kim: hashManagerPin('57913') };
+  /** A core on `dataDir` whose configuration provisions these members ([name, role, PIN hash]). */
+  const startedWith = (dataDir: string, members: [name: string, role: Role, pinHash: string][]) =>
+    startedOn(dataDir, { staff: { members: members.map(([name, role, pinHash]) => ({ name, role, pinHash })) } });
+  /** These columns of the staff table, by name. */
+  const staffByName = (dataDir: string, columns: string) => readDb(dataDir, (db) => db.prepare(`SELECT ${columns} FROM staff ORDER BY name`).all());
 
   it('adds, updates and deactivates (never deletes) members at start; they cannot be changed at the till', async () => {
     const dataDir = seedDataDir();
-    const first = await startedOn(dataDir, {
-      staff: {
-        members: [
-          { name: 'Pat Owner', role: 'owner', pinHash: hashes.pat },
-          { name: 'Sam Lead', role: 'manager', pinHash: hashes.sam },
-          { name: 'Lee Temp', role: 'cashier', pinHash: hashes.lee },
-        ],
-      },
-    });
-    expect(readDb(dataDir, (db) => db.prepare('SELECT name, role, active, provisioned FROM staff ORDER BY name').all())).toEqual([
+    const first = await startedWith(dataDir, [
+      ['Pat Owner', 'owner', hashes.pat],
+      ['Sam Lead', 'manager', hashes.sam],
+      ['Lee Temp', 'cashier', hashes.lee],
+    ]);
+    expect(staffByName(dataDir, 'name, role, active, provisioned')).toEqual([
       { name: 'Lee Temp', role: 'cashier', active: 1, provisioned: 1 },
       { name: 'Pat Owner', role: 'owner', active: 1, provisioned: 1 },
       { name: 'Sam Lead', role: 'manager', active: 1, provisioned: 1 },
@@ -343,16 +344,12 @@ describe('staff provisioned by the configuration', () => {
     cores.splice(cores.indexOf(first), 1);
 
     // Sam becomes a cashier, Lee leaves the list, Kim joins.
-    const core = await startedOn(dataDir, {
-      staff: {
-        members: [
-          { name: 'Pat Owner', role: 'owner', pinHash: hashes.pat },
-          { name: 'Sam Lead', role: 'cashier', pinHash: hashes.sam },
-          { name: 'Kim New', role: 'cashier', pinHash: hashes.kim },
-        ],
-      },
-    });
-    expect(readDb(dataDir, (db) => db.prepare('SELECT id, name, role, active, provisioned FROM staff ORDER BY name').all())).toEqual([
+    const core = await startedWith(dataDir, [
+      ['Pat Owner', 'owner', hashes.pat],
+      ['Sam Lead', 'cashier', hashes.sam],
+      ['Kim New', 'cashier', hashes.kim],
+    ]);
+    expect(staffByName(dataDir, 'id, name, role, active, provisioned')).toEqual([
       { id: provisionedId('Kim New'), name: 'Kim New', role: 'cashier', active: 1, provisioned: 1 },
       { id: provisionedId('Lee Temp'), name: 'Lee Temp', role: 'cashier', active: 0, provisioned: 1 },
       { id: provisionedId('Pat Owner'), name: 'Pat Owner', role: 'owner', active: 1, provisioned: 1 },

@@ -225,6 +225,17 @@ function Probe() {
   return <p data-testid="who">{session === null ? 'loading' : (session.signedIn?.name ?? 'locked')}</p>;
 }
 
+/** The probe under the session, on `client`. */
+function renderProbe(client: BridgeClient) {
+  render(
+    <BridgeContext.Provider value={client}>
+      <SessionProvider>
+        <Probe />
+      </SessionProvider>
+    </BridgeContext.Provider>,
+  );
+}
+
 describe('the idle helper', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -235,13 +246,7 @@ describe('the idle helper', () => {
   it('reports use at most every 20 s (the last touch always) and locks after the idle time', async () => {
     vi.useFakeTimers();
     const stub = stubClient(60_000);
-    render(
-      <BridgeContext.Provider value={stub.client}>
-        <SessionProvider>
-          <Probe />
-        </SessionProvider>
-      </BridgeContext.Provider>,
-    );
+    renderProbe(stub.client);
     await advance(0);
     expect(screen.getByTestId('who').textContent).toBe('Ada');
     const start = Date.now();
@@ -272,13 +277,7 @@ describe('the idle helper', () => {
   it('never locks by itself when the auto-lock is off (0)', async () => {
     vi.useFakeTimers();
     const stub = stubClient(0);
-    render(
-      <BridgeContext.Provider value={stub.client}>
-        <SessionProvider>
-          <Probe />
-        </SessionProvider>
-      </BridgeContext.Provider>,
-    );
+    renderProbe(stub.client);
     await advance(60 * 60_000);
     expect(stub.count('staff.lock')).toBe(0);
     expect(screen.getByTestId('who').textContent).toBe('Ada');

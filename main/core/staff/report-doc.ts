@@ -28,6 +28,11 @@ export function zReportDoc(report: ZReport, location: { name: string; address: s
   const minus = (amount: number) => formatMoney(amount === 0 ? 0 : -amount, c);
   /** Over is "+", short is "-". */
   const overShort = (amount: number) => (amount > 0 ? `+${money(amount)}` : money(amount));
+  /** What was counted and how far off it was: "not counted" and "-" before any count. */
+  const countRows = ({ counted, overShort: off }: { counted: number | null; overShort: number | null }) => [
+    row('Counted', counted === null ? 'not counted' : money(counted)),
+    row('Over/short', off === null ? '-' : overShort(off)),
+  ];
   const sections: Section[] = [];
 
   if (!report.complete) {
@@ -110,8 +115,7 @@ export function zReportDoc(report: ZReport, location: { name: string; address: s
       row('Paid outs', minus(cash.paidOuts)),
       row('Drops', minus(cash.drops)),
       row('Expected', money(cash.expected)),
-      row('Counted', cash.counted === null ? 'not counted' : money(cash.counted)),
-      row('Over/short', cash.overShort === null ? '-' : overShort(cash.overShort)),
+      ...countRows(cash),
     ],
   });
   for (const sh of report.shifts) {
@@ -122,8 +126,7 @@ export function zReportDoc(report: ZReport, location: { name: string; address: s
         ...(sh.closedBy ? [row('Closed by', sh.closedBy.name)] : [row('Status', 'open')]),
         row('Float', money(sh.float)),
         row('Expected', sh.expected === null ? 'at close' : money(sh.expected)),
-        row('Counted', sh.counted === null ? 'not counted' : money(sh.counted)),
-        row('Over/short', sh.overShort === null ? '-' : overShort(sh.overShort)),
+        ...countRows(sh),
       ],
     });
   }
