@@ -201,8 +201,9 @@ export const TerminalConfig = z.strictObject({
     .superRefine((staff, ctx) => {
       const seen = new Set<string>();
       staff.members.forEach((m, i) => {
-        const key = m.name.toLowerCase();
-        if (seen.has(key)) ctx.issues.push({ code: 'custom', message: `${m.name} is listed twice`, path: ['members', i, 'name'], input: m.name });
+        // The till names a provisioned member by these letters and digits (StaffDesk): "Dana Okafor" and "dana-okafor" are one.
+        const key = m.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+        if (seen.has(key)) ctx.issues.push({ code: 'custom', message: `${m.name} is listed twice (names differing only in case, spaces or punctuation are one person)`, path: ['members', i, 'name'], input: m.name });
         seen.add(key);
       });
     }),

@@ -115,6 +115,7 @@ describe('staff configuration', () => {
     ['an unknown field', { machine: { staff: { members: [{ name: 'Ana', role: 'owner', pinHash: ANA, pin: '4821' }] } } }, /machine config .*: staff\.members\.0\.pin: is not a known setting/],
     ['a duplicate name', { argv: ['--staff', `Ana:owner:${ANA}`, '--staff', `ana:cashier:${BEN}`] }, /command line: --staff: ana is listed twice/],
     ['a duplicate name', { env: { POS_STAFF: `Ben:cashier:${BEN},Ben:manager:${CARL}` } }, /environment: POS_STAFF: Ben is listed twice/],
+    ['names differing only in punctuation', { env: { POS_STAFF: `Dana Okafor:cashier:${BEN},dana-okafor:manager:${CARL}` } }, /environment: POS_STAFF: dana-okafor is listed twice/],
     ['a duplicate name', { user: { staff: { members: [{ name: 'Ana', role: 'owner', pinHash: ANA }, { name: 'ANA', role: 'cashier', pinHash: BEN }] } } }, /user config .*: staff\.members\.1\.name: ANA is listed twice/],
   ])('refuses %s, naming the flag, variable or field %#', (_what, environment, message) => {
     expect(() => load(environment)).toThrow(message);
