@@ -1,3 +1,3 @@
 export { TerminalConfig, MANAGER_PIN_HASH, type TerminalConfigInput } from './schema';
 export { loadConfig, ConfigError, SETTINGS, machineConfigFile, userConfigFile, defaultDataDir, type LoadedConfig, type ConfigEnvironment } from './load';
-export { hashManagerPin, verifyManagerPin } from './manager-pin';
+export { hashManagerPin, hashPin, pinMatches } from './manager-pin';

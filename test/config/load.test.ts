@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, hashManagerPin, loadConfig, machineConfigFile, userConfigFile, verifyManagerPin } from '../../main/config';
+import { ConfigError, hashManagerPin, loadConfig, machineConfigFile, userConfigFile, pinMatches } from '../../main/config';
 
 function files(machine?: unknown, user?: unknown) {
   const dir = mkdtempSync(join(tmpdir(), 'pos-config-'));
@@ -91,11 +91,11 @@ describe('loadConfig', () => {
 });
 
 describe('manager PIN hash', () => {
-  it('verifies the right PIN and refuses others', () => {
+  it('verifies the right PIN and refuses others', async () => {
     const hash = hashManagerPin('4321');
-    expect(verifyManagerPin('4321', hash)).toBe(true);
-    expect(verifyManagerPin('1234', hash)).toBe(false);
-    expect(verifyManagerPin('4321', 'garbage')).toBe(false);
+    expect(await pinMatches('4321', hash)).toBe(true);
+    expect(await pinMatches('1234', hash)).toBe(false);
+    expect(await pinMatches('4321', 'garbage')).toBe(false);
     expect(() => hashManagerPin('12')).toThrow(RangeError);
   });
 });

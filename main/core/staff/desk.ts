@@ -9,7 +9,8 @@ import type { StaffDoc, Store } from '../../../store/index';
 import type { TerminalConfig } from '../../config/schema';
 import { CoreError } from '../errors';
 import type { EventHub } from '../events';
-import { hashPin, PinDirectory } from './pins';
+import { hashPin } from '../../config/manager-pin';
+import { PinDirectory } from './pins';
 
 /** Wrong PINs allowed in a row before PIN entry waits; the wait then doubles up to the cap. */
 const FREE_TRIES = 5;

@@ -1,28 +1,10 @@
-// PINs are kept only as scrypt hashes (the format of `npm run hash-pin`). Checking a PIN against
+// Finding whose PIN it is (main/config/manager-pin.ts holds the hash format). Checking a PIN against
 // the staff hashes runs on libuv's thread pool, as many at once as the machine has cores. A wrong
 // PIN is always checked against every hash, so its answer takes as long whatever it is and its
 // timing names no one; a right PIN stops at the batch that holds its owner (who learns nothing new).
-import { createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { MANAGER_PIN_HASH } from '../../config/schema';
-
-const KEY_LENGTH = 32;
-
-function derive(pin: string, salt: Buffer, length: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(pin, salt, length, (error, key) => (error ? reject(error) : resolve(key))));
-}
-
-export async function hashPin(pin: string): Promise<string> {
-  const salt = randomBytes(16);
-  return `scrypt:${salt.toString('base64')}:${(await derive(pin, salt, KEY_LENGTH)).toString('base64')}`;
-}
-
-export async function pinMatches(pin: string, hash: string): Promise<boolean> {
-  if (!MANAGER_PIN_HASH.test(hash)) return false;
-  const [, saltText, expectedText] = hash.split(':') as [string, string, string];
-  const expected = Buffer.from(expectedText, 'base64');
-  return timingSafeEqual(await derive(pin, Buffer.from(saltText, 'base64'), expected.length), expected);
-}
+import { pinMatches } from '../../config/manager-pin';
 
 /**
  * Who a PIN belongs to among `candidates`. A person who signed in once since launch is found again

@@ -9,8 +9,7 @@
 // - the Z report and the shift's close on a day of 1,000 paid orders, next to the day summary
 //   (shift.summary) of the same orders.
 import { performance } from 'node:perf_hooks';
-import { hashManagerPin } from '../../../main/config/manager-pin';
-import { pinMatches } from '../../../main/core/staff/pins';
+import { hashManagerPin, pinMatches } from '../../../main/config/manager-pin';
 import { ITEMS, startTestCore, type TestCore } from '../../core/fixtures';
 import { percentile, row, type BenchRow, type BenchSuite } from '../harness';
 
