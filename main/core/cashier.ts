@@ -772,7 +772,7 @@ function unitsByItem(lines: readonly OrderLineDoc[]): Map<string, number> {
 }
 
 /** New lines take units off what the kitchen already has: a void of items. */
-export function takesUnitsOff(before: readonly OrderLineDoc[], after: readonly OrderLineDoc[]): boolean {
+function takesUnitsOff(before: readonly OrderLineDoc[], after: readonly OrderLineDoc[]): boolean {
   const now = unitsByItem(after);
   return [...unitsByItem(before)].some(([key, units]) => (now.get(key) ?? 0) < units);
 }

@@ -1,7 +1,7 @@
 // Who is at the till and what they may do: the staff list, PIN sign-in with its lockout, the
 // auto-lock, and the one check every protected action goes through (docs/staff.md).
 import type { Role} from '../../../bridge/staff/roles';
-import { assignableRoles, can, leastRoleFor, PERMISSIONS, ROLE_NAMES, weakPinReason, type Permission } from '../../../bridge/staff/roles';
+import { assignableRoles, can, leastRoleFor, PERMISSIONS, ROLE_NAMES, ROLE_PERMISSIONS, weakPinReason, type Permission } from '../../../bridge/staff/roles';
 import type { StaffMember, StaffSession } from '../../../bridge/contract';
 import type { Clock } from '../../../common/clock';
 import { newId } from '../../../common/ids';
@@ -101,7 +101,7 @@ export class StaffDesk {
     const { autoLockMinutes, drawerMode } = this.settings();
     return {
       signedIn: by ? staffMember(by) : null,
-      permissions: by ? [...Object.keys(PERMISSIONS)].filter((p): p is Permission => can(by.role, p as Permission)) : [],
+      permissions: by ? [...ROLE_PERMISSIONS[by.role]] : [],
       setupNeeded: !this.#active().some((s) => s.role === 'owner'),
       lockedOutForMs: wait > 0 ? wait : null,
       autoLockMs: autoLockMinutes * 60_000,
