@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import type { StaffSession } from '../../bridge/contract';
 import { STAFF_PIN, weakPinReason } from '../../bridge/staff/roles';
 import { ErrorNote } from '../components/Dialog';
@@ -114,10 +114,12 @@ function PinSignIn() {
   }, [apply, busy, client, locked, pin, refresh]);
 
   const latest = useRef({ press, back, clear, signIn, entryOff });
-  useEffect(() => {
+  // Layout effects, not passive ones: they run in the commit that shows the keypad, so a digit
+  // typed as soon as the screen appears is never dropped before the listener is there.
+  useLayoutEffect(() => {
     latest.current = { press, back, clear, signIn, entryOff };
   });
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
       const keys = latest.current;
