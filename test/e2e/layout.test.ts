@@ -1,10 +1,12 @@
 // Every screen and dialog of the terminal at the two window sizes tills have (1024×768 and
 // 1366×768), in Chromium against the sandbox: no text cut off, nothing interactive out of reach.
 // Screenshots of each go to test-results/layout/ (git-ignored) for a person to look at.
-// One browser, one terminal; the cases build on each other.
+// One browser and one terminal for the file, but every case opens its own page (an empty ticket)
+// and sets up what it shows itself: a case that fails cannot leave a ticket, a dialog or a sold-out
+// item behind for the next.
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CommandInput, CommandName, CommandResult, MenuItem, MenuSnapshot } from '../../bridge/contract';
 import { launchChromium, openRegister, startTerminal, type Terminal } from './harness';
 import { expectNoLayoutProblems, settle, SMALL_TILL, WIDE_TILL } from './shots';
@@ -47,6 +49,11 @@ async function closeDialog(): Promise<void> {
   await openDialog().waitFor({ state: 'detached' });
 }
 
+/** Items that go on the ticket with one tap (the menu as the suite found it; the case that 86es one puts it back). */
+function plainItems(): MenuItem[] {
+  return menu.items.filter((i) => i.available && i.modifiers.length === 0 && i.name !== LONG_NAME);
+}
+
 async function addToTicket(item: MenuItem): Promise<void> {
   await page.locator(`.menu-grid .tile[data-item-id="${item.id}"]`).click();
 }
@@ -54,8 +61,9 @@ async function addToTicket(item: MenuItem): Promise<void> {
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   [browser, terminal] = await Promise.all([launchChromium(), startTerminal()]);
-  // Signed in (the owner, on the lock screen) with the drawer open: the core's commands below act as the owner.
-  ({ page } = await openRegister(browser, terminal, { viewport: VIEWPORTS[0], errors: consoleErrors }));
+  // Signed in (the owner, on the lock screen) with the drawer open: the core's commands below act as
+  // the owner. The session and the shift are the terminal's, so the pages of later cases find both.
+  await openPage(VIEWPORTS[0]);
   menu = await vi.waitFor(
     async () => {
       const snapshot = await call('menu.snapshot', {});
@@ -87,6 +95,17 @@ beforeAll(async () => {
   paidOrderId = order.id;
 });
 
+/** A page of its own for a case: a new browser context on the register, signed in, the drawer open. */
+async function openPage(viewport: { width: number; height: number }): Promise<void> {
+  await page?.context().close();
+  ({ page } = await openRegister(browser, terminal, { viewport, errors: consoleErrors }));
+}
+
+/** Waits until the register's tile for `id` shows it sold out: the page learns of a menu change by an event. */
+async function tileShowsSoldOut(id: string): Promise<void> {
+  await page.locator(`.menu-grid .tile.tile-out[data-item-id="${id}"]`).waitFor();
+}
+
 afterAll(async () => {
   await browser?.close();
   await terminal?.close();
@@ -94,8 +113,8 @@ afterAll(async () => {
 
 describe('the ticket', () => {
   it('shows every line total whole, with the quantity buttons in one column, when an item name wraps', async () => {
-    await page.setViewportSize(VIEWPORTS[0]);
-    const plain = menu.items.filter((i) => i.available && i.modifiers.length === 0 && i.name !== LONG_NAME);
+    await openPage(VIEWPORTS[0]);
+    const plain = plainItems();
     const longItem = menu.items.find((i) => i.name === LONG_NAME)!;
     await page.locator('#menu-search').fill('short rib');
     await addToTicket(longItem);
@@ -158,6 +177,7 @@ describe('the top bar', () => {
   }
 
   it('keeps the whole sync pill and the location name readable at 1024×768 and 1366×768', async () => {
+    await openPage(VIEWPORTS[0]);
     await expectBarReadable('synced');
     // A longer pill: offline, with a change waiting and its age.
     await terminal.sandbox.faults.set({ outage: true });
@@ -173,16 +193,14 @@ describe('the top bar', () => {
 });
 
 describe.each(VIEWPORTS)('every screen and dialog at $width×$height', (viewport) => {
-  beforeAll(async () => {
-    await page.setViewportSize(viewport);
+  beforeEach(async () => {
+    await openPage(viewport);
   });
 
   it('register, empty and with a ticket of several lines (one long name, modifiers shown)', async () => {
-    await screen('Register');
-    await page.keyboard.press('F9');
     await expectTidy('register-empty');
     const withModifiers = menu.items.find((i) => i.available && i.modifiers.length > 1)!;
-    const plain = menu.items.filter((i) => i.available && i.modifiers.length === 0 && i.name !== LONG_NAME);
+    const plain = plainItems();
     await page.locator('#menu-search').fill('0012345678905');
     await page.keyboard.press('Enter');
     await addToTicket(plain[0]!);
@@ -197,27 +215,32 @@ describe.each(VIEWPORTS)('every screen and dialog at $width×$height', (viewport
   });
 
   it('register search messages: a sold-out best match and an unknown barcode', async () => {
-    const soldOut = menu.items.find((i) => i.available && i.modifiers.length === 0 && i.name !== LONG_NAME)!;
+    // The last plain item: the cases that ring items up take the first ones.
+    const soldOut = plainItems().at(-1)!;
     await call('menu.setAvailable', { id: soldOut.id, available: false });
-    await page.locator('#menu-search').fill(soldOut.name);
-    await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('.search-row [role="alert"]').textContent()).toMatch(/is sold out/);
-    await expectTidy('register-sold-out');
-    await call('menu.setAvailable', { id: soldOut.id, available: true });
+    try {
+      // The search shows its tile; Enter would add the best match while the page still thinks it is there.
+      await page.locator('#menu-search').fill(soldOut.name);
+      await tileShowsSoldOut(soldOut.id);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('.search-row [role="alert"]').textContent()).toMatch(/is sold out/);
+      await expectTidy('register-sold-out');
+    } finally {
+      await call('menu.setAvailable', { id: soldOut.id, available: true });
+    }
     await page.locator('#menu-search').fill('4006381333931');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.search-row [role="alert"]').textContent()).toMatch(/^No item with barcode 4006381333931/);
     await expectTidy('register-unknown-barcode');
-    await page.locator('#menu-search').fill('');
   });
 
   it('payment dialog', async () => {
+    await addToTicket(plainItems()[0]!);
     await page.getByTestId('charge').click();
     await openDialog().waitFor();
     await expectTidy('payment-dialog');
     await page.getByText('Cash', { exact: true }).click();
     await expectTidy('payment-dialog-cash');
-    await closeDialog();
   });
 
   it('orders list, an order’s detail and its refund dialog', async () => {
