@@ -133,11 +133,30 @@ export const clientOrderFieldsSchema = z.looseObject({
 export const clientOrderSchema = resource(clientOrderFieldsSchema);
 export type ClientOrder = z.infer<typeof clientOrderFieldsSchema>;
 
-export const clientPaymentStatusSchema = liberalEnum(['authorized', 'captured', 'partially_refunded', 'refunded'] as const, {
-  requires_capture: 'authorized',
-  succeeded: 'captured',
-  completed: 'captured',
-});
+const PAYMENT_STATE_VARIANTS: Record<string, string> = { requires_capture: 'authorized', succeeded: 'captured', completed: 'captured', canceled: 'cancelled' };
+
+/**
+ * A payment's state. The spec lists none (only that an intent can be authorized before capture):
+ * our names and their usual variants are normalised, and any other state is kept as the server
+ * said it (`settled`), never refused: see `paymentHoldsNoMoney` for what the terminal makes of it.
+ */
+export const clientPaymentStatusSchema = z
+  .string()
+  .transform((s) => s.trim().toLowerCase())
+  .transform((s) => PAYMENT_STATE_VARIANTS[s] ?? s)
+  .pipe(z.string().min(1));
+
+/** States in which a payment holds no money: the only ones the terminal takes as "not captured". */
+const PAYMENT_FAILED_STATES: ReadonlySet<string> = new Set(['failed', 'declined', 'cancelled', 'voided', 'void', 'expired', 'requires_payment_method']);
+
+/**
+ * Whether the cloud shows no capture of this payment: authorized only, or in a known failed state.
+ * Any other state (captured, refunded, or one this terminal does not know, like `settled`) means
+ * the cloud has the money, and the till must never ask for it again.
+ */
+export function paymentHoldsNoMoney(status: string): boolean {
+  return status === 'authorized' || PAYMENT_FAILED_STATES.has(status);
+}
 
 export const clientRefundFieldsSchema = z.looseObject({
   id: z.string().min(1),

@@ -99,6 +99,7 @@ export function createApiHandler(deps: ApiServerDeps) {
         body: request.body,
         requestUrl: request.url,
         profile: mode.profile,
+        quirks: mode.quirks,
         emit: async (type, data, test) => {
           const recorded = await recordEvent(tx, clock, type, data, { profile: mode.profile, test });
           deliveryIds.push(...recorded.deliveryIds);

@@ -3,6 +3,7 @@ import type { EventType, ResourceType } from '../api/enums';
 import type { WebhookEvent } from '../api/events';
 import type { Clock } from '../common/clock';
 import type { Profile } from './profile-schemas';
+import type { QuirkSettings } from './quirks';
 import type { Tx } from './storage';
 
 export interface EventData {
@@ -25,6 +26,8 @@ export interface OpContext {
    * knows nothing of checkout (no modifier groups, no cap on a payment intent; docs/sandbox.md).
    */
   profile: Profile;
+  /** The quirks in force when the request arrived (sandbox/quirks.ts): page shapes, list order, state names. */
+  quirks: Readonly<QuirkSettings>;
   /**
    * Records an event in the operation's transaction; webhook deliveries follow the commit. A test
    * event goes to the one endpoint named, whatever kinds it subscribed to.

@@ -10,6 +10,7 @@ import { locationIds, seedDemo, type SeededCredentials, type TaxesOption } from 
 import type { Db } from './storage';
 import type { ApiMode } from './api-server';
 import type { WebhookDispatcher } from './webhook-dispatcher';
+import { quirkSettingsSchema, type QuirkPatch } from './quirks';
 
 export interface SandboxUrls {
   /** {base_url}: …/v1 */
@@ -63,12 +64,12 @@ export class SandboxCore {
   }
 
   settings(): SandboxSettingsView {
-    const { idempotency, profile, record_shape, events_before_reply } = this.#mode;
-    return { idempotency, rate_limit: { ...this.rateLimiter.settings }, profile, record_shape, events_before_reply };
+    const { idempotency, profile, record_shape, events_before_reply, quirks } = this.#mode;
+    return { idempotency, rate_limit: { ...this.rateLimiter.settings }, profile, record_shape, events_before_reply, quirks: { ...quirks } };
   }
 
   /** Choosing a profile also sets events_before_reply to the profile's default, unless the patch gives it. */
-  updateSettings(patch: Partial<SandboxSettingsView>): SandboxSettingsView {
+  updateSettings(patch: Omit<Partial<SandboxSettingsView>, 'quirks'> & { quirks?: QuirkPatch }): SandboxSettingsView {
     const next = { ...this.#mode };
     if (patch.idempotency) next.idempotency = patch.idempotency;
     if (patch.record_shape) next.record_shape = patch.record_shape;
@@ -77,6 +78,7 @@ export class SandboxCore {
       next.events_before_reply = EVENTS_BEFORE_REPLY_BY_PROFILE[patch.profile];
     }
     if (patch.events_before_reply !== undefined) next.events_before_reply = patch.events_before_reply;
+    if (patch.quirks) next.quirks = Object.freeze(quirkSettingsSchema.parse({ ...next.quirks, ...patch.quirks }));
     this.#mode = Object.freeze(next);
     if (patch.rate_limit) {
       this.rateLimiter.settings = patch.rate_limit;

@@ -12,6 +12,7 @@ import { FaultController, type FaultPatch, type FaultSettings } from './faults';
 import { IdempotencyStore } from './idempotency';
 import { OAuthService } from './oauth';
 import type { Profile, RecordShape } from './profiles';
+import type { QuirkPatch } from './quirks';
 import { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limit';
 import { createWebhookEndpoint, listDeliveries } from './resources/webhooks';
 import { bootstrap, locationIds, seedDemo, type SeededCredentials, type TaxesOption } from './seed';
@@ -24,6 +25,7 @@ export type { SeededCredentials, TaxesOption } from './seed';
 export type { FaultSettings, FaultPatch } from './faults';
 export type { SandboxUrls, SandboxSettingsView } from './core';
 export type { Profile, RecordShape } from './profiles';
+export { ALL_QUIRKS, NO_QUIRKS, type QuirkPatch, type QuirkSettings } from './quirks';
 
 export interface SandboxOptions {
   /** API listener port; 0 (default) picks a free one. */
@@ -52,6 +54,8 @@ export interface SandboxOptions {
   recordShape?: RecordShape;
   /** Hold a write's reply until its events' first delivery attempts; the profile's default when absent. */
   eventsBeforeReply?: boolean;
+  /** Quirks to start with (sandbox/quirks.ts, docs/sandbox.md "Quirks"); all off when absent. */
+  quirks?: QuirkPatch;
 }
 
 export interface FaultControl {
@@ -75,7 +79,7 @@ export interface Sandbox extends SandboxUrls {
   /** Resolves when no webhook attempt is running and none is due. */
   webhooksIdle(): Promise<void>;
   settings(): SandboxSettingsView;
-  updateSettings(patch: Partial<SandboxSettingsView>): SandboxSettingsView;
+  updateSettings(patch: Omit<Partial<SandboxSettingsView>, 'quirks'> & { quirks?: QuirkPatch }): SandboxSettingsView;
   close(): Promise<void>;
 }
 
@@ -129,7 +133,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     maxInFlight: 16,
   });
   const core = new SandboxCore(db, clock, faults, dispatcher, rateLimiter, idempotency, { ...seeded, locationIds: await locationIds(db) }, taxes);
-  core.updateSettings({ profile: options.profile, record_shape: options.recordShape, events_before_reply: options.eventsBeforeReply });
+  core.updateSettings({ profile: options.profile, record_shape: options.recordShape, events_before_reply: options.eventsBeforeReply, quirks: options.quirks });
   const oauth = new OAuthService(db, clock);
 
   let openapi: Record<string, unknown> | undefined;

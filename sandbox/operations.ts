@@ -4,7 +4,7 @@ import type { OpHandler } from './context';
 import { getLocation, listLocations, updateLocation } from './resources/locations';
 import { createMenuItem, deleteMenuItem, listMenuCategories, listMenuItems, updateMenuItem } from './resources/menu';
 import { createOrder, getOrder, listOrders, updateOrder } from './resources/orders';
-import { capturePaymentIntent, createPaymentIntent, createRefund } from './resources/payments';
+import { capturePaymentIntent, createPaymentIntent, createRefund, getPaymentIntent } from './resources/payments';
 import { sendTestWebhook } from './resources/webhooks';
 
 export const OPERATIONS: Record<OperationId, OpHandler> = {
@@ -13,6 +13,7 @@ export const OPERATIONS: Record<OperationId, OpHandler> = {
   createOrder,
   updateOrder,
   createPaymentIntent,
+  getPaymentIntent,
   capturePaymentIntent,
   createRefund,
   listLocations,

@@ -2,17 +2,28 @@
 import type { ListEnvelope } from '../api/records';
 import { PER_PAGE_DEFAULT } from '../api/requests';
 import { RawJson } from './context';
+import { NO_QUIRKS, quirkyPage, type QuirkSettings } from './quirks';
 
 export interface PageRequest {
   page: number;
   perPage: number;
+  /** Records of the stored list this page shows (the quirks may serve fewer than perPage). */
   offset: number;
+  limit: number;
+  quirks: Readonly<QuirkSettings>;
 }
 
-export function pageRequest(query: { page?: number; per_page?: number }): PageRequest {
+export function pageRequest(query: { page?: number; per_page?: number }, quirks: Readonly<QuirkSettings> = NO_QUIRKS): PageRequest {
   const page = query.page ?? 1;
   const perPage = query.per_page ?? PER_PAGE_DEFAULT;
-  return { page, perPage, offset: (page - 1) * perPage };
+  return { page, perPage, offset: (page - 1) * perPage, limit: perPage, quirks };
+}
+
+/** Offset and limit of the page once the list's total is known (the quirks move them). */
+export function pageSlice(request: PageRequest, total: number): { offset: number; limit: number } {
+  if (!request.quirks.short_pages && !request.quirks.empty_page_with_next) return { offset: request.offset, limit: request.limit };
+  const { offset, limit } = quirkyPage(request.page, request.perPage, total, request.quirks);
+  return { offset, limit };
 }
 
 function pageUrl(requestUrl: URL, page: number, perPage: number): string {
@@ -24,7 +35,7 @@ function pageUrl(requestUrl: URL, page: number, perPage: number): string {
 
 /** The envelope around records stored as JSON text, spliced in as they are. */
 export function envelopeOfDocs(docs: readonly string[], total: number, request: PageRequest, requestUrl: URL): RawJson {
-  const totalPages = Math.ceil(total / request.perPage);
+  const totalPages = request.quirks.short_pages || request.quirks.empty_page_with_next ? quirkyPage(request.page, request.perPage, total, request.quirks).totalPages : Math.ceil(total / request.perPage);
   const lastPage = Math.max(totalPages, 1);
   const meta: ListEnvelope<never>['meta'] = { total, page: request.page, per_page: request.perPage, total_pages: totalPages };
   const links: ListEnvelope<never>['links'] = {

@@ -164,6 +164,7 @@ export const REPLIES: Record<OperationId, { kind: ReplyKind; list: boolean }> = 
   createOrder: { kind: 'order', list: false },
   updateOrder: { kind: 'order', list: false },
   createPaymentIntent: { kind: 'payment', list: false },
+  getPaymentIntent: { kind: 'payment', list: false },
   capturePaymentIntent: { kind: 'payment', list: false },
   createRefund: { kind: 'refund', list: false },
   listLocations: { kind: 'location', list: true },

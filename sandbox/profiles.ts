@@ -27,6 +27,8 @@ import {
   type SpecWebhookTestResult,
 } from './profile-schemas';
 
+import { NO_QUIRKS, quirkyOrder, quirkyPayment, type QuirkSettings } from './quirks';
+
 export type { Profile, RecordShape } from './profile-schemas';
 
 /** The settings that decide what a /v1 reply and a webhook event look like. */
@@ -35,9 +37,11 @@ export interface OutputMode {
   record_shape: RecordShape;
   /** Hold a write's reply until the first delivery attempt of the events it emitted (at most 2 s). */
   events_before_reply: boolean;
+  /** Ways a /v1 may differ where the spec is silent (sandbox/quirks.ts), each off by default. */
+  quirks: Readonly<QuirkSettings>;
 }
 
-export const DEFAULT_OUTPUT_MODE: OutputMode = { profile: 'default', record_shape: 'flat', events_before_reply: false };
+export const DEFAULT_OUTPUT_MODE: OutputMode = { profile: 'default', record_shape: 'flat', events_before_reply: false, quirks: NO_QUIRKS };
 
 /** What choosing a profile sets events_before_reply to, unless it is given alongside. */
 export const EVENTS_BEFORE_REPLY_BY_PROFILE: Record<Profile, boolean> = { default: false, 'spec-minimal': true };
@@ -124,13 +128,16 @@ export function presentRecord(kind: ReplyKind, record: unknown, mode: Pick<Outpu
 }
 
 /** The reply body of `operationId` as these settings send it; the default settings pass it through untouched. */
-export function presentReply(operationId: OperationId, body: unknown, mode: Pick<OutputMode, 'profile' | 'record_shape'>): unknown {
-  if (mode.profile === 'default' && mode.record_shape === 'flat') return body;
+export function presentReply(operationId: OperationId, body: unknown, mode: Pick<OutputMode, 'profile' | 'record_shape'> & Partial<Pick<OutputMode, 'quirks'>>): unknown {
   const { kind, list } = REPLIES[operationId];
-  if (!list) return presentRecord(kind, body, mode);
+  const quirks = mode.quirks ?? NO_QUIRKS;
+  const renamed = (kind === 'payment' || kind === 'refund') && quirks.unknown_payment_states ? quirkyPayment : kind === 'order' && quirks.unknown_order_states ? quirkyOrder : null;
+  if (mode.profile === 'default' && mode.record_shape === 'flat' && renamed === null) return body;
+  const present = (record: unknown) => presentRecord(kind, renamed ? renamed(record, quirks) : record, mode);
+  if (!list) return present(body);
   // List pages arrive as stored JSON spliced together: only the other settings pay for parsing them.
   const page = JSON.parse(serialise(body)) as ListEnvelope<unknown>;
-  return { data: page.data.map((record) => presentRecord(kind, record, mode)), meta: page.meta, links: page.links };
+  return { data: page.data.map(present), meta: page.meta, links: page.links };
 }
 
 /** An event with only the spec's envelope; order attributes narrowed to the spec's, others empty. */

@@ -4,7 +4,7 @@
 // the operation id as Idempotency-Key, and an ambiguous attempt is never re-sent before looking
 // for what it may have created. Permanent rejections go to the dead letters with their reason
 // (and take their dependents along); the rest of the queue keeps moving.
-import { clientOrderSchema } from '../api/client-records';
+import { clientOrderSchema, clientPaymentSchema, paymentHoldsNoMoney, type ClientPayment } from '../api/client-records';
 import type { Clock } from '../common/clock';
 import type { Logger } from '../common/log';
 import type { DeadLetterRefusal, EntityKind, OutboxOperation, ServerRecord, Store } from '../store/index';
@@ -14,7 +14,7 @@ import { letRequestsLeave } from './event-loop';
 import { nextRetryDelay, type BackoffTuning } from './backoff';
 import { findCreatedMenuItem, findCreatedOrder, type LookupWindow } from './lookup';
 import { buildRequest, createsRecord, ReferenceResolver, UnresolvedReferenceError, type OperationRequest } from './operations';
-import { orderRecord, menuItemRecord } from './server-records';
+import { cardPaymentRecord, orderRecord, menuItemRecord, paymentIntentRecord, refundRecord } from './server-records';
 
 /**
  * How long a reply waits for others to share its commit when no claim comes first. While the
@@ -354,10 +354,19 @@ export class OutboxPusher {
         }
         this.#deadLetter(op, `the server no longer has what this change is for (${error.message})`, refusalOf('not_found', error));
         return { kind: 'dead', reachedServer };
-      case 'invalid':
-        if (await this.#alreadyApplied(op, error, ambiguousFrom !== null)) return { kind: 'completed', reachedServer };
+      case 'invalid': {
+        if (op.kind === 'payment_intent.capture' || op.kind === 'refund.create') {
+          // Never tell anyone a card payment or refund failed before asking the cloud what it holds.
+          const held = await this.#paymentHeld(op, request, ambiguousFrom !== null);
+          if (held === 'done') return { kind: 'completed', reachedServer };
+          if (held === 'unknown') {
+            this.#retry(op, error, this.#clock.now() + nextRetryDelay(op.attempts, null, this.#tuning.backoff, this.#random), ambiguousFrom);
+            return { kind: 'retry', reachedServer };
+          }
+        } else if (await this.#alreadyApplied(op, error, ambiguousFrom !== null)) return { kind: 'completed', reachedServer };
         this.#deadLetter(op, `rejected by the server: ${error.message}`, refusalOf('invalid', error));
         return { kind: 'dead', reachedServer };
+      }
     }
   }
 
@@ -368,11 +377,6 @@ export class OutboxPusher {
    */
   async #alreadyApplied(op: OutboxOperation, error: ApiError, ambiguousBefore: boolean): Promise<boolean> {
     if (error.status !== 409) return false;
-    if (op.kind === 'payment_intent.capture') {
-      if (!ambiguousBefore) return false;
-      this.#complete(op, null); // captured by the attempt whose reply was lost
-      return true;
-    }
     if (!op.kind.startsWith('order.')) return false;
     const serverId = this.#store.serverIdFor('order', op.entityId);
     if (serverId === undefined) return false;
@@ -389,6 +393,50 @@ export class OutboxPusher {
     }
     this.#store.server.applyServerRecord('order', current);
     return false;
+  }
+
+  /**
+   * A capture or refund the server refused: what does the cloud hold? The payment is read back
+   * (`GET /payments/intents/{id}`, beyond the spec) and believed: a capture is done unless the
+   * payment shows no capture (authorized only, or a known failed state; an unknown state such as
+   * `settled` means the cloud has the money); a refund refused after an attempt whose reply was
+   * lost is done when the payment lists a refund of its amount not known here, or shows refunds
+   * (any state but captured and the no-money ones) without listing them. 'refused': the cloud shows the change was not made. 'unknown': it could not be read now.
+   * A server that cannot read a payment back (404/405) leaves only the request's history: after a
+   * lost reply, the refusal of a repeat is taken as the first attempt's success.
+   */
+  async #paymentHeld(op: OutboxOperation, request: OperationRequest, ambiguousBefore: boolean): Promise<'done' | 'refused' | 'unknown'> {
+    // A refund refused at its first attempt was not made: only a lost reply leaves room for doubt.
+    if (op.kind === 'refund.create' && !ambiguousBefore) return 'refused';
+    const paymentId = decodeURIComponent(request.path.split('/')[op.kind === 'refund.create' ? 2 : 3] ?? '');
+    let payment: ClientPayment;
+    try {
+      ({ data: payment } = await this.#api.call({ method: 'GET', path: `/payments/intents/${encodeURIComponent(paymentId)}`, schema: clientPaymentSchema }));
+    } catch (error) {
+      if (!(error instanceof ApiError) || !(error.kind === 'not_found' || error.kind === 'invalid' || error.kind === 'permission')) return 'unknown';
+      if (!ambiguousBefore) return 'refused';
+      this.#logger.warn({ opId: op.opId, paymentId }, 'the payment cannot be read back; a repeat refused after a lost reply is taken as done');
+      this.#complete(op, null);
+      return 'done';
+    }
+    if (op.kind === 'payment_intent.capture') {
+      if (paymentHoldsNoMoney(payment.status)) return 'refused';
+      this.#logger.info({ opId: op.opId, paymentId, status: payment.status }, 'the cloud holds this payment captured: not a failure');
+      const card = cardPaymentRecord(payment);
+      this.#complete(op, paymentIntentRecord(payment), card ? [{ kind: 'payment', record: card }] : []);
+      return 'done';
+    }
+    const amount = op.payload.amount;
+    const ours = (payment.refunds ?? []).find((refund) => this.#store.localIdFor('refund', refund.id) === undefined && (amount === undefined || refund.amount === amount));
+    if (ours) {
+      this.#complete(op, refundRecord(ours, payment.id));
+      return 'done';
+    }
+    if (payment.refunds === undefined && ambiguousBefore && !paymentHoldsNoMoney(payment.status) && payment.status !== 'captured') {
+      this.#complete(op, null);
+      return 'done';
+    }
+    return 'refused';
   }
 
   /**

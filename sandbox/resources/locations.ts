@@ -3,7 +3,7 @@ import type { Location } from '../../api/records';
 import type { ListOrdersQuery, PatchLocationRequest } from '../../api/requests';
 import { iso, type OpContext, type OpResult } from '../context';
 import { ApiError } from '../http';
-import { envelopeOfDocs, pageRequest } from '../paginate';
+import { envelopeOfDocs, pageRequest, pageSlice } from '../paginate';
 import type { Tx } from '../storage';
 
 export async function findLocation(tx: Tx, id: string): Promise<Location | undefined> {
@@ -18,9 +18,10 @@ async function locationOr404(tx: Tx, id: string): Promise<Location> {
 }
 
 export async function listLocations(ctx: OpContext): Promise<OpResult> {
-  const page = pageRequest(ctx.query as Pick<ListOrdersQuery, 'page' | 'per_page'>);
+  const page = pageRequest(ctx.query as Pick<ListOrdersQuery, 'page' | 'per_page'>, ctx.quirks);
   const { count } = await ctx.tx.selectFrom('locations').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  const rows = await ctx.tx.selectFrom('locations').select('doc').orderBy('created_at').orderBy('id').limit(page.perPage).offset(page.offset).execute();
+  const slice = pageSlice(page, Number(count));
+  const rows = await ctx.tx.selectFrom('locations').select('doc').orderBy('created_at').orderBy('id').limit(slice.limit).offset(slice.offset).execute();
   return { status: 200, body: envelopeOfDocs(rows.map((r) => r.doc), Number(count), page, ctx.requestUrl) };
 }
 

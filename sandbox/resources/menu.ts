@@ -5,7 +5,7 @@ import type { CreateMenuItemRequest, ListMenuItemsQuery, PatchMenuItemRequest } 
 import { newId } from '../../common/ids';
 import { iso, type OpContext, type OpResult } from '../context';
 import { ApiError } from '../http';
-import { envelopeOfDocs, pageRequest } from '../paginate';
+import { envelopeOfDocs, pageRequest, pageSlice } from '../paginate';
 import type { Tx } from '../storage';
 import { findLocation } from './locations';
 
@@ -96,14 +96,15 @@ export async function consumeStock(ctx: OpContext, consumed: ReadonlyMap<string,
 
 export async function listMenuItems(ctx: OpContext): Promise<OpResult> {
   const query = ctx.query as ListMenuItemsQuery;
-  const page = pageRequest(query);
+  const page = pageRequest(query, ctx.quirks);
   let base = ctx.tx.selectFrom('menu_items').where('deleted', '=', 0);
   if (query.location_id !== undefined) {
     const locationId = query.location_id;
     base = base.where((eb) => eb.or([eb('location_id', '=', locationId), eb('location_id', 'is', null)]));
   }
   const { count } = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  const rows = await base.select('doc').orderBy('sort_key').orderBy('id').limit(page.perPage).offset(page.offset).execute();
+  const slice = pageSlice(page, Number(count));
+  const rows = await base.select('doc').orderBy('sort_key').orderBy('id').limit(slice.limit).offset(slice.offset).execute();
   return { status: 200, body: envelopeOfDocs(rows.map((r) => r.doc), Number(count), page, ctx.requestUrl) };
 }
 
@@ -174,8 +175,9 @@ export async function deleteMenuItem(ctx: OpContext): Promise<OpResult> {
 }
 
 export async function listMenuCategories(ctx: OpContext): Promise<OpResult> {
-  const page = pageRequest(ctx.query as ListMenuItemsQuery);
+  const page = pageRequest(ctx.query as ListMenuItemsQuery, ctx.quirks);
   const { count } = await ctx.tx.selectFrom('categories').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  const rows = await ctx.tx.selectFrom('categories').select('doc').orderBy('position').orderBy('id').limit(page.perPage).offset(page.offset).execute();
+  const slice = pageSlice(page, Number(count));
+  const rows = await ctx.tx.selectFrom('categories').select('doc').orderBy('position').orderBy('id').limit(slice.limit).offset(slice.offset).execute();
   return { status: 200, body: envelopeOfDocs(rows.map((r) => r.doc), Number(count), page, ctx.requestUrl) };
 }

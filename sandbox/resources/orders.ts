@@ -5,7 +5,7 @@ import type { CreateOrderRequest, DiscountInput, ListOrdersQuery, PatchOrderRequ
 import { newId } from '../../common/ids';
 import { iso, type OpContext, type OpResult } from '../context';
 import { ApiError } from '../http';
-import { envelopeOfDocs, pageRequest } from '../paginate';
+import { envelopeOfDocs, pageRequest, pageSlice } from '../paginate';
 import type { Tx } from '../storage';
 import { findLocation } from './locations';
 import { consumeStock, findMenuItem } from './menu';
@@ -161,14 +161,16 @@ function toCustomer(input: CreateOrderRequest['customer'] | null | undefined): O
 
 export async function listOrders(ctx: OpContext): Promise<OpResult> {
   const query = ctx.query as ListOrdersQuery;
-  const page = pageRequest(query);
+  const page = pageRequest(query, ctx.quirks);
   let base = ctx.tx.selectFrom('orders');
   if (query.location_id !== undefined) base = base.where('location_id', '=', query.location_id);
   if (query.status !== undefined) base = base.where('status', '=', query.status);
   if (query.created_after !== undefined) base = base.where('created_at', '>', query.created_after);
   if (query.created_before !== undefined) base = base.where('created_at', '<', query.created_before);
   const { count } = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  const rows = await base.select('doc').orderBy('created_at').orderBy('id').limit(page.perPage).offset(page.offset).execute();
+  const slice = pageSlice(page, Number(count));
+  const direction = ctx.quirks.newest_first ? 'desc' : 'asc';
+  const rows = await base.select('doc').orderBy('created_at', direction).orderBy('id', direction).limit(slice.limit).offset(slice.offset).execute();
   return { status: 200, body: envelopeOfDocs(rows.map((r) => r.doc), Number(count), page, ctx.requestUrl) };
 }
 

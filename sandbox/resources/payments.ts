@@ -1,4 +1,4 @@
-// POST /payments/intents, POST /payments/intents/{id}/capture, POST /payments/{id}/refunds.
+// POST /payments/intents, GET /payments/intents/{id}, POST /payments/intents/{id}/capture, POST /payments/{id}/refunds.
 import type { Order, Payment, Refund } from '../../api/records';
 import type { CaptureRequest, CreatePaymentIntentRequest, CreateRefundRequest } from '../../api/requests';
 import { newId } from '../../common/ids';
@@ -66,9 +66,19 @@ export async function createPaymentIntent(ctx: OpContext): Promise<OpResult> {
   return { status: 201, body: payment };
 }
 
+/** Beyond the spec: the payment as it is now, so a client whose capture reply was lost can ask. */
+export async function getPaymentIntent(ctx: OpContext): Promise<OpResult> {
+  return { status: 200, body: await paymentOr404(ctx.tx, ctx.id) };
+}
+
 export async function capturePaymentIntent(ctx: OpContext): Promise<OpResult> {
   const payment = await paymentOr404(ctx.tx, ctx.id);
-  if (payment.status !== 'authorized') throw new ApiError('invalid_state', `payment ${payment.id} is ${payment.status}: only an authorized payment can be captured`);
+  if (payment.status !== 'authorized') {
+    const message = `payment ${payment.id} is ${payment.status}: only an authorized payment can be captured`;
+    // A server that names no state conflict answers this as a bad request (422 in spec-minimal).
+    if (ctx.quirks.unknown_payment_states) throw new ApiError('invalid_request', `id: ${message}`, { param: 'id' });
+    throw new ApiError('invalid_state', message);
+  }
   const order = (await findOrder(ctx.tx, payment.order_id)) as Order;
   if (order.status === 'cancelled') throw new ApiError('invalid_state', `order ${order.id} is cancelled: its authorizations can no longer be captured`);
   const body = (ctx.body ?? {}) as CaptureRequest;

@@ -13,6 +13,7 @@ import type { MenuItem } from '../../api/records';
 import { ManualClock } from '../../common/clock';
 import type { RecordShape, Sandbox } from '../../sandbox/index';
 import { DEFAULT_RATE_LIMIT } from '../../sandbox/rate-limit';
+import { NO_QUIRKS } from '../../sandbox/quirks';
 import { replySchema, specBareErrorSchema, specErrorListSchema, specMessageErrorSchema, specWebhookEventSchema } from '../../sandbox/profile-schemas';
 import { dashboard, runSandboxCli, withSandbox, type Loose } from './helpers';
 import { startReceiver, waitFor, type Receiver } from './receiver';
@@ -448,6 +449,7 @@ describe('switching at run time', () => {
       profile: 'default',
       record_shape: 'flat',
       events_before_reply: false,
+      quirks: NO_QUIRKS,
     });
     const order = (await v1(sb, 'GET', '/orders?per_page=1')).body.data[0];
     const defaultText = (await v1(sb, 'GET', `/orders/${order.id}`)).text;

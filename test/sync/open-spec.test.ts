@@ -1,0 +1,102 @@
+// Against a /v1 that follows the spec in the ways the spec leaves open (sandbox/quirks.ts, each
+// switch in turn, spec-minimal in both record shapes: no Idempotency-Key, no metadata), the
+// terminal keeps its promise: no order twice, no payment shown failed that the cloud captured,
+// every record arrives, and the status says what is true.
+import { describe, expect, it } from 'vitest';
+import { startSandbox, type QuirkPatch, type Sandbox } from '../../sandbox/index';
+import type { Store } from '../../store/index';
+import type { SyncEngine } from '../../sync/engine';
+import { cleanupAfterEach, engineFor, menuFixture, openStore, placeOrder, tempStoreFile, waitFor, type MenuFixture } from './harness';
+
+const defer = cleanupAfterEach();
+
+interface Setup {
+  sandbox: Sandbox;
+  store: Store;
+  engine: SyncEngine;
+  menu: MenuFixture;
+}
+
+async function setUp(recordShape: 'flat' | 'jsonapi', quirks: QuirkPatch, options: { start?: boolean } = {}): Promise<Setup> {
+  const sandbox = await startSandbox({ seed: 'demo', profile: 'spec-minimal', recordShape, eventsBeforeReply: false, quirks });
+  defer(() => sandbox.close());
+  const store = openStore(tempStoreFile());
+  defer(() => store.close());
+  const menu = await menuFixture(sandbox);
+  const engine = engineFor(sandbox, store, { locationId: menu.locationId });
+  defer(() => engine.stop());
+  if (options.start !== false) engine.start();
+  return { sandbox, store, engine, menu };
+}
+
+async function drained({ store, engine }: Setup, what: string): Promise<void> {
+  engine.notifyLocalWrite();
+  await waitFor(() => store.outbox.unfinishedCount() === 0, 20_000, what);
+}
+
+/** The payments the server holds for a till's order. */
+async function serverPayments({ sandbox, store }: Setup, localOrderId: string): Promise<{ id: string; status: string; amount_captured: number; amount_refunded: number; refunds: unknown[] }[]> {
+  const orderId = store.serverIdFor('order', localOrderId);
+  if (orderId === undefined) return [];
+  return (await sandbox.db.selectFrom('payments').select('doc').where('order_id', '=', orderId).execute()).map((row) => JSON.parse(row.doc));
+}
+
+describe.each(['flat', 'jsonapi'] as const)('spec-minimal/%s', (recordShape) => {
+  describe('payments in states the spec does not list', () => {
+    it('a capture answered `settled` is a captured payment, not a failure', async () => {
+      const setup = await setUp(recordShape, { unknown_payment_states: true });
+      const { store, menu } = setup;
+      const order = placeOrder(store, menu, 1);
+      const intent = store.cashier.createPaymentIntent(order.id, order.total, menu.currency, { actor: 'test' });
+      store.cashier.capturePaymentIntent(intent.id, { actor: 'test' });
+      await drained(setup, 'the sale and its card payment');
+
+      expect(store.outbox.listDeadLetters()).toEqual([]);
+      const payments = await serverPayments(setup, order.id);
+      expect(payments.map((p) => p.status)).toEqual(['captured']);
+      expect(store.cashier.cardPaymentForIntent(intent.id)).toBeDefined();
+    });
+
+    it.each([
+      ['known', {}],
+      ['unknown (`settled`, refusals as 422)', { unknown_payment_states: true }],
+    ] as const)('a capture whose reply is lost after the commit, states %s: captured once, never shown failed', async (_states, quirks) => {
+      const setup = await setUp(recordShape, quirks);
+      const { store, menu } = setup;
+      const order = placeOrder(store, menu, 2);
+      const intent = store.cashier.createPaymentIntent(order.id, order.total, menu.currency, { actor: 'test' });
+      await drained(setup, 'the sale and its authorization');
+
+      await setup.sandbox.faults.set({ drop_response_rate: 1, drop_response_methods: ['POST'] });
+      store.cashier.capturePaymentIntent(intent.id, { actor: 'test' });
+      setup.engine.notifyLocalWrite();
+      await waitFor(async () => (await serverPayments(setup, order.id)).some((p) => p.status === 'captured'), 20_000, 'the capture to commit on the server');
+      await setup.sandbox.faults.set({ drop_response_rate: 0 });
+      await drained(setup, 'the capture to settle');
+
+      expect(store.outbox.listDeadLetters()).toEqual([]);
+      expect((await serverPayments(setup, order.id)).map((p) => [p.status, p.amount_captured])).toEqual([['captured', order.total]]);
+      expect(store.cashier.cardPaymentForIntent(intent.id)).toBeDefined();
+    });
+
+    it('a refund whose reply is lost after the commit, states unknown: refunded once, never shown refused', async () => {
+      const setup = await setUp(recordShape, { unknown_payment_states: true });
+      const { store, menu } = setup;
+      const order = placeOrder(store, menu, 3);
+      const intent = store.cashier.createPaymentIntent(order.id, order.total, menu.currency, { actor: 'test' });
+      store.cashier.capturePaymentIntent(intent.id, { actor: 'test' });
+      await drained(setup, 'the sale and its card payment');
+      const payment = store.cashier.cardPaymentForIntent(intent.id)!;
+
+      await setup.sandbox.faults.set({ drop_response_rate: 1, drop_response_methods: ['POST'] });
+      store.cashier.createRefund(payment.id, order.total, 'requested_by_customer', { actor: 'test' });
+      setup.engine.notifyLocalWrite();
+      await waitFor(async () => (await serverPayments(setup, order.id)).some((p) => p.amount_refunded > 0), 20_000, 'the refund to commit on the server');
+      await setup.sandbox.faults.set({ drop_response_rate: 0 });
+      await drained(setup, 'the refund to settle');
+
+      expect(store.outbox.listDeadLetters()).toEqual([]);
+      expect((await serverPayments(setup, order.id)).map((p) => [p.amount_refunded, p.refunds.length])).toEqual([[order.total, 1]]);
+    });
+  });
+});
