@@ -5,6 +5,8 @@ import { z } from 'zod';
 export const BridgeRequest = z.strictObject({
   command: z.string().min(1).max(64),
   payload: z.unknown(),
+  /** The page's id of this request: a repeat of a command that creates something gets the first answer (bridge/once.ts). */
+  requestId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'a request id is 16 to 64 letters, digits, - or _').optional(),
 });
 export type BridgeRequest = z.infer<typeof BridgeRequest>;
 

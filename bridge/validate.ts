@@ -6,7 +6,7 @@ import { BridgeRequest, type BridgeError } from './protocol';
 
 export type ParsedCommand = { [C in CommandName]: { command: C; payload: CommandPayload<C> } }[CommandName];
 
-export type ParseResult = { ok: true; value: ParsedCommand } | { ok: false; error: BridgeError };
+export type ParseResult = { ok: true; value: ParsedCommand; requestId: string | undefined } | { ok: false; error: BridgeError };
 
 function issuesOf(error: z.ZodError): NonNullable<BridgeError['issues']> {
   return error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(payload)', message: issue.message }));
@@ -20,7 +20,7 @@ export function parseBridgeRequest(raw: unknown): ParseResult {
       error: { code: 'invalid_command', message: 'The request was not understood. Nothing was changed.', issues: issuesOf(envelope.error) },
     };
   }
-  const { command, payload } = envelope.data;
+  const { command, payload, requestId } = envelope.data;
   if (!isCommandName(command)) {
     return {
       ok: false,
@@ -42,5 +42,5 @@ export function parseBridgeRequest(raw: unknown): ParseResult {
       },
     };
   }
-  return { ok: true, value: { command, payload: parsed.data } as ParsedCommand };
+  return { ok: true, value: { command, payload: parsed.data } as ParsedCommand, requestId };
 }

@@ -367,8 +367,56 @@ const staffAndShifts: Migration = {
   },
 };
 
+const pinAttempts: Migration = {
+  version: 15,
+  name: 'PIN attempts reserved before hashing, the till-wide budgets of PIN checks, what a right sign-in cleared',
+  up(db) {
+    // Each PIN check is a row, reserved before its hash (pending until settled); kept 24 h. A right
+    // sign-in clears only the rows before it (cleared_through). pin_budgets: token buckets refilled
+    // by time only (store/staff.ts). The wrong PINs in a row counted before carry over as rows.
+    db.exec(`
+      ALTER TABLE sign_in_guard ADD COLUMN cleared_through INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE pin_attempts (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL CHECK (kind IN ('sign_in', 'approval', 'override', 'pin_set')),
+        at INTEGER NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('pending', 'wrong', 'right', 'neutral'))) STRICT;
+      CREATE INDEX pin_attempts_by_time ON pin_attempts (at);
+      CREATE TABLE pin_budgets (
+        name TEXT PRIMARY KEY,
+        tokens REAL NOT NULL,
+        at INTEGER NOT NULL) STRICT;
+    `);
+    const guard = db.prepare('SELECT failures, locked_until AS lockedUntil FROM sign_in_guard WHERE id = 1').get() as { failures: number; lockedUntil: number } | undefined;
+    if (!guard || guard.failures <= 0) return;
+    // Rows that give the same wait: the last one at the lock's start (30 s doubling, 15 min from the 10th).
+    const rows = Math.min(guard.failures, 10);
+    const wait = rows >= 5 ? Math.min(30_000 * 2 ** (rows - 5), 15 * 60_000) : 0;
+    const at = guard.lockedUntil > 0 ? guard.lockedUntil - wait : Date.now();
+    const insert = db.prepare("INSERT INTO pin_attempts (kind, at, outcome) VALUES ('sign_in', ?, 'wrong')");
+    for (let i = 0; i < rows; i++) insert.run(at);
+  },
+};
+
+const bridgeRequests: Migration = {
+  version: 16,
+  name: 'answers of bridge commands that create something, by the request id of the page (store/request-ledger.ts)',
+  up(db) {
+    db.exec(`
+      CREATE TABLE bridge_requests (
+        request_id TEXT PRIMARY KEY,
+        command TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        result TEXT CHECK (result IS NULL OR json_valid(result)),
+        at INTEGER NOT NULL) STRICT;
+      CREATE INDEX bridge_requests_by_time ON bridge_requests (at);
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
-  unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts,
+  unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts, pinAttempts, bridgeRequests,
 ];

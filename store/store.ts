@@ -14,6 +14,7 @@ import { Outbox } from './outbox';
 import { PendingChanges } from './pending';
 import { PrintQueue } from './print-queue';
 import { RepricedOrders } from './repriced-orders';
+import { RequestLedger } from './request-ledger';
 import { Retention } from './retention';
 import type { StoreTables } from './schema';
 import { ServerState } from './server-state';
@@ -49,6 +50,8 @@ export class Store {
   readonly printQueue: PrintQueue;
   /** Staff and the sign-in guard (migration 14). */
   readonly staff: StaffRoster;
+  /** Answers of bridge commands that create something, by request id (migration 16). */
+  readonly requests: RequestLedger;
   /** Shifts, cash movements and who did what (migration 14). */
   readonly shifts: ShiftBook;
   /** What open checked: the whole file after an unclean shutdown, else the header, schema and register tables. */
@@ -77,6 +80,7 @@ export class Store {
     this.retention = new Retention(opened.sql, transaction);
     this.printQueue = new PrintQueue(opened.kysely, opened.sql, transaction, options.clock ?? systemClock);
     this.staff = new StaffRoster(opened.sql, transaction);
+    this.requests = new RequestLedger(opened.sql, transaction);
     this.shifts = new ShiftBook(opened.sql);
   }
 

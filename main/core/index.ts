@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { lossAtStake, type PendingLoss, type SettingsView, type SyncStatusView } from '../../bridge/contract';
 import type { BridgeEvent, BridgeHost, BridgeRequest, BridgeResponse } from '../../bridge/protocol';
 import { systemClock, type Clock } from '../../common/clock';
+import { newId } from '../../common/ids';
 import { createLogger, type Logger } from '../../common/log';
 import { openStore, type Store } from '../../store/index';
 import { checkCredential, type CredentialCheck } from '../../sync/connectivity';
@@ -648,7 +649,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     },
   };
 
-  const invoke = createInvoker(handlers, logger, prepare);
+  const invoke = createInvoker(handlers, logger, prepare, { ledger: store.requests, runId: newId('run'), now: () => clock.now() });
   await restartSync();
   await webhooks.apply(settings.effective().webhook, settings.effective().apiBaseUrl);
 

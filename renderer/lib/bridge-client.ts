@@ -4,6 +4,7 @@
 //   the per-launch token in the Authorization header.
 import type { CommandInput, CommandName, CommandResult, EventName, EventPayload } from '../../bridge/contract';
 import { BridgeResponse, type BridgeError, type BridgeEvent, type BridgeRequest } from '../../bridge/protocol';
+import { ONCE_COMMANDS } from '../../bridge/once';
 import { HTTP_BRIDGE_PATH, HTTP_EVENTS_PATH, type PosBridgeApi } from '../../bridge/transport';
 
 /** A refusal from the core, carrying its cashier-facing message. */
@@ -25,18 +26,42 @@ export interface BridgeClient {
   onConnection(listener: (connected: boolean) => void): () => void;
 }
 
+/** The core's answer, or its refusal as a BridgeCallError. */
+function answerOf(raw: unknown): never {
+  const response = BridgeResponse.parse(raw);
+  if (!response.ok) throw new BridgeCallError(response.error);
+  // The core validated the result against the same contract before sending it.
+  return response.value as never;
+}
+
+/** A fresh request id: 32 hex digits from the page's cryptographic random source. */
+function newRequestId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
 export function createBridgeClient(transport: PosBridgeApi & { onConnection?: (listener: (connected: boolean) => void) => () => void }): BridgeClient {
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  /**
+   * Request ids of commands that create something whose outcome is unknown (the terminal did not
+   * answer), by command and details: the same command with the same details again (the screen's
+   * retry, a second press) reuses the id, so the core answers it with the first outcome instead of
+   * doing it twice. Any answer forgets the id.
+   */
+  const unanswered = new Map<string, string>();
   transport.onEvent((event) => {
     for (const listener of listeners.get(event.event) ?? []) listener(event.payload);
   });
   return {
     async call(command, payload) {
-      const raw = await transport.invoke({ command, payload });
-      const response = BridgeResponse.parse(raw);
-      if (!response.ok) throw new BridgeCallError(response.error);
-      // The core validated the result against the same contract before sending it.
-      return response.value as never;
+      if (!ONCE_COMMANDS.has(command)) return answerOf(await transport.invoke({ command, payload }));
+      const details = `${command} ${JSON.stringify(payload)}`;
+      const requestId = unanswered.get(details) ?? newRequestId();
+      unanswered.set(details, requestId);
+      // A call that throws leaves its outcome unknown: the id stays for a repeat.
+      const raw = await transport.invoke({ command, payload, requestId });
+      const response = BridgeResponse.safeParse(raw);
+      if (!(response.success && !response.data.ok && response.data.error.code === 'unavailable')) unanswered.delete(details);
+      return answerOf(raw);
     },
     on(event, listener) {
       let set = listeners.get(event);

@@ -1,0 +1,22 @@
+// Commands that create something (an order, a payment, a refund, a paid-out, a print): the page
+// sends each with a request id, and the core answers a repeat of the same id with the first answer
+// instead of doing it twice (store/request-ledger.ts). Commands missing here are safe to repeat:
+// they read, or set a state that a second call leaves as it is.
+import type { CommandName } from './contract';
+
+export const ONCE_COMMANDS: ReadonlySet<CommandName> = new Set<CommandName>([
+  'menu.createItem',
+  'orders.place',
+  'payments.take',
+  'payments.refund',
+  'payments.refundItems',
+  'printing.reprint',
+  'printing.openDrawer',
+  'printing.retryJob',
+  'printing.redirectJob',
+  'shift.open',
+  'shift.moveCash',
+  'shift.close',
+  'staff.create',
+  'reports.print',
+]);
