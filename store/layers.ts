@@ -1,7 +1,7 @@
 // Entities as two layers of rows: 'base' (confirmed truth: the server's, or the till's for cash)
-// and 'pending' (base with every unfinished local operation replayed on top). Reads take the
-// pending row when there is one. Pulls and webhooks write only base, then replay the unfinished
-// operations again, so a server update never erases a change that has not been pushed.
+// and 'pending' (base with every local operation not done replayed on top, refused ones included
+// until a person decides). Reads take the pending row when there is one. Pulls and webhooks write
+// only base, then replay those operations again, so a server update never erases a local change.
 import { EntityDocs, type EntityDoc, type EntityKind } from './documents';
 import type { SqlRunner } from './database';
 import type { Layer } from './schema';
@@ -189,12 +189,12 @@ export class EntityLayers {
     return result.success ? (result.data as EntityDoc<K>) : undefined;
   }
 
-  /** Recomputes the pending layer: base with the given unfinished patches replayed in order. */
-  rebuildPending<K extends EntityKind>(kind: K, id: string, unfinishedPatches: readonly Partial<EntityDoc<K>>[]): void {
+  /** Recomputes the pending layer: base with the given patches (operations not done) replayed in order. */
+  rebuildPending<K extends EntityKind>(kind: K, id: string, patches: readonly Partial<EntityDoc<K>>[]): void {
     this.remove(kind, id, 'pending');
-    if (unfinishedPatches.length === 0) return;
+    if (patches.length === 0) return;
     let doc = this.read(kind, id, 'base');
-    for (const patch of unfinishedPatches) doc = this.applyPatch(kind, doc, patch);
+    for (const patch of patches) doc = this.applyPatch(kind, doc, patch);
     if (doc) this.write(kind, doc, 'pending');
   }
 }

@@ -166,8 +166,36 @@ export class Outbox {
     for (const dependsOn of op.dependsOn) {
       this.sql.run(this.kysely.insertInto('outbox_dependencies').values({ op_id: op.opId, depends_on_op_id: dependsOn }));
     }
+    this.#joinRefusedDependency(op.opId, op.dependsOn, op.now);
     this.pending.layers.write(op.entityKind, doc, 'pending', undefined, { fresh: isCreate });
     return doc;
+  }
+
+  /**
+   * A change made on an entity whose earlier change the cloud refused waits with it in the dead
+   * letters, as the changes made before the refusal did: retrying the refused one sends both,
+   * discarding it drops both.
+   */
+  #joinRefusedDependency(opId: string, dependsOn: readonly string[], now: number): void {
+    if (dependsOn.length === 0) return;
+    const [refused] = this.sql.allSql<{ op_id: string; caused_by_op_id: string }>(
+      `SELECT l.op_id, l.caused_by_op_id FROM dead_letters AS l JOIN outbox AS o USING (op_id)
+        WHERE o.state = 'dead' AND l.op_id IN (SELECT value FROM json_each(?)) ORDER BY o.seq LIMIT 1`,
+      [JSON.stringify(dependsOn)],
+    );
+    if (!refused) return;
+    const [cause] = this.sql.allSql<{ reason: string }>('SELECT reason FROM dead_letters WHERE op_id = ?', [refused.caused_by_op_id]);
+    const reason = `depends on ${refused.caused_by_op_id}, which failed: ${cause?.reason ?? 'refused'}`;
+    this.sql.runSql("UPDATE outbox SET state = 'dead', last_error = ?, updated_at = ? WHERE op_id = ?", [reason, now, opId]);
+    this.sql.run(
+      this.kysely.insertInto('dead_letters').values({
+        op_id: opId,
+        reason,
+        caused_by_op_id: refused.caused_by_op_id,
+        dead_at: now,
+        refusal: JSON.stringify({ cause: 'dependency', status: null, code: null }),
+      }),
+    );
   }
 
   /**
@@ -189,9 +217,13 @@ export class Outbox {
     this.pending.rebuild(kind, id);
   }
 
-  /** The entity's newest unfinished operation: a new operation on it depends on that one. */
+  /**
+   * The entity's newest operation not done: a new operation on it depends on that one. A refused
+   * one (dead) counts: what is made after it was made on a view that shows it, so it must not
+   * overtake it; it joins it in the dead letters until a person retries or discards it (enqueue).
+   */
   latestUnfinished(kind: EntityKind, id: string): string | undefined {
-    return this.pending.unfinishedOperations(kind, id).at(-1)?.op_id;
+    return this.pending.undoneOperations(kind, id).at(-1)?.op_id;
   }
 
   /**
@@ -413,7 +445,8 @@ export class Outbox {
 
   /**
    * A permanent failure: the operation and everything depending on it leave the queue for the dead
-   * letters, and the entities' merged view reverts to what the server confirmed.
+   * letters. The entities' merged view keeps showing them (their sync state says refused) until a
+   * person retries or discards them: a refused order and its payments stay on the till.
    */
   deadLetter(opId: string, reason: string, now: number = Date.now(), refusal: DeadLetterRefusal | null = null): void {
     this.transaction(() => {
@@ -481,7 +514,7 @@ export class Outbox {
     });
   }
 
-  /** Gives up on a dead operation for good, with everything that depended on it. */
+  /** Gives up on a dead operation for good, with everything that depended on it; the merged view reverts to what the server confirmed. */
   discardDeadLetter(id: number): void {
     this.transaction(() => {
       const letter = this.#deadLetterRow(id);

@@ -201,7 +201,8 @@ describe('sync status, dead letters and sign-out', () => {
     status = await t.call('sync.status', {});
     expect(status.pending).toBe(0);
     expect(status.deadLetters).toEqual([expect.objectContaining({ description: 'New order for Ada (1 line)', reason: 'The cloud refused this change. Ask a manager to look at the details.', detail: 'invalid_request: menu item unknown' })]);
-    expect((await t.call('orders.list', {})).map((o) => o.id)).not.toContain(order.id);
+    // Refused, it stays on the till, marked, until a person decides.
+    expect((await t.call('orders.list', {})).find((o) => o.id === order.id)?.syncState).toBe('failed');
 
     status = await t.call('sync.retryDeadLetter', { id: status.deadLetters[0]!.id });
     expect(status).toMatchObject({ pending: 1, deadLetters: [] });
@@ -212,6 +213,7 @@ describe('sync status, dead letters and sign-out', () => {
     const letters = (await t.call('sync.status', {})).deadLetters;
     status = await t.call('sync.discardDeadLetter', { id: letters[0]!.id });
     expect(status).toMatchObject({ pending: 0, deadLetters: [] });
+    expect((await t.call('orders.list', {})).map((o) => o.id)).not.toContain(order.id);
     await expectRefusal(t.call('sync.discardDeadLetter', { id: letters[0]!.id }), 'not_found');
     await expectRefusal(t.call('sync.now', {}), 'unavailable', /not connected/);
   });

@@ -140,11 +140,13 @@ describe('menu item barcode (till only)', () => {
     expect(store.version).toBe(STORE_MIGRATIONS.length);
     expect(store.cashier.getMenuItem(burger.id)?.barcode).toBeNull();
     expect(store.cashier.getMenuItem('mi_local_shake')).toMatchObject({ name: 'Shake', barcode: null });
-    // A later change of it refused by the cloud: the pending layer is replayed from the queued
-    // create, which must still make a whole item, or the item would vanish from the till.
+    // A later change of it refused by the cloud, then discarded: the pending layer is replayed
+    // from the queued create, which must still make a whole item, or the item would vanish.
     const edit = store.cashier.updateMenuItem('mi_local_shake', { price: 550 }, cashier);
     expect(edit.price).toBe(550);
     store.outbox.deadLetter(store.outbox.latestUnfinished('menu_item', 'mi_local_shake')!, 'invalid_request');
+    expect(store.cashier.getMenuItem('mi_local_shake')).toMatchObject({ name: 'Shake', price: 550, barcode: null });
+    store.outbox.discardDeadLetter(store.outbox.listDeadLetters()[0]!.id);
     expect(store.cashier.getMenuItem('mi_local_shake')).toMatchObject({ name: 'Shake', price: 500, barcode: null });
     expect(store.cashier.listMenu().items.map((i) => i.barcode)).toEqual([null, null]);
     store.close();

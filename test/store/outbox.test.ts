@@ -163,27 +163,65 @@ describe('id map', () => {
 });
 
 describe('dead letters', () => {
-  it('dead-letters an operation with everything depending on it, and the merged view reverts', () => {
+  it('dead-letters an operation with everything depending on it; the refused order and its payment stay on the till until discarded', () => {
     const { store, clock } = setup();
     const order = store.cashier.createOrder(threeLineOrder(), cashier);
     store.cashier.updateOrder(order.id, { notes: 'v2' }, cashier);
     const intent = store.cashier.createPaymentIntent(order.id, order.total, 'usd', cashier);
+    store.cashier.capturePaymentIntent(intent.id, cashier);
     const other = store.cashier.createOrder(threeLineOrder(), cashier);
     const [create] = store.outbox.readyOperations(clock.now(), 10);
     store.outbox.markInFlight(create!.opId, clock.now());
     store.outbox.deadLetter(create!.opId, '422 location unknown', clock.now());
 
     const letters = store.outbox.listDeadLetters();
-    expect(letters.map((l) => l.operation.kind)).toEqual(['order.create', 'order.update', 'payment_intent.create']);
+    expect(letters.map((l) => l.operation.kind)).toEqual(['order.create', 'order.update', 'payment_intent.create', 'payment_intent.capture']);
     expect(letters.every((l) => l.causedByOpId === create!.opId)).toBe(true);
     expect(letters[0]!.reason).toBe('422 location unknown');
     expect(letters[1]!.reason).toContain(`depends on ${create!.opId}`);
-    // The order was never confirmed: it leaves the merged view, the unrelated order stays.
-    expect(store.cashier.getOrder(order.id)).toBeUndefined();
-    expect(store.db.prepare('SELECT layer FROM payment_intents WHERE id = ?').pluck().all(intent.id)).toEqual([]);
-    expect(store.cashier.listOrders().map((o) => o.id)).toEqual([other.id]);
+    // Never confirmed, but the screen said it was saved: the order, its notes and its captured
+    // payment stay, marked refused, until a person decides.
+    expect(store.cashier.getOrder(order.id)).toMatchObject({ id: order.id, notes: 'v2', total: order.total });
+    expect(store.cashier.getPaymentIntent(intent.id)).toMatchObject({ status: 'captured', amount: order.total });
+    expect(store.cashier.paymentsOfOrders([order.id]).intents.map((i) => i.id)).toEqual([intent.id]);
+    expect(store.cashier.listOrders().map((o) => o.id).sort()).toEqual([order.id, other.id].sort());
+    const states = store.outbox.syncStatesOf([{ kind: 'order', id: order.id }, { kind: 'payment_intent', id: intent.id }, { kind: 'order', id: other.id }]);
+    expect(Object.fromEntries(states)).toEqual({ [`order:${order.id}`]: 'dead', [`payment_intent:${intent.id}`]: 'dead', [`order:${other.id}`]: 'unfinished' });
     expect(store.outbox.readyOperations(clock.now(), 10).map((op) => op.entityId)).toEqual([other.id]);
     expect(() => store.outbox.completeOperation(create!.opId)).toThrow(/dead letters/);
+
+    // A restart changes nothing: the view is rows on disk, not memory.
+    store.close();
+    const reopened = openStore(store.file, { clock });
+    expect(reopened.cashier.getOrder(order.id)?.notes).toBe('v2');
+    expect(reopened.cashier.getPaymentIntent(intent.id)?.status).toBe('captured');
+    reopened.close();
+  });
+
+  it('a change made after a refusal joins it in the dead letters: it cannot overtake it, and retry and discard take it along', () => {
+    const { store, clock } = setup();
+    const order = store.cashier.createOrder(threeLineOrder(), cashier);
+    const [create] = store.outbox.claimReady(clock.now(), 10);
+    store.outbox.deadLetter(create!.opId, '400 too many lines', clock.now());
+    const noted = store.cashier.updateOrder(order.id, { notes: 'after the refusal' }, cashier);
+    expect(noted.notes).toBe('after the refusal');
+    const cash = store.cashier.recordCashPayment(order.id, 500, 'usd', cashier);
+    const intent = store.cashier.createPaymentIntent(order.id, 700, 'usd', cashier);
+    expect(store.outbox.readyOperations(clock.now(), 10)).toEqual([]);
+    expect(store.outbox.unfinishedCount()).toBe(0);
+    const letters = store.outbox.listDeadLetters();
+    expect(letters.map((l) => [l.operation.kind, l.causedByOpId, l.refusal?.cause])).toEqual([
+      ['order.create', create!.opId, undefined],
+      ['order.update', create!.opId, 'dependency'],
+      ['payment_intent.create', create!.opId, 'dependency'],
+    ]);
+    expect(letters[2]!.reason).toBe(`depends on ${create!.opId}, which failed: 400 too many lines`);
+    expect(store.cashier.getOrder(order.id)?.notes).toBe('after the refusal');
+    expect(store.cashier.paymentsOfOrders([order.id])).toMatchObject({ intents: [{ id: intent.id }], payments: [{ id: cash.id }] });
+
+    store.outbox.retryDeadLetter(letters[0]!.id, clock.now());
+    expect(store.outbox.listDeadLetters()).toEqual([]);
+    expect(store.outbox.readyOperations(clock.now(), 10).map((op) => op.kind)).toEqual(['order.create']);
     store.close();
   });
 
@@ -212,15 +250,17 @@ describe('dead letters', () => {
     store.cashier.updateOrder(order.id, { notes: 'v2' }, cashier);
     const [create] = store.outbox.readyOperations(clock.now(), 10);
     store.outbox.deadLetter(create!.opId, 'rejected');
+    expect(store.cashier.getOrder(order.id)?.notes).toBe('v2');
     store.outbox.discardDeadLetter(store.outbox.listDeadLetters()[0]!.id);
     expect(store.outbox.listDeadLetters()).toEqual([]);
     expect(store.outbox.outboxStats(clock.now())).toMatchObject({ pending: 0, deadLetters: 0 });
+    // A person gave it up: now, and only now, it leaves the till.
     expect(store.cashier.getOrder(order.id)).toBeUndefined();
     expect(() => store.outbox.discardDeadLetter(1)).toThrow(/no dead letter/);
     store.close();
   });
 
-  it('keeps confirmed state when a later change is dead-lettered', () => {
+  it('shows a refused change of a confirmed order until it is discarded, then the confirmed state', () => {
     const { store, clock } = setup();
     const order = store.cashier.createOrder(threeLineOrder(), cashier);
     const [create] = store.outbox.readyOperations(clock.now(), 10);
@@ -229,6 +269,11 @@ describe('dead letters', () => {
     expect(store.cashier.getOrder(order.id)?.status).toBe('cancelled');
     const [cancel] = store.outbox.readyOperations(clock.now(), 10);
     store.outbox.deadLetter(cancel!.opId, 'cannot cancel a paid order');
+    expect(store.cashier.getOrder(order.id)?.status).toBe('cancelled');
+    // A newer server copy lands under it: the refused change is replayed on top, still undecided.
+    store.server.applyServerRecord('order', { id: 'ord_srv', status: 'open', total: order.total, updated_at: clock.now() + 1 });
+    expect(store.cashier.getOrder(order.id)?.status).toBe('cancelled');
+    store.outbox.discardDeadLetter(store.outbox.listDeadLetters()[0]!.id);
     expect(store.cashier.getOrder(order.id)).toMatchObject({ status: 'open', notes: 'table 4', total: order.total });
     expect(() => store.outbox.deadLetter(create!.opId, 'late')).toThrow(/done/);
     store.close();
@@ -338,7 +383,9 @@ describe("a change of an order's lines against the server's lines", () => {
     });
     const [letter] = store.outbox.listDeadLetters();
     expect(letter).toMatchObject({ refusal: { cause: 'conflict', status: null, code: null }, reason: expect.stringContaining('Cola: 5 here, 1 there (was 3)') });
-    expect(store.cashier.getOrder(order.id)?.lines).toEqual([burger, fries, { ...cola, quantity: 1 }]); // theirs, meanwhile
+    // This till's change, merged with theirs, stays on screen (marked refused) until a person decides.
+    expect(store.cashier.getOrder(order.id)?.lines).toEqual([burger, fries, { ...cola, quantity: 5 }]);
+    expect(store.server.readBase('order', order.id)?.lines).toEqual([burger, fries, { ...cola, quantity: 1 }]);
 
     store.outbox.retryDeadLetter(letter!.id, clock.now());
     expect(store.cashier.getOrder(order.id)?.lines).toEqual([burger, fries, { ...cola, quantity: 5 }]);

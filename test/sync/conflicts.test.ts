@@ -57,7 +57,8 @@ describe('pending local changes against the server', () => {
     expect(store.server.readBase('order', order.id)?.lines[0]?.quantity).toBe(3);
 
     // Pushed at last: both sides changed the same line, so the change is not sent over the other
-    // one: it waits in the dead letters, and the order shows the server's version meanwhile.
+    // one: it waits in the dead letters, and the order shows this till's version, marked refused,
+    // until a person decides (the server's stays in base).
     store.db.prepare(`UPDATE outbox SET next_attempt_at = 0 WHERE state = 'pending'`).run();
     const pusher = engineFor(sandbox, store, { locationId: menu.locationId });
     pusher.start();
@@ -73,7 +74,8 @@ describe('pending local changes against the server', () => {
       detail: { conflicts: [{ name: line.name, ancestor: line.quantity, ours: 7, theirs: 3 }] },
     });
     expect((await getJson<ServerOrder>(sandbox, `/orders/${serverId}`)).items[0]?.quantity).toBe(3);
-    expect(store.cashier.getOrder(order.id)?.lines[0]?.quantity).toBe(3);
+    expect(store.cashier.getOrder(order.id)?.lines[0]?.quantity).toBe(7);
+    expect(store.server.readBase('order', order.id)?.lines[0]?.quantity).toBe(3);
 
     // The cashier retries it: this till's quantity goes over the other one.
     pusher.retryDeadLetter(String(letter!.id));
@@ -127,9 +129,11 @@ describe('pending local changes against the server', () => {
     expect(dependent.causedByOpId).toBe(create.operation.opId);
     expect(dependent.refusal).toEqual({ cause: 'dependency', status: null, code: null });
     expect(dependent.operation.entityId).toBe(intent.id);
-    // The merged view shows the server's truth again: cancelled, and the refused order gone.
-    expect(store.cashier.getOrder(doomed.id)?.status).toBe('cancelled');
-    expect(store.cashier.getOrder(bogus.id)).toBeUndefined();
+    // The refused changes stay on the till, marked, until a person decides; base holds the server's truth.
+    expect(store.cashier.getOrder(doomed.id)?.status).toBe('fulfilled');
+    expect(store.server.readBase('order', doomed.id)?.status).toBe('cancelled');
+    expect(store.cashier.getOrder(bogus.id)?.id).toBe(bogus.id);
+    expect(store.cashier.getPaymentIntent(intent.id)?.id).toBe(intent.id);
     expect(statuses.at(-1)).toMatchObject({ deadLetters: 3, pending: 0 });
 
     // Retrying a dead letter sends it again (and it fails again, for the same reason).
@@ -141,6 +145,8 @@ describe('pending local changes against the server', () => {
     expect(() => second.retryDeadLetter(String(again.find((l) => l.operation.kind === 'payment_intent.create')!.id))).toThrow(/depends on/);
     second.discardDeadLetter(String(again.find((l) => l.operation.kind === 'order.create')!.id));
     expect(store.outbox.listDeadLetters().map((l) => l.operation.kind)).toEqual(['order.fulfil']);
+    expect(store.cashier.getOrder(bogus.id)).toBeUndefined();
+    expect(store.cashier.getPaymentIntent(intent.id)).toBeUndefined();
     await waitFor(() => second.status().deadLetters === 1, 5_000, 'the status to follow');
   });
 });
