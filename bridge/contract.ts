@@ -11,6 +11,12 @@ export const MAX_AMOUNT = 100_000_000;
 const Amount = z.number().int().nonnegative().max(MAX_AMOUNT);
 const PositiveAmount = z.number().int().positive().max(MAX_AMOUNT);
 const Id = z.string().min(1).max(80);
+/**
+ * The most lines an order may have: what /v1 takes (api/requests.ts ORDER_LINES_MAX; docs/spec-gaps.md,
+ * POST /orders). The bridge may not import api/, so the figure is repeated; test/core/bridge-caps.test.ts checks they agree.
+ * An order the till took but the cloud cannot would be refused after the customer paid.
+ */
+export const ORDER_LINES_MAX = 100;
 const IsoTime = z.iso.datetime({ offset: true });
 /** The PIN of someone allowed to do what is asked (a manager approving a cashier's refund). */
 const ManagerPin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
@@ -65,7 +71,8 @@ export const Discount = z
     kind: z.enum(['percent', 'amount']),
     /** percent: basis points (1000 = 10%, 10000 = 100%); amount: minor units. */
     value: z.number().int().positive().max(MAX_AMOUNT),
-    reason: z.string().trim().min(1, 'give the discount a reason').max(120),
+    /** At most what the cloud keeps (docs/spec-gaps.md, Checkout: discounts, reason 1–100). */
+    reason: z.string().trim().min(1, 'give the discount a reason').max(100),
   })
   .refine((d) => d.kind !== 'percent' || d.value <= 10_000, { message: 'a discount is at most 100%', path: ['value'] });
 export type Discount = z.infer<typeof Discount>;
@@ -91,7 +98,7 @@ export type Service = z.infer<typeof Service>;
 export const SplitPlan = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('even'), parts: z.number().int().min(2).max(20) }),
   /** assignment[i]: the check (1-based) line i goes to. */
-  z.strictObject({ kind: z.literal('items'), assignment: z.array(z.number().int().min(1).max(20)).min(1).max(200) }),
+  z.strictObject({ kind: z.literal('items'), assignment: z.array(z.number().int().min(1).max(20)).min(1).max(ORDER_LINES_MAX) }),
 ]);
 export type SplitPlan = z.infer<typeof SplitPlan>;
 
@@ -554,7 +561,7 @@ const LineInput = z.strictObject({
 export type LineInput = z.input<typeof LineInput>;
 
 const OrderDraft = z.strictObject({
-  lines: z.array(LineInput).min(1, 'an order needs at least one item').max(200),
+  lines: z.array(LineInput).min(1, 'an order needs at least one item').max(ORDER_LINES_MAX, `an order has at most ${ORDER_LINES_MAX} lines: start a second order for the rest`),
   customer: Customer.default({ name: '', phone: '' }),
   notes: z.string().trim().max(500).default(''),
   /** Off the whole order (after line discounts). */
@@ -735,7 +742,7 @@ export const commands = {
   'payments.refundItems': command(
     z.strictObject({
       orderId: Id,
-      items: z.array(z.strictObject({ lineIndex: z.number().int().nonnegative(), quantity: z.number().int().min(1).max(999) })).min(1).max(200),
+      items: z.array(z.strictObject({ lineIndex: z.number().int().nonnegative(), quantity: z.number().int().min(1).max(999) })).min(1).max(ORDER_LINES_MAX),
       reason: RefundReason,
       managerPin: ManagerPin.optional(),
     }),
