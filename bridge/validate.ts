@@ -2,6 +2,7 @@
 // nothing. Both shells and the core use it, so a bad request is refused the same way everywhere.
 import type { z } from 'zod';
 import { commands, isCommandName, type CommandName, type CommandPayload } from './contract';
+import { issuePlace, plainError } from './plain-issues';
 import { BridgeRequest, type BridgeError } from './protocol';
 
 export type ParsedCommand = { [C in CommandName]: { command: C; payload: CommandPayload<C> } }[CommandName];
@@ -13,7 +14,7 @@ function issuesOf(error: z.ZodError): NonNullable<BridgeError['issues']> {
 }
 
 export function parseBridgeRequest(raw: unknown): ParseResult {
-  const envelope = BridgeRequest.safeParse(raw);
+  const envelope = BridgeRequest.safeParse(raw, { error: plainError });
   if (!envelope.success) {
     return {
       ok: false,
@@ -31,13 +32,15 @@ export function parseBridgeRequest(raw: unknown): ParseResult {
       },
     };
   }
-  const parsed = commands[command].payload.safeParse(payload ?? {});
+  const parsed = commands[command].payload.safeParse(payload ?? {}, { error: plainError });
   if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const place = first ? issuePlace(first.path) : '';
     return {
       ok: false,
       error: {
         code: 'invalid_command',
-        message: `Some details are missing or wrong (${parsed.error.issues[0]?.message ?? 'invalid'}). Nothing was changed.`,
+        message: `Some details are missing or wrong (${place ? `${place}: ` : ''}${first?.message ?? 'not valid'}). Nothing was changed.`,
         issues: issuesOf(parsed.error),
       },
     };
