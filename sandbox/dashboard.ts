@@ -1,16 +1,19 @@
 // The dashboard listener ({auth_url}): the OAuth consent page, the dashboard controls as JSON
 // under /_dashboard/api, and a small HTML page with forms for the same controls. Faults never
-// touch this listener, so a test can always lift them.
+// touch this listener, so a test can always lift them. It has no login (it is for local use), so
+// only this listener's own Host and Origin are answered (common/local-origin.ts): a page on
+// another site cannot create keys or read them, by a cross-site request or by DNS rebinding.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { apiKeyKindSchema, apiKeyModeSchema, eventTypeSchema, permissionSchema, webhookDeliveryStatusSchema } from '../api/enums';
 import { newId } from '../common/ids';
+import { fromLocalOrigin, localOrigins, LOOPBACK_NAMES, type LocalOrigins } from '../common/local-origin';
 import type { Logger } from '../common/log';
 import { createApiKey, listApiKeys, regenerateApiKey } from './auth';
 import { faultPatchSchema } from './faults';
 import { taxesOptionSchema } from './seed';
 import { profileSchema, recordShapeSchema } from './profile-schemas';
-import { ApiError, errorBody, escapeHtml, parseOrThrow, queryObject, readRawBody, sendHtml, sendJson } from './http';
+import { ApiError, BodyTooLargeError, errorBody, escapeHtml, parseOrThrow, queryObject, readRawBody, sendHtml, sendJson } from './http';
 import { registerOAuthAppSchema, registerOAuthApp, type OAuthService } from './oauth';
 import { rateLimitSettingsSchema } from './rate-limit';
 import { createWebhookEndpoint, listDeliveries, listWebhookEndpoints } from './resources/webhooks';
@@ -56,8 +59,23 @@ function parseJson(raw: Buffer): unknown {
   }
 }
 
+/**
+ * The names this listener answers to: loopback, and the host it was started on (its {auth_url}).
+ * Unknown until the listener has its address: nothing is answered before.
+ */
+function ownOrigins(authUrl: string): LocalOrigins {
+  if (authUrl === '') return { hosts: new Set(), origins: new Set() };
+  const own = new URL(authUrl);
+  return localOrigins(Number(own.port), [...new Set([...LOOPBACK_NAMES, '[::1]', own.hostname])]);
+}
+
 export function createDashboardHandler(core: SandboxCore, oauth: OAuthService, logger: Logger) {
   const { db, clock } = core;
+  let allowed = { authUrl: '', origins: ownOrigins('') };
+  const originsNow = (): LocalOrigins => {
+    if (allowed.authUrl !== core.urls.authUrl) allowed = { authUrl: core.urls.authUrl, origins: ownOrigins(core.urls.authUrl) };
+    return allowed.origins;
+  };
 
   async function api(method: string, path: string, url: URL, raw: Buffer): Promise<{ status: number; body: unknown }> {
     const route = `${method} ${path.replace(/\/(key|we|whd)_[0-9a-z]+/, '/{id}')}`;
@@ -225,7 +243,19 @@ ${rows(deliveries.map((d) => [d.id, d.event_type, d.status, String(d.attempts), 
     const requestId = newId('req_', clock.now());
     const method = req.method ?? 'GET';
     try {
-      const raw = await readRawBody(req);
+      if (!fromLocalOrigin(req.headers, originsNow())) {
+        logger.warn({ host: req.headers.host, origin: req.headers.origin, path: req.url }, 'dashboard refused a request from another site');
+        res.setHeader('Connection', 'close');
+        throw new ApiError('permission_denied', `this is the sandbox dashboard: open it at ${core.urls.dashboardUrl}, not through another address or site`);
+      }
+      let raw: Buffer;
+      try {
+        raw = await readRawBody(req);
+      } catch (err) {
+        if (!(err instanceof BodyTooLargeError)) throw err;
+        res.setHeader('Connection', 'close');
+        throw new ApiError('payload_too_large', err.message);
+      }
       const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
       const path = url.pathname;
       if (path === '/oauth/authorize' && method === 'GET') return await oauth.authorizePage(res, url);

@@ -10,6 +10,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
+import { fromLocalOrigin, localOrigins, type LocalOrigins } from '../../common/local-origin';
 import type { Logger } from '../../common/log';
 import type { BridgeEvent, BridgeHost, BridgeResponse } from '../../bridge/protocol';
 import { HTTP_BRIDGE_PATH, HTTP_EVENTS_PATH, LAUNCH_TOKEN_PREFIX } from '../../bridge/transport';
@@ -102,16 +103,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const token = options.token ?? newLaunchToken();
   const { logger } = options;
   const streams = new Set<ServerResponse>();
-  let allowedHosts = new Set<string>();
-  let allowedOrigins = new Set<string>();
+  // Set once the port is known; nothing is accepted before.
+  let allowed: LocalOrigins = { hosts: new Set(), origins: new Set() };
 
   const rendererRoot = normalize(options.rendererDir + sep);
-
-  function originAllowed(req: IncomingMessage): boolean {
-    if (!allowedHosts.has(req.headers.host ?? '')) return false;
-    const origin = req.headers.origin;
-    return origin === undefined || allowedOrigins.has(origin);
-  }
 
   function authorized(req: IncomingMessage): boolean {
     const header = req.headers.authorization ?? '';
@@ -195,7 +190,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://placeholder');
-    if (!originAllowed(req)) {
+    if (!fromLocalOrigin(req.headers, allowed)) {
       logger.warn({ host: req.headers.host, origin: req.headers.origin, path: url.pathname }, 'refused request from a foreign origin');
       sendJson(res, 403, refusal('invalid_command', 'This address is not the terminal. Open the link printed at launch.'));
       return;
@@ -233,8 +228,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
-  allowedOrigins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+  allowed = localOrigins(port);
   const origin = `http://127.0.0.1:${port}`;
 
   return {
