@@ -1,5 +1,6 @@
 // The till's checkout arithmetic: pure, integer minor units, every part adding up to its whole.
 export { allocate, applyBps, applyPpm } from './allocate';
+export { givesMoreAway, reviewDiscounts, type DiscountLimits, type DiscountReview } from './approval';
 export { discountAmount, validateDiscount, type DiscountKind, type DiscountSpec } from './discount';
 export { CheckoutError, describeAmount, describePercent, describeRatePpm, type CheckoutErrorCode } from './errors';
 export { priceCheck, type CheckBreakdown, type CheckLine, type CheckLineInput, type CheckLines } from './pricing';

@@ -1,6 +1,6 @@
 // The cashier's use cases on the local store. Every write commits (WAL, synchronous=FULL) before
 // its handler returns, so the answer the renderer gets means "durable on this terminal".
-import { refundForUnits } from '../../bridge/checkout/index';
+import { givesMoreAway, refundForUnits } from '../../bridge/checkout/index';
 import { planItemRefund } from '../../bridge/refund-plan';
 import type { CommandPayload, CommandResult, Discount, Location, MenuItem, Order, ShiftSummary } from '../../bridge/contract';
 import { indexMenu, searchMenu } from '../../bridge/menu-search';
@@ -10,13 +10,16 @@ import type { CategoryDoc, MenuItemDoc, ModifierDoc, OrderDoc, OrderLineDoc, Pay
 import {
   businessDay,
   checkoutRefusal,
-  discountsNeedingManager,
   effectivePricing,
+  givenDiscounts,
+  newDiscounts,
   priceLines,
   priceOrder,
   pricingDoc,
+  reviewDraft,
   wireExtras,
   type EffectivePricing,
+  type GivenDiscount,
 } from './checkout';
 import { CoreError } from './errors';
 import type { EventHub } from './events';
@@ -44,7 +47,7 @@ export function startOfDay(nowMs: number, timeZone: string): number {
 }
 const FALLBACK_CURRENCY = 'usd';
 
-/** A discount above the approval limits, and who approved it. */
+/** Discounts above the approval limits (why, in the cashier's words), and who approved them. */
 interface DiscountApproval {
   approvedBy: string;
   discounts: string[];
@@ -321,10 +324,12 @@ export class Cashier {
   }
 
   /**
-   * Prices lines with the rules in force; discounts above the approval limits need the manager.
-   * Returns what the order stores and what the cloud is told.
+   * Prices lines with the rules in force and reviews what their discounts give away: a share of a
+   * line or a total above the approval limits, or a comp, needs the manager (unless `before`, the
+   * order as it stood, already gave as much). Returns what the order stores, what the cloud is
+   * told, and the discounts to audit.
    */
-  #priceDraft(lines: OrderLineDoc[], discount: Discount | null, service: ServiceDoc | null, act: Act) {
+  #priceDraft(lines: OrderLineDoc[], discount: Discount | null, service: ServiceDoc | null, act: Act, before: OrderDoc | null = null) {
     const { source: _source, ...rules } = this.pricing();
     let breakdown;
     try {
@@ -332,10 +337,26 @@ export class Cashier {
     } catch (error) {
       checkoutRefusal(error);
     }
-    const approval = this.settings.effective().checkout.discountApproval;
-    const needing = discountsNeedingManager(lines, discount, breakdown, approval);
-    const approvedBy = needing.length > 0 ? this.staff.require(act, 'discount.above_limit') : null;
-    return { breakdown, pricing: pricingDoc(rules), wire: wireExtras({ lines, service, discount }, breakdown), approval: approvedBy ? ({ approvedBy, discounts: needing } satisfies DiscountApproval) : null };
+    const limits = this.settings.effective().checkout.discountApproval;
+    const review = reviewDraft(lines, breakdown, limits, this.currency());
+    const was = before?.pricing ? priceOrder(before).breakdown : null;
+    const wasReview = before && was ? reviewDraft(before.lines, was, limits, this.currency()) : null;
+    const approvedBy = givesMoreAway(wasReview, review) ? this.staff.require(act, 'discount.above_limit') : null;
+    const given = givenDiscounts(lines, discount, breakdown, review);
+    return {
+      breakdown,
+      pricing: pricingDoc(rules),
+      wire: wireExtras({ lines, service, discount }, breakdown),
+      approval: approvedBy ? ({ approvedBy, discounts: review.reasons } satisfies DiscountApproval) : null,
+      given: before && was && wasReview ? newDiscounts(givenDiscounts(before.lines, before.discount, was, wasReview), given) : given,
+    };
+  }
+
+  /** One audit entry per discount and comp given: who gave it, and who approved it, if anyone. */
+  #auditDiscounts(orderId: string, given: readonly GivenDiscount[], act: Act, approvedBy: string | null): void {
+    for (const { comp, ...discount } of given) {
+      this.store.cashier.recordAudit(act.by.id, comp ? 'comp.given' : 'discount.given', { ...discount, ...StaffDesk.approval(approvedBy) }, { kind: 'order', id: orderId });
+    }
   }
 
   #ordersChanged(ids: string[]): void {
@@ -369,6 +390,7 @@ export class Cashier {
       );
       this.#attribute('order', created.id, act, this.shifts.openShiftOf(act.by)?.id ?? null);
       if (priced.approval) this.store.cashier.recordAudit(act.by.id, 'discount.approved', priced.approval, { kind: 'order', id: created.id });
+      this.#auditDiscounts(created.id, priced.given, act, priced.approval?.approvedBy ?? null);
       this.#print(this.printing.forPlacedOrder(created, this.#tillLetter(), location.timezone));
       return created;
     });
@@ -435,10 +457,12 @@ export class Cashier {
     const newDiscount = discount !== undefined ? discount : order.discount;
     const newService = service ? { type: service.type, table: service.table, guests: service.guests } : order.service;
     let approval: DiscountApproval | null = null;
+    let given: GivenDiscount[] = [];
     if (lines || discount !== undefined || service) {
       // Repriced with today's rules, as a new ticket would be; the cloud hears of the new figures.
-      const priced = this.#priceDraft(newLines, newDiscount, newService, act);
+      const priced = this.#priceDraft(newLines, newDiscount, newService, act, order);
       approval = priced.approval;
+      given = priced.given;
       if (priced.breakdown.total < current.paidAmount) {
         throw new CoreError('conflict', `The new total would be below the ${formatMoney(current.paidAmount, order.currency)} already paid. Refund the difference first.`);
       }
@@ -456,6 +480,7 @@ export class Cashier {
       adopt();
       const updated = this.store.cashier.updateOrder(id, change, { actor: act.by.id });
       if (approval) this.store.cashier.recordAudit(act.by.id, 'discount.approved', approval, { kind: 'order', id });
+      this.#auditDiscounts(id, given, act, approval?.approvedBy ?? null);
       if (voidsUnits) this.store.cashier.recordAudit(act.by.id, 'order.void_items', StaffDesk.approval(voidApprovedBy), { kind: 'order', id });
       if (lines) this.#print(this.printing.forChangedOrder(order, updated, String(updated.updated_at), this.#tillLetter(), this.location()?.timezone ?? ''));
       return updated;

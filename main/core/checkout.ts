@@ -1,9 +1,10 @@
 // The checkout of one order: which tax rules apply, what the check comes to, how the bill splits,
-// what the cloud is told beyond the spec, and which discounts need a manager. The arithmetic is
-// bridge/checkout's (the register previews with the same functions); this maps store documents
-// onto it. An order the till priced is re-priced from what it froze (lines, discounts, rules),
-// so the figures never drift; an order from the cloud shows the cloud's figures.
-import { allocate, CheckoutError, priceCheck, splitByItems, splitEvenly, type CheckBreakdown, type SplitPart } from '../../bridge/checkout/index';
+// what the cloud is told beyond the spec, and what its discounts give away (who may give them:
+// bridge/checkout/approval.ts). The arithmetic is bridge/checkout's (the register previews with
+// the same functions); this maps store documents onto it. An order the till priced is re-priced
+// from what it froze (lines, discounts, rules), so the figures never drift; an order from the
+// cloud shows the cloud's figures.
+import { allocate, CheckoutError, priceCheck, reviewDiscounts, splitByItems, splitEvenly, type CheckBreakdown, type DiscountReview, type SplitPart } from '../../bridge/checkout/index';
 import type { AppliedDiscount, Check, CheckoutRules, Discount, PricingRules, SplitView } from '../../bridge/contract';
 import type { DiscountDoc, LocationDoc, OrderDoc, OrderLineDoc, PricingDoc } from '../../store/index';
 import { CoreError } from './errors';
@@ -176,15 +177,50 @@ export function wireExtras(doc: Pick<OrderDoc, 'lines' | 'service' | 'discount'>
   return extras;
 }
 
-/** The discounts (line and order) that are above what a cashier may give alone. */
-export function discountsNeedingManager(lines: readonly OrderLineDoc[], discount: Discount | null, breakdown: CheckBreakdown, rules: CheckoutRules['discountApproval']): string[] {
-  const over = (d: Discount, amount: number) => (d.kind === 'percent' ? d.value > rules.percentBps : false) || amount > rules.amount;
-  const reasons: string[] = [];
-  lines.forEach((line, i) => {
-    if (line.discount && over(line.discount, breakdown.lines[i]!.lineDiscount)) reasons.push(`${line.name}: ${line.discount.reason}`);
+/** What a priced draft gives away, judged against the approval limits (bridge/checkout/approval.ts). */
+export function reviewDraft(lines: readonly OrderLineDoc[], breakdown: CheckBreakdown, limits: CheckoutRules['discountApproval'], currency?: string): DiscountReview {
+  return reviewDiscounts(breakdown, lines.map((line) => line.name), limits, currency);
+}
+
+/** One discount as the audit log records it: on which line (null: the order), what it took off, and whether it was a comp. */
+export interface GivenDiscount {
+  line: number | null;
+  item: string | null;
+  kind: Discount['kind'];
+  value: number;
+  reason: string;
+  amount: number;
+  comp: boolean;
+}
+
+/**
+ * Every discount of a priced draft. A line discount is a comp when its line is left at zero; the
+ * order discount is one when it leaves the order, or any line it takes from, at zero.
+ */
+export function givenDiscounts(lines: readonly OrderLineDoc[], discount: Discount | DiscountDoc | null, breakdown: CheckBreakdown, review: DiscountReview): GivenDiscount[] {
+  const comped = new Set(review.compedLines);
+  const given: GivenDiscount[] = lines.flatMap((line, i) =>
+    line.discount
+      ? [{ line: i, item: line.name, kind: line.discount.kind, value: line.discount.value, reason: line.discount.reason, amount: breakdown.lines[i]?.lineDiscount ?? 0, comp: comped.has(i) }]
+      : [],
+  );
+  if (discount) {
+    const comp = review.orderComped || review.compedLines.some((i) => (breakdown.lines[i]?.orderDiscount ?? 0) > 0);
+    given.push({ line: null, item: null, kind: discount.kind, value: discount.value, reason: discount.reason, amount: breakdown.orderDiscountTotal, comp });
+  }
+  return given;
+}
+
+/** The discounts of `after` not on the order before (a changed order audits only what it adds or changes). */
+export function newDiscounts(before: readonly GivenDiscount[], after: readonly GivenDiscount[]): GivenDiscount[] {
+  const key = (d: GivenDiscount) => JSON.stringify([d.line === null ? 'order' : d.item, d.kind, d.value, d.reason, d.line === null ? d.amount : null]);
+  const left = new Map<string, number>();
+  for (const d of before) left.set(key(d), (left.get(key(d)) ?? 0) + 1);
+  return after.filter((d) => {
+    const n = left.get(key(d)) ?? 0;
+    if (n > 0) left.set(key(d), n - 1);
+    return n === 0;
   });
-  if (discount && over(discount, breakdown.orderDiscountTotal)) reasons.push(`the order: ${discount.reason}`);
-  return reasons;
 }
 
 /** The business day `nowMs` belongs to where the location is (YYYY-MM-DD), and when it began. */

@@ -735,6 +735,15 @@ describe('other days', () => {
     expect(ReportDoc.parse(doc).sections.length).toBeGreaterThan(0);
   });
 
+  it('an order discount that leaves the order at zero is a comp, counted once with its amount', () => {
+    const comped = { ...sale('B1', 'B1', ana, [line('Burger', 'Mains', 1, 1200, { orderDiscount: 1200 }), line('Fries', 'Mains', 1, 450, { orderDiscount: 450 })], { orderDiscount: true }), orderComp: true };
+    const discounted = sale('B2', 'B2', ana, [line('Burger', 'Mains', 1, 1200, { orderDiscount: 120 })], { orderDiscount: true });
+    const z = buildZReport({ ...workedDay, sales: [comped, discounted], payments: [], refunds: [], voids: [], shifts: [] });
+    expect(z.comps).toEqual({ count: 1, amount: 1650 });
+    expect(z.discounts).toEqual({ count: 1, amount: 120 });
+    expect(z.sales).toMatchObject({ gross: 2850, discounts: 120, comps: 1650, net: 1080 });
+  });
+
   it('a zero-decimal currency: yen in whole units, "refused" and "waiting" named per order, records without staff', () => {
     const records: DayRecords = {
       ...workedDay,

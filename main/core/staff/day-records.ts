@@ -17,7 +17,7 @@ export interface DaySaleLine {
   tax: number;
   /** What the line cost: net + tax when tax is added on top. */
   total: number;
-  /** The line was comped (100% off): its lineDiscount counts as a comp, not a discount. */
+  /** The line was comped (its own discount left it at zero): its lineDiscount counts as a comp, not a discount. */
   comp: boolean;
 }
 
@@ -33,6 +33,8 @@ export interface DaySale {
   total: number;
   /** The order has an order-level discount (counted once among the discounts). */
   orderDiscount: boolean;
+  /** That discount left the order at zero: it is counted once among the comps instead, with its amount. */
+  orderComp?: boolean;
   syncState: SyncState;
 }
 

@@ -130,13 +130,15 @@ export class DayReports {
           net: figures?.net ?? 0,
           tax: figures?.tax ?? 0,
           total: figures?.total ?? 0,
-          comp: line.discount?.kind === 'percent' && line.discount.value === 10_000,
+          // Left at zero by its own discount, whether typed as 100% or as its price.
+          comp: figures !== undefined && figures.gross > 0 && figures.lineDiscount >= figures.gross,
         };
       }),
       taxes: check.taxes,
       taxIncluded: check.taxIncluded,
       total: check.total,
       orderDiscount: doc.discount !== null,
+      orderComp: doc.discount !== null && breakdown.orderDiscountTotal > 0 && breakdown.subtotal > 0 && breakdown.discountTotal >= breakdown.subtotal,
       syncState: view.syncState,
     };
   }

@@ -63,7 +63,9 @@ export function buildZReport(records: DayRecords): ZReport {
   const taxes = new Map<string, { name: string; ratePpm: number; amount: number }>();
   for (const sale of sales) {
     totals.total += sale.total;
-    if (sale.orderDiscount) discounts.count += 1;
+    const orderComp = sale.orderDiscount && sale.orderComp === true;
+    if (orderComp) comps.count += 1;
+    else if (sale.orderDiscount) discounts.count += 1;
     for (const line of sale.lines) {
       totals.gross += line.gross;
       totals.net += line.net;
@@ -75,7 +77,8 @@ export function buildZReport(records: DayRecords): ZReport {
         if (line.lineDiscount !== 0) discounts.count += 1;
         discounts.amount += line.lineDiscount;
       }
-      discounts.amount += line.orderDiscount;
+      if (orderComp) comps.amount += line.orderDiscount;
+      else discounts.amount += line.orderDiscount;
       const category = categories.get(line.category) ?? emptySalesRow();
       categories.set(line.category, category);
       const itemKey = JSON.stringify([line.item, line.category]);
