@@ -2,14 +2,16 @@
 // The shells validate each request against `commands[name].payload` before the core sees it, and
 // the renderer's client derives its types from the same table: one source of truth, no drift.
 import { z } from 'zod';
-import { CashCount } from './staff/cash';
+import { MAX_AMOUNT } from './money';
+import { CashCount, CountedCash } from './staff/cash';
 import { Permission, Role } from './staff/roles';
 
-/** The largest amount any command carries: 1,000,000.00 in a two-digit currency. */
-export const MAX_AMOUNT = 100_000_000;
+export { MAX_AMOUNT };
 /** Amounts are integer minor units (cents) of the location's currency. */
 const Amount = z.number().int().nonnegative().max(MAX_AMOUNT);
 const PositiveAmount = z.number().int().positive().max(MAX_AMOUNT);
+/** A sum of amounts (an order's tips, a day's takings, a drawer): as large as its records make it, never refused for one amount's cap. */
+const Total = z.number().int().nonnegative();
 const Id = z.string().min(1).max(80);
 /**
  * The most lines an order may have: what /v1 takes (api/requests.ts ORDER_LINES_MAX; docs/spec-gaps.md,
@@ -271,7 +273,7 @@ export const Order = z.object({
   channel: z.string().nullable(),
   check: Check,
   split: SplitView.nullable(),
-  tipTotal: Amount,
+  tipTotal: Total,
   status: OrderStatus,
   displayState: OrderDisplayState,
   refundState: RefundState,
@@ -283,8 +285,8 @@ export const Order = z.object({
   currency: z.string(),
   createdAt: IsoTime,
   updatedAt: IsoTime,
-  paidAmount: Amount,
-  refundedAmount: Amount,
+  paidAmount: Total,
+  refundedAmount: Total,
   payments: z.array(Payment),
   syncState: SyncState,
   /** Whose order it is: who placed it, or took it over since; null for orders from elsewhere. */
@@ -413,14 +415,14 @@ export const ShiftSummary = z.object({
   currency: z.string(),
   orders: z.number().int(),
   cancelled: z.number().int(),
-  byMethod: z.object({ card: Amount, cash: Amount }),
+  byMethod: z.object({ card: Total, cash: Total }),
   /** Tips on top of the payments, by tender. */
-  tips: z.object({ card: Amount, cash: Amount }),
+  tips: z.object({ card: Total, cash: Total }),
   /** Tax and discounts on the day's orders that were not cancelled. */
   tax: z.number().int(),
   discounts: z.number().int(),
-  queuedOffline: Amount,
-  refunded: Amount,
+  queuedOffline: Total,
+  refunded: Total,
   net: z.number().int(),
 });
 export type ShiftSummary = z.infer<typeof ShiftSummary>;
@@ -451,6 +453,8 @@ export const StaffSession = z.object({
   autoLockMs: z.number().int().nonnegative(),
   /** One drawer for the till, or one per cashier (each opens and counts their own). */
   drawerMode: z.enum(['shared', 'per_cashier']),
+  /** To an owner or a manager only, when the last 24 h saw enough wrong PINs to lock entry: how many, since when. */
+  pinGuessing: z.object({ wrongPins: z.number().int().positive(), since: IsoTime }).optional(),
 });
 export type StaffSession = z.infer<typeof StaffSession>;
 
@@ -476,8 +480,8 @@ export const ShiftView = z.object({
   openedAt: IsoTime,
   openedBy: StaffRef,
   currency: z.string(),
-  float: Amount,
-  floatCount: CashCount,
+  float: Total,
+  floatCount: CountedCash,
   /** Cash taken toward orders, and cash tips, during the shift. */
   cashSales: z.number().int(),
   cashTips: z.number().int(),
@@ -490,7 +494,7 @@ export const ShiftView = z.object({
   movements: z.array(CashMovement),
   closedAt: IsoTime.nullable(),
   closedBy: StaffRef.nullable(),
-  count: CashCount.nullable(),
+  count: CountedCash.nullable(),
   counted: z.number().int().nullable(),
   /** float + cash sales + cash tips − cash refunds − paid-outs − drops; null while open. */
   expected: z.number().int().nullable(),
@@ -536,6 +540,8 @@ export const ZReport = z.object({
   /** What the cloud does not have yet ("A17: payment waiting"). */
   notInCloud: z.array(z.object({ orderId: Id, label: z.string(), what: z.string() })),
   shifts: z.array(ShiftView),
+  /** Records of the day that could not be read, each in a sentence: left out of the figures above. */
+  unreadable: z.array(z.string()),
   cash: z.object({
     float: z.number().int(),
     sales: z.number().int(),
@@ -790,6 +796,11 @@ export const commands = {
   'staff.setupOwner': command(z.strictObject({ name: z.string().trim().min(1, 'give your name').max(60), pin: StaffPin }), StaffSession),
   /** Signs in by PIN alone; the same answer for any wrong PIN, and a growing wait after several. */
   'staff.signIn': command(z.strictObject({ pin: StaffPin }), StaffSession),
+  /**
+   * Lifts a lockout of PIN entry: the signed-in owner, or an owner's PIN (checked on a small budget of
+   * its own that works while entry waits; the owner is then signed in). Refused when entry is open.
+   */
+  'staff.liftLockout': command(z.strictObject({ pin: StaffPin.optional() }).default({}), StaffSession),
   /** Locks the till (sign out): a ticket being rung up stays on screen for whoever signs in next. */
   'staff.lock': command(Empty, StaffSession),
   /** The person at the till is still using it (keeps the auto-lock away). */

@@ -1,5 +1,11 @@
-// Staff of this terminal and the sign-in guard (migration 14). Only PIN hashes are kept; the core
-// hashes and compares (main/core/staff). Nothing here is ever sent to the cloud.
+// Staff of this terminal and the sign-in guard (migrations 14 and 15). Only PIN hashes are kept; the
+// core hashes and compares (main/core/staff). Nothing here is ever sent to the cloud.
+//
+// The guard limits PIN guessing (docs/staff.md, "PIN guessing"). Every PIN check reserves an attempt
+// here, synchronously, before the slow hash: the reservation is refused while entry waits, and it
+// takes a token from the till's budget of wrong PINs at once, so requests sent together cannot slip
+// past the limit. A right PIN gives its own token back and clears only the wrong PINs reserved before
+// it (its own sequence); it never refills the budget: only time does.
 import type { SqlRunner } from './database';
 import { StoreError } from './errors';
 
@@ -28,6 +34,50 @@ export interface SignInGuardState {
   failures: number;
   lockedUntil: number;
 }
+
+/**
+ * What a PIN check is for: signing in, approving, the owner's override of a lockout, or setting a
+ * PIN (whose "already in use" answer tells that a PIN is someone's, so it is rationed too).
+ */
+export type PinAttemptKind = 'sign_in' | 'approval' | 'override' | 'pin_set';
+/**
+ * pending: being hashed (counted as wrong until settled); right: a sign-in, clears the wrong PINs
+ * before it; neutral: a right PIN that clears nothing (an approval; a PIN to set found unused).
+ */
+export type PinOutcome = 'wrong' | 'right' | 'neutral';
+
+type BudgetName = 'guess' | 'override' | 'pin_set';
+
+/** The limits, in one place (docs/staff.md gives them in figures). */
+export const PIN_LIMITS = {
+  /** Wrong PINs in a row before entry waits; the wait then doubles up to the cap. */
+  freeTries: 5,
+  firstWaitMs: 30_000,
+  maxWaitMs: 15 * 60_000,
+  /**
+   * Token buckets, per till: a check takes a token, time alone puts them back. `guess`: sign-in and
+   * approval PINs (a right one returns its own token); `override`: an owner lifting a lockout with
+   * their PIN; `pin_set`: PINs given to set (each one checked against everyone's costs a token).
+   */
+  budgets: {
+    guess: { capacity: 10, refillMs: 5 * 60_000 },
+    override: { capacity: 3, refillMs: 10 * 60_000 },
+    pin_set: { capacity: 20, refillMs: 3 * 60_000 },
+  } satisfies Record<BudgetName, { capacity: number; refillMs: number }>,
+  /** Attempts older than this are forgotten; the owner's notice counts wrong PINs over it. */
+  windowMs: 24 * 60 * 60_000,
+} as const;
+
+const budgetOf = (kind: PinAttemptKind): BudgetName => (kind === 'override' ? 'override' : kind === 'pin_set' ? 'pin_set' : 'guess');
+
+/** The wait after `failures` wrong PINs in a row (0 below the free tries). */
+export function lockoutWait(failures: number): number {
+  if (failures < PIN_LIMITS.freeTries) return 0;
+  return Math.min(PIN_LIMITS.firstWaitMs * 2 ** (failures - PIN_LIMITS.freeTries), PIN_LIMITS.maxWaitMs);
+}
+
+/** A reserved attempt, or how long entry still waits and why. */
+export type PinReservation = { ok: true; seq: number } | { ok: false; waitMs: number; reason: 'lockout' | 'budget' };
 
 export class StaffRoster {
   constructor(
@@ -105,10 +155,125 @@ export class StaffRoster {
     return row ? { failures: row.failures, lockedUntil: row.locked_until } : { failures: 0, lockedUntil: 0 };
   }
 
-  setGuard(state: SignInGuardState): void {
+  #clearedThrough(): number {
+    return this.sql.allSql<{ n: number }>('SELECT cleared_through AS n FROM sign_in_guard WHERE id = 1', [])[0]?.n ?? 0;
+  }
+
+  #writeGuard(state: SignInGuardState, clearedThrough: number): void {
     this.sql.runSql(
-      'INSERT INTO sign_in_guard (id, failures, locked_until) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until',
-      [state.failures, state.lockedUntil],
+      'INSERT INTO sign_in_guard (id, failures, locked_until, cleared_through) VALUES (1, ?, ?, ?) ' +
+        'ON CONFLICT (id) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until, cleared_through = excluded.cleared_through',
+      [state.failures, state.lockedUntil, clearedThrough],
     );
+  }
+
+  /** Tokens left in a budget now (fractions: it refills continuously). */
+  #tokens(name: BudgetName, now: number): number {
+    const { capacity, refillMs } = PIN_LIMITS.budgets[name];
+    const row = this.sql.allSql<{ tokens: number; at: number }>('SELECT tokens, at FROM pin_budgets WHERE name = ?', [name])[0];
+    if (!row) return capacity;
+    return Math.min(capacity, row.tokens + Math.max(0, now - row.at) / refillMs);
+  }
+
+  #setTokens(name: BudgetName, tokens: number, now: number): void {
+    this.sql.runSql('INSERT INTO pin_budgets (name, tokens, at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET tokens = excluded.tokens, at = excluded.at', [
+      name,
+      Math.min(tokens, PIN_LIMITS.budgets[name].capacity),
+      now,
+    ]);
+  }
+
+  /**
+   * The wrong PINs in a row (pending ones counted as wrong) since the last right sign-in or lift,
+   * and the lock they make, written back. A PIN to set counts only once found in use.
+   */
+  #recount(): SignInGuardState {
+    const cleared = this.#clearedThrough();
+    const row = this.sql.allSql<{ n: number; last: number | null }>(
+      "SELECT COUNT(*) AS n, MAX(at) AS last FROM pin_attempts WHERE seq > ? AND (outcome = 'wrong' OR (outcome = 'pending' AND kind <> 'pin_set'))",
+      [cleared],
+    )[0]!;
+    const state = { failures: row.n, lockedUntil: row.n >= PIN_LIMITS.freeTries && row.last !== null ? row.last + lockoutWait(row.n) : 0 };
+    this.#writeGuard(state, cleared);
+    return state;
+  }
+
+  /** How long PIN entry of this kind still waits (0: open), and why. */
+  wait(kind: PinAttemptKind, now: number): { waitMs: number; reason: 'lockout' | 'budget' } {
+    const lockout = kind === 'override' ? 0 : Math.max(0, this.guard().lockedUntil - now);
+    const name = budgetOf(kind);
+    const tokens = this.#tokens(name, now);
+    const budget = tokens >= 1 ? 0 : Math.ceil((1 - tokens) * PIN_LIMITS.budgets[name].refillMs);
+    return lockout >= budget ? { waitMs: lockout, reason: 'lockout' } : { waitMs: budget, reason: 'budget' };
+  }
+
+  /**
+   * Reserves one PIN check, before it is hashed: refused while entry waits (a lockout, or the
+   * budget spent); otherwise a token is taken and the attempt counts as wrong until settled.
+   */
+  reserveAttempt(kind: PinAttemptKind, now: number): PinReservation {
+    return this.transaction(() => {
+      const waiting = this.wait(kind, now);
+      if (waiting.waitMs > 0) return { ok: false, ...waiting };
+      this.sql.runSql('DELETE FROM pin_attempts WHERE at < ?', [now - PIN_LIMITS.windowMs]);
+      const name = budgetOf(kind);
+      const tokens = this.#tokens(name, now) - 1;
+      this.#setTokens(name, tokens, now);
+      const seq = Number(this.sql.runSql("INSERT INTO pin_attempts (kind, at, outcome) VALUES (?, ?, 'pending')", [kind, now]).lastInsertRowid);
+      this.#recount();
+      return { ok: true, seq };
+    });
+  }
+
+  /**
+   * Settles a reserved attempt once hashed. A right PIN (or a neutral one) gives its own token back;
+   * a right sign-in also clears the wrong PINs reserved before it, never those after. A neutral
+   * approval found not to be allowed after all is settled again as wrong (its token taken back).
+   */
+  settleAttempt(seq: number, outcome: PinOutcome, now: number): SignInGuardState {
+    return this.transaction(() => {
+      const row = this.sql.allSql<{ kind: PinAttemptKind; outcome: string }>('SELECT kind, outcome FROM pin_attempts WHERE seq = ?', [seq])[0];
+      const before = this.guard();
+      if (!row || row.outcome === outcome || row.outcome === 'wrong' || row.outcome === 'right') return before;
+      this.sql.runSql('UPDATE pin_attempts SET outcome = ? WHERE seq = ?', [outcome, seq]);
+      const name = budgetOf(row.kind);
+      // A PIN to set costs its token whatever it finds: the answer "in use" is what a guesser wants.
+      if (name !== 'pin_set') {
+        if (outcome !== 'wrong') this.#setTokens(name, this.#tokens(name, now) + 1, now);
+        else if (row.outcome === 'neutral') this.#setTokens(name, this.#tokens(name, now) - 1, now);
+      }
+      if (outcome === 'right') this.#writeGuard(before, Math.max(this.#clearedThrough(), seq));
+      return this.#recount();
+    });
+  }
+
+  /**
+   * Lifts a lockout (the owner, or IT from the command line): the wrong PINs so far no longer count
+   * toward the wait and the guessing budget is full again. Audited as `staff.lockout_lifted` by
+   * `actor` (a staff id, or "it"), with the wrong PINs of the last 24 h. Answers what it lifted.
+   */
+  liftLockout(actor: string, now: number): { inARow: number; wrongPins: number; since: number | null } {
+    return this.transaction(() => {
+      const { failures } = this.guard();
+      const last = this.sql.allSql<{ n: number | null }>('SELECT MAX(seq) AS n FROM pin_attempts', [])[0]?.n ?? 0;
+      this.#writeGuard({ failures: 0, lockedUntil: 0 }, Math.max(this.#clearedThrough(), last));
+      this.#setTokens('guess', PIN_LIMITS.budgets.guess.capacity, now);
+      const seen = this.wrongPinsSince(now);
+      const lifted = { inARow: failures, wrongPins: seen.count, since: seen.since };
+      this.sql.runSql("INSERT INTO audit_log (at, actor, action, entity_kind, entity_id, detail) VALUES (?, ?, 'staff.lockout_lifted', NULL, NULL, ?)", [
+        now,
+        actor,
+        JSON.stringify(lifted),
+      ]);
+      return lifted;
+    });
+  }
+
+  /** Wrong PINs over the last `windowMs` and when the first of them was typed. */
+  wrongPinsSince(now: number): { count: number; since: number | null } {
+    const row = this.sql.allSql<{ n: number; first: number | null }>("SELECT COUNT(*) AS n, MIN(at) AS first FROM pin_attempts WHERE outcome = 'wrong' AND at >= ?", [
+      now - PIN_LIMITS.windowMs,
+    ])[0]!;
+    return { count: row.n, since: row.first };
   }
 }

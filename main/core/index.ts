@@ -58,7 +58,7 @@ const STORE_LOST_MESSAGE = 'The reset could not finish. Close the terminal and o
 
 /** What the lock screen needs: answered when no one is signed in (docs/staff.md). */
 const PUBLIC_COMMANDS: ReadonlySet<CommandName> = new Set([
-  'staff.session', 'staff.signIn', 'staff.setupOwner', 'staff.lock', 'staff.activity',
+  'staff.session', 'staff.signIn', 'staff.setupOwner', 'staff.liftLockout', 'staff.lock', 'staff.activity',
   'sync.status', 'printing.status', 'settings.get', 'location.get', 'menu.snapshot',
 ]);
 /** Reads the screens make on their own (polls, refreshes after events): they do not keep the auto-lock away. */
@@ -476,6 +476,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     'staff.session': () => staff.session(),
     'staff.setupOwner': ({ name, pin }) => staff.setupOwner(name, pin),
     'staff.signIn': ({ pin }) => staff.signIn(pin),
+    'staff.liftLockout': ({ pin }) => staff.liftLockout(pin),
     'staff.lock': () => staff.lock(),
     'staff.activity': () => {
       if (staff.checkIdle()) staff.touch();

@@ -337,13 +337,19 @@ for (const r of ROWS) {
       });
 
       if (role === 'manager' || (approver === 'owner' && role === 'cashier')) {
-        it(`is refused for a ${role} approved by someone who may not do it either (a manager's PIN)`, async () => {
+        it(`is refused for a ${role} approved by someone who may not do it either (a manager's PIN), as a wrong PIN is, and counted as one`, async () => {
           const s = await ready(actor);
-          const before = snapshot(c.t.dataDir, { guard: true });
+          const before = snapshot(c.t.dataDir);
+          const auditFrom = lastAuditId(c.t.dataDir);
           const error = refusal(await raw(c.t.core, r.command, { ...r.payload(s, c), managerPin: STAFF.manager.pin }));
           expect(error.code).toBe('needs_manager');
-          expect(error.message).toMatch(/may not approve/);
-          expect(snapshot(c.t.dataDir, { guard: true })).toEqual(before);
+          expect(error.message).toMatch(/^That PIN is not right\. .* Nothing was changed\.$/);
+          expect(error.message).not.toContain(STAFF.manager.name);
+          expect(snapshot(c.t.dataDir)).toEqual(before);
+          expect(readDb(c.t.dataDir, (db) => db.prepare('SELECT failures FROM sign_in_guard').pluck().get())).toBe(1);
+          const audit = auditSince(c.t.dataDir, auditFrom);
+          expect(audit.map((a) => a.action)).toEqual(['staff.wrong_pin', 'permission.refused']);
+          expect(audit[1]).toMatchObject({ detail: { permission: r.permission, approver: 'wrong' } });
         });
       }
 
@@ -392,7 +398,7 @@ for (const r of ROWS) {
 
 /** The lock screen's commands (docs/staff.md, "While no one is signed in"). */
 const PUBLIC = new Set<CommandName>([
-  'staff.session', 'staff.signIn', 'staff.setupOwner', 'staff.lock', 'staff.activity',
+  'staff.session', 'staff.signIn', 'staff.setupOwner', 'staff.liftLockout', 'staff.lock', 'staff.activity',
   'sync.status', 'printing.status', 'settings.get', 'location.get', 'menu.snapshot',
 ]);
 
@@ -431,6 +437,7 @@ const SAMPLE: Record<CommandName, unknown> = {
   'staff.session': {},
   'staff.setupOwner': { name: 'Eve', pin: '8642' },
   'staff.signIn': { pin: STAFF.cashier.pin },
+  'staff.liftLockout': {},
   'staff.lock': {},
   'staff.activity': {},
   'staff.list': {},

@@ -36,8 +36,10 @@ export function readDb<T>(dataDir: string, fn: (db: Database.Database) => T): T 
   }
 }
 
+/** The sign-in guard: wrong PINs in a row, every PIN check of the last 24 h, the till's budgets of them. */
+const GUARD = ['sign_in_guard', 'pin_attempts', 'pin_budgets'];
 /** Kept apart: the audit log and the sign-in guard (asked for), print jobs (by id: their state moves as a printer prints), SQLite's own. */
-const APART = new Set(['audit_log', 'sign_in_guard', 'print_jobs', 'sqlite_sequence']);
+const APART = new Set(['audit_log', ...GUARD, 'print_jobs', 'sqlite_sequence']);
 
 /**
  * Everything a command could change, as text: every row of every table of the store, the print
@@ -49,7 +51,7 @@ export function snapshot(dataDir: string, options: { guard?: boolean; audit?: bo
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
     for (const table of tables.filter((t) => !APART.has(t))) out[table] = JSON.stringify(db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).all());
     out.print_jobs = JSON.stringify(db.prepare('SELECT id, printer, kind, order_id FROM print_jobs ORDER BY id').all());
-    if (options.guard) out.sign_in_guard = JSON.stringify(db.prepare('SELECT * FROM sign_in_guard').all());
+    if (options.guard) for (const table of GUARD) out[table] = JSON.stringify(db.prepare(`SELECT * FROM ${table} ORDER BY 1`).all());
     if (options.audit) out.audit_log = JSON.stringify(db.prepare('SELECT * FROM audit_log ORDER BY id').all());
     return out;
   });

@@ -6,20 +6,20 @@ import type { StaffMember, StaffSession } from '../../../bridge/contract';
 import type { Clock } from '../../../common/clock';
 import { newId } from '../../../common/ids';
 import type { StaffDoc, Store } from '../../../store/index';
+import { PIN_LIMITS, type PinAttemptKind, type PinOutcome } from '../../../store/staff';
 import type { TerminalConfig } from '../../config/schema';
 import { CoreError } from '../errors';
 import type { EventHub } from '../events';
 import { hashPin } from '../../config/manager-pin';
 import { PinDirectory } from './pins';
 
-/** Wrong PINs allowed in a row before PIN entry waits; the wait then doubles up to the cap. */
-const FREE_TRIES = 5;
-const FIRST_WAIT_MS = 30_000;
-const MAX_WAIT_MS = 15 * 60_000;
 const WRONG_PIN = 'That PIN is not right.';
 
-/** A PIN given to approve what the signed-in person may not do, once checked. */
-export type Approver = { kind: 'none' } | { kind: 'wrong' } | { kind: 'locked'; message: string } | { kind: 'staff'; staff: StaffDoc };
+/**
+ * A PIN given to approve what the signed-in person may not do, once checked. `attempt`: its
+ * reservation in the sign-in guard, settled again as wrong if the approver may not do it after all.
+ */
+export type Approver = { kind: 'none' } | { kind: 'wrong' } | { kind: 'locked'; message: string } | { kind: 'staff'; staff: StaffDoc; attempt: number };
 
 /** Who is acting: the signed-in person, and whoever approved with their PIN. */
 export interface Act {
@@ -36,10 +36,17 @@ function provisionedId(name: string): string {
   return `stf_cfg_${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'member'}`;
 }
 
+/** The sentence for PIN entry that waits `waitMs`. */
+function waitSentence(waitMs: number): string {
+  return `Too many wrong PINs. Try again in ${Math.ceil(waitMs / 1000)} seconds.`;
+}
+
 export class StaffDesk {
   readonly #pins = new PinDirectory();
   #signedInId: string | null = null;
   #lastActivity = 0;
+  /** Changes to the staff list run one after another: each checks, hashes, then writes. */
+  #staffChanges: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: Store,
@@ -96,17 +103,24 @@ export class StaffDesk {
 
   session(): StaffSession {
     const by = this.current();
-    const guard = this.store.staff.guard();
-    const wait = guard.lockedUntil - this.clock.now();
+    const { waitMs } = this.store.staff.wait('sign_in', this.clock.now());
     const { autoLockMinutes, drawerMode } = this.settings();
+    const seen = by && by.role !== 'cashier' ? this.#guessingSeen() : null;
     return {
       signedIn: by ? staffMember(by) : null,
       permissions: by ? [...ROLE_PERMISSIONS[by.role]] : [],
       setupNeeded: !this.#active().some((s) => s.role === 'owner'),
-      lockedOutForMs: wait > 0 ? wait : null,
+      lockedOutForMs: waitMs > 0 ? waitMs : null,
       autoLockMs: autoLockMinutes * 60_000,
       drawerMode,
+      ...(seen ? { pinGuessing: seen } : {}),
     };
+  }
+
+  /** Wrong PINs of the last 24 h, for an owner or a manager, once there were enough to lock entry. */
+  #guessingSeen(): { wrongPins: number; since: string } | null {
+    const { count, since } = this.store.staff.wrongPinsSince(this.clock.now());
+    return count >= PIN_LIMITS.freeTries && since !== null ? { wrongPins: count, since: new Date(since).toISOString() } : null;
   }
 
   #changed(): StaffSession {
@@ -146,60 +160,131 @@ export class StaffDesk {
   }
 
   async setupOwner(name: string, pin: string): Promise<StaffSession> {
-    if (!this.session().setupNeeded) throw new CoreError('conflict', 'This terminal already has an owner. Sign in with your PIN.');
+    const alreadyOwned = () => new CoreError('conflict', 'This terminal already has an owner. Sign in with your PIN.');
+    if (!this.session().setupNeeded) throw alreadyOwned();
     this.#requireGoodPin(pin, 'pin');
-    const hash = await hashPin(pin);
-    // Checked again after the hashing: two first-run screens cannot both make an owner.
-    if (!this.session().setupNeeded) throw new CoreError('conflict', 'This terminal already has an owner. Sign in with your PIN.');
-    await this.#requireUnusedPin(pin, null);
-    const owner = this.store.transaction(() => {
-      const doc = this.store.staff.insert({ id: newId('stf_', this.clock.now()), name, role: 'owner', pin_hash: hash, active: true, provisioned: false }, this.clock.now());
-      this.store.cashier.recordAudit(doc.id, 'staff.setup_owner', { name });
-      return doc;
+    const owner = await this.#oneAtATime(async () => {
+      await this.#requireUnusedPin(pin, null);
+      const hash = await hashPin(pin);
+      return this.store.transaction(() => {
+        // Checked again after the hashing, in the write's transaction: two first-run screens cannot both make an owner.
+        if (!this.session().setupNeeded) throw alreadyOwned();
+        const doc = this.store.staff.insert({ id: newId('stf_', this.clock.now()), name, role: 'owner', pin_hash: hash, active: true, provisioned: false }, this.clock.now());
+        this.store.cashier.recordAudit(doc.id, 'staff.setup_owner', { name });
+        return doc;
+      });
     });
     this.#pins.forget();
     return this.#signIn(owner);
   }
 
-  /** How long PIN entry still waits, as a sentence; null when it is open. */
-  #lockedOut(): string | null {
-    const wait = this.store.staff.guard().lockedUntil - this.clock.now();
-    return wait > 0 ? `Too many wrong PINs. Try again in ${Math.ceil(wait / 1000)} seconds.` : null;
+  /** Runs changes to the staff list one at a time: none checks a PIN or an owner count another is about to change. */
+  #oneAtATime<T>(change: () => Promise<T>): Promise<T> {
+    const run = this.#staffChanges.then(change, change);
+    this.#staffChanges = run.catch(() => undefined);
+    return run;
   }
 
-  /** The PIN's owner among active staff, counting a wrong PIN toward the lockout. */
-  async #identify(pin: string): Promise<StaffDoc | null> {
-    const found = await this.#pins.find(pin, this.#active());
-    const guard = this.store.staff.guard();
-    if (found) {
-      if (guard.failures > 0) this.store.staff.setGuard({ failures: 0, lockedUntil: 0 });
-      return found;
+  // ---- PIN checks (store/staff.ts holds the guard: docs/staff.md, "PIN guessing") ----
+
+  /** Reserves a PIN check before hashing it; null with the sentence to show while entry waits. */
+  #reserve(kind: PinAttemptKind): { seq: number } | { waiting: string } {
+    const reserved = this.store.staff.reserveAttempt(kind, this.clock.now());
+    return reserved.ok ? { seq: reserved.seq } : { waiting: waitSentence(reserved.waitMs) };
+  }
+
+  /**
+   * Settles a PIN check. A wrong one is audited; when it leaves PIN entry waiting, so is the
+   * lockout, with the wrong PINs of the last 24 h (the owner's notice counts the same).
+   */
+  #settle(seq: number, outcome: PinOutcome, kind: PinAttemptKind): void {
+    const now = this.clock.now();
+    const guard = this.store.staff.settleAttempt(seq, outcome, now);
+    if (outcome !== 'wrong') return;
+    this.store.cashier.recordAudit('unknown', 'staff.wrong_pin', { failures: guard.failures, kind });
+    const { waitMs, reason } = this.store.staff.wait('sign_in', now);
+    if (waitMs > 0) {
+      const { count, since } = this.store.staff.wrongPinsSince(now);
+      this.store.cashier.recordAudit('unknown', 'staff.pin_lockout', { waitMs, reason, wrongPins: count, since: since === null ? null : new Date(since).toISOString() });
     }
-    const failures = guard.failures + 1;
-    const lockedUntil = failures >= FREE_TRIES ? this.clock.now() + Math.min(FIRST_WAIT_MS * 2 ** (failures - FREE_TRIES), MAX_WAIT_MS) : guard.lockedUntil;
-    this.store.staff.setGuard({ failures, lockedUntil });
-    this.store.cashier.recordAudit('unknown', 'staff.wrong_pin', { failures });
-    return null;
+  }
+
+  /** Hashes a reserved PIN check; a failure to hash settles it as wrong (never left pending). */
+  async #check<T>(seq: number, kind: PinAttemptKind, search: () => Promise<T | null>): Promise<T | null> {
+    try {
+      return await search();
+    } catch (error) {
+      this.#settle(seq, 'wrong', kind);
+      throw error;
+    }
+  }
+
+  /** The sentence of a refused PIN: the wait if entry now waits, else "not right". */
+  #refusedPin(): string {
+    const { waitMs } = this.store.staff.wait('sign_in', this.clock.now());
+    return waitMs > 0 ? waitSentence(waitMs) : WRONG_PIN;
   }
 
   async signIn(pin: string): Promise<StaffSession> {
-    const locked = this.#lockedOut();
-    if (locked) throw new CoreError('needs_sign_in', locked);
-    const found = await this.#identify(pin);
+    const reserved = this.#reserve('sign_in');
+    if ('waiting' in reserved) throw new CoreError('needs_sign_in', reserved.waiting);
+    const found = await this.#check(reserved.seq, 'sign_in', () => this.#pins.find(pin, this.#active()));
     if (!found) {
+      this.#settle(reserved.seq, 'wrong', 'sign_in');
       this.#changed();
-      throw new CoreError('needs_sign_in', this.#lockedOut() ?? WRONG_PIN, [{ path: 'pin', message: this.#lockedOut() ?? WRONG_PIN }]);
+      const message = this.#refusedPin();
+      throw new CoreError('needs_sign_in', message, [{ path: 'pin', message }]);
     }
+    this.#settle(reserved.seq, 'right', 'sign_in');
     return this.#signIn(found);
   }
 
-  /** Checks a PIN given to approve (before the command runs: the command itself stays synchronous). */
+  /**
+   * Checks a PIN given to approve (before the command runs: the command itself stays synchronous).
+   * Only managers and owners can approve anything, so only their PINs are looked for, each hashed
+   * whatever the PIN: a cashier's PIN is refused as any wrong one is, after the same work. A right
+   * approval PIN clears no wrong PIN (only a sign-in does).
+   */
   async approver(pin: string | undefined): Promise<Approver> {
     if (pin === undefined) return { kind: 'none' };
-    const locked = this.#lockedOut();
-    if (locked) return { kind: 'locked', message: locked };
-    const found = await this.#identify(pin);
-    return found ? { kind: 'staff', staff: found } : { kind: 'wrong' };
+    const reserved = this.#reserve('approval');
+    if ('waiting' in reserved) return { kind: 'locked', message: reserved.waiting };
+    const approvers = this.#active().filter((s) => s.role !== 'cashier');
+    const found = await this.#check(reserved.seq, 'approval', () => this.#pins.findAmong(pin, approvers));
+    this.#settle(reserved.seq, found ? 'neutral' : 'wrong', 'approval');
+    return found ? { kind: 'staff', staff: found, attempt: reserved.seq } : { kind: 'wrong' };
+  }
+
+  /**
+   * Lifts a lockout of PIN entry: the signed-in owner, or an owner giving their PIN (who is then
+   * signed in). The owner's PIN is checked on a budget of its own (3 tries, one more every 10 min)
+   * that works while entry waits; any other PIN, a manager's included, is refused as wrong.
+   */
+  async liftLockout(pin: string | undefined): Promise<StaffSession> {
+    const by = this.checkIdle() ? this.current() : null;
+    if (this.store.staff.wait('sign_in', this.clock.now()).waitMs === 0) {
+      throw new CoreError('conflict', 'PIN entry is not locked: sign in with your PIN.');
+    }
+    if (pin === undefined) {
+      if (by?.role !== 'owner') {
+        const message = 'Only the owner can lift the lockout: the owner types their PIN.';
+        throw new CoreError('needs_manager', message, [{ path: 'pin', message }]);
+      }
+      this.store.staff.liftLockout(by.id, this.clock.now());
+      return this.#changed();
+    }
+    const reserved = this.#reserve('override');
+    if ('waiting' in reserved) throw new CoreError('needs_sign_in', reserved.waiting, [{ path: 'pin', message: reserved.waiting }]);
+    const owners = this.#active().filter((s) => s.role === 'owner');
+    const owner = await this.#check(reserved.seq, 'override', () => this.#pins.findAmong(pin, owners));
+    if (!owner) {
+      this.#settle(reserved.seq, 'wrong', 'override');
+      this.#changed();
+      throw new CoreError('needs_sign_in', WRONG_PIN, [{ path: 'pin', message: WRONG_PIN }]);
+    }
+    this.#settle(reserved.seq, 'neutral', 'override');
+    this.store.staff.liftLockout(owner.id, this.clock.now());
+    return this.#signIn(owner);
   }
 
   /** Who acts now; refused when no one is signed in. */
@@ -221,19 +306,13 @@ export class StaffDesk {
       this.store.cashier.recordAudit(act.by.id, 'permission.approved', { permission, approvedBy: approver.staff.id });
       return approver.staff.id;
     }
+    // Someone's PIN who may not approve this is refused as a wrong PIN, and counted as one: the
+    // answer must not tell a guesser that the PIN is someone's.
+    if (approver.kind === 'staff') this.#settle(approver.attempt, 'wrong', 'approval');
     const needs = `${PERMISSIONS[permission]} needs ${leastRoleFor(permission) === 'owner' ? 'the owner' : 'a manager'}`;
     const message =
-      approver.kind === 'none'
-        ? `${needs}: they can approve it with their PIN.`
-        : approver.kind === 'wrong'
-          ? `${WRONG_PIN} ${needs}. Nothing was changed.`
-          : approver.kind === 'locked'
-            ? approver.message
-            : `${approver.staff.name} may not approve this either: ${needs.toLowerCase()}.`;
-    this.store.cashier.recordAudit(act.by.id, 'permission.refused', {
-      permission,
-      approver: approver.kind === 'staff' ? approver.staff.id : approver.kind,
-    });
+      approver.kind === 'none' ? `${needs}: they can approve it with their PIN.` : approver.kind === 'locked' ? approver.message : `${this.#refusedPin()} ${needs}. Nothing was changed.`;
+    this.store.cashier.recordAudit(act.by.id, 'permission.refused', { permission, approver: approver.kind === 'staff' ? 'wrong' : approver.kind });
     throw new CoreError('needs_manager', message, approver.kind === 'none' ? undefined : [{ path: 'managerPin', message }]);
   }
 
@@ -254,9 +333,21 @@ export class StaffDesk {
     if (weak) throw new CoreError('invalid_command', weak, [{ path, message: weak }]);
   }
 
+  /**
+   * Refuses a PIN already someone's. That answer names a PIN as someone's, so each PIN given to set
+   * is a check on its own budget (20, one more every 3 min), refused while PIN entry waits, and one
+   * found in use counts as a wrong PIN.
+   */
   async #requireUnusedPin(pin: string, exceptId: string | null): Promise<void> {
+    const reserved = this.#reserve('pin_set');
+    if ('waiting' in reserved) {
+      const message = reserved.waiting.replace('wrong PINs', 'PINs tried');
+      throw new CoreError('conflict', message, [{ path: 'pin', message }]);
+    }
     const others = this.#active().filter((s) => s.id !== exceptId);
-    if (await this.#pins.find(pin, others)) {
+    const inUse = await this.#check(reserved.seq, 'pin_set', () => this.#pins.find(pin, others));
+    this.#settle(reserved.seq, inUse ? 'wrong' : 'neutral', 'pin_set');
+    if (inUse) {
       const message = 'That PIN is already in use. Choose another.';
       throw new CoreError('conflict', message, [{ path: 'pin', message }]);
     }
@@ -271,10 +362,14 @@ export class StaffDesk {
     }
   }
 
-  async create(act: Act, input: { name: string; role: Role; pin: string }): Promise<StaffMember> {
+  create(act: Act, input: { name: string; role: Role; pin: string }): Promise<StaffMember> {
     const approvedBy = this.require(act, 'staff.manage');
     this.#requireMayAssign(act, input.role, 'role');
     this.#requireGoodPin(input.pin, 'pin');
+    return this.#oneAtATime(() => this.#create(act, input, approvedBy));
+  }
+
+  async #create(act: Act, input: { name: string; role: Role; pin: string }, approvedBy: string | null): Promise<StaffMember> {
     await this.#requireUnusedPin(input.pin, null);
     const hash = await hashPin(input.pin);
     const doc = this.store.transaction(() => {
@@ -287,8 +382,13 @@ export class StaffDesk {
     return staffMember(doc);
   }
 
-  async update(act: Act, input: { id: string; name?: string; role?: Role; pin?: string; active?: boolean }): Promise<StaffMember> {
+  update(act: Act, input: { id: string; name?: string; role?: Role; pin?: string; active?: boolean }): Promise<StaffMember> {
     const approvedBy = this.require(act, 'staff.manage');
+    // One at a time: two changes at once could each leave "another owner" or take the same PIN.
+    return this.#oneAtATime(() => this.#update(act, input, approvedBy));
+  }
+
+  async #update(act: Act, input: { id: string; name?: string; role?: Role; pin?: string; active?: boolean }, approvedBy: string | null): Promise<StaffMember> {
     const current = this.store.staff.get(input.id);
     if (!current) throw new CoreError('not_found', 'That staff member is not on this terminal. Refresh the list.');
     if (current.provisioned) throw new CoreError('conflict', `${current.name} is set up by IT in the configuration: ask IT to change them.`);
