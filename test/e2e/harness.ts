@@ -2,7 +2,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { CommandInput, CommandName, CommandResult } from '../../bridge/contract';
 import { silentLogger } from '../../common/log';
 import { TerminalConfig } from '../../main/config/schema';
 import { startBrowserMode, type BrowserMode } from '../../main/host/browser-mode';
@@ -200,4 +201,42 @@ export async function openRegister(
   }
   await page.locator('.menu-grid .tile').first().waitFor();
   return { page, errors };
+}
+
+/** A core command as the signed-in staff member, its value or an Error naming the command. */
+export async function callCore<C extends CommandName>(terminal: Terminal, command: C, payload: CommandInput<C>): Promise<CommandResult<C>> {
+  const response = await terminal.mode.core.invoke({ command, payload });
+  if (!response.ok) throw new Error(`${command}: ${response.error.message}`);
+  return response.value as CommandResult<C>;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Waits until `locator` is on the page reading `text` (a string: exactly that; a RegExp: matching
+ * its textContent), for a notice that appears or a figure that changes. Playwright's own wait:
+ * `expect.poll(() => locator.textContent())` would wait 30 s inside one poll for an absent element
+ * and then give up after the poll's one second on a slow machine. The error says what it read.
+ */
+export async function waitForText(locator: Locator, text: string | RegExp, { timeout }: { timeout?: number } = {}): Promise<void> {
+  const pattern = typeof text === 'string' ? new RegExp(`^${escapeRegExp(text)}$`) : text;
+  try {
+    await locator.filter({ hasText: pattern }).first().waitFor({ state: 'attached', ...(timeout === undefined ? {} : { timeout }) });
+  } catch (error) {
+    const read = await locator
+      .first()
+      .textContent({ timeout: 1 })
+      .catch(() => null);
+    throw new Error(`${String(locator)} never read ${String(pattern)}: it reads ${read === null ? 'nothing (not on the page)' : JSON.stringify(read)}`, { cause: error });
+  }
+}
+
+/** Waits until `locator` matches exactly `count` elements (none: every one gone). */
+export async function waitForCount(locator: Locator, count: number, { timeout }: { timeout?: number } = {}): Promise<void> {
+  const options = timeout === undefined ? {} : { timeout };
+  if (count === 0) await locator.first().waitFor({ state: 'detached', ...options });
+  else {
+    await locator.nth(count - 1).waitFor({ state: 'attached', ...options });
+    await locator.nth(count).waitFor({ state: 'detached', ...options });
+  }
 }
