@@ -60,6 +60,26 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
+/**
+ * How deep an event may nest. /v1 events are a handful of levels deep (event, data, attributes,
+ * items, modifiers); the store keeps the event as JSON, which SQLite refuses past 1,000 levels. A
+ * deeper one is refused as not an event (400) before it is recorded: a "could not record" 500
+ * would ask the sender to resend it forever.
+ */
+export const MAX_EVENT_DEPTH = 64;
+
+/** True when `value` nests arrays and objects deeper than `limit` levels; walked without recursion. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(current)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 const FAILURE_STATUS: Record<SignatureFailure, number> = {
   missing: 400,
   malformed: 400,
@@ -123,6 +143,11 @@ export async function startWebhookReceiverServer(options: WebhookReceiverOptions
       json = JSON.parse(rawBody.toString('utf8'));
     } catch {
       answer(res, 400, { error: { code: 'invalid_json', message: 'body is not JSON' } });
+      return;
+    }
+    if (nestedDeeperThan(json, MAX_EVENT_DEPTH)) {
+      logger.warn({ limit: MAX_EVENT_DEPTH }, 'webhook rejected: nested too deep');
+      answer(res, 400, { error: { code: 'invalid_event', message: `nested deeper than ${MAX_EVENT_DEPTH} levels: not an event` } });
       return;
     }
     const parsed = ReceivedEvent.safeParse(json);

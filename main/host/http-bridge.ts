@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { fromLocalOrigin, localOrigins, type LocalOrigins } from '../../common/local-origin';
 import type { Logger } from '../../common/log';
-import type { BridgeEvent, BridgeHost, BridgeResponse } from '../../bridge/protocol';
+import { BridgeRequest, type BridgeEvent, type BridgeHost, type BridgeResponse } from '../../bridge/protocol';
 import { HTTP_BRIDGE_PATH, HTTP_EVENTS_PATH, LAUNCH_TOKEN_PREFIX } from '../../bridge/transport';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -162,8 +162,22 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       sendJson(res, 400, refusal('invalid_command', 'The request is not valid JSON. Nothing was changed.'));
       return;
     }
-    // The core validates the command and its payload; the envelope is passed through untouched.
-    const response = await options.host.invoke(request as never);
+    // The envelope is checked here, as the Electron shell does (main/electron/bridge-invoke.ts): the
+    // core reads `command` before anything else, and `null` or an array is no request at all.
+    const envelope = BridgeRequest.safeParse(request);
+    if (!envelope.success) {
+      sendJson(res, 400, {
+        ok: false,
+        error: {
+          code: 'invalid_command',
+          message: 'The screen sent a request the terminal does not understand. Nothing was changed.',
+          issues: envelope.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(request)', message: issue.message })),
+        },
+      } satisfies BridgeResponse);
+      return;
+    }
+    // The core validates the command and its payload.
+    const response = await options.host.invoke(envelope.data);
     sendJson(res, 200, response);
   }
 
