@@ -6,6 +6,8 @@
 import { clientListEnvelopeSchema, clientMenuItemSchema, clientOrderSchema, type ClientMenuItem, type ClientOrder } from '../api/client-records';
 import type { OutboxOperation, Store } from '../store/index';
 import type { ApiClient } from './api-client';
+import { ApiError } from './api-error';
+import { hasMorePages } from './pages';
 import { ORDER_METADATA, metadataString } from './server-records';
 
 const OrderPage = clientListEnvelopeSchema(clientOrderSchema);
@@ -50,6 +52,20 @@ export function orderMatchesRequest(order: ClientOrder, body: Record<string, unk
   return normaliseCustomer(order.customer) === normaliseCustomer(body.customer);
 }
 
+/**
+ * The look could not read every page the server has for the window: not finding the record there
+ * proves nothing, so the operation is not sent again (it stays ambiguous and is looked for later).
+ */
+function unfinished(what: string, maxPages: number): ApiError {
+  return new ApiError('server', `could not finish looking for the ${what} an earlier attempt may have created: the cloud lists more than ${maxPages} pages in the window`);
+}
+
+/** A links.next under our base URL, as a path the client can call; null for another host (then pages are numbered). */
+function linkUnder(baseUrl: string, next: string | null | undefined): string | null {
+  if (!next || !next.startsWith(`${baseUrl}/`)) return null;
+  return next.slice(baseUrl.length);
+}
+
 function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
@@ -69,19 +85,15 @@ export async function findCreatedOrder(
   window: LookupWindow,
 ): Promise<ClientOrder | null> {
   let contentMatch: ClientOrder | null = null;
-  for (let page = 1; page <= window.maxPages; page++) {
-    const { data } = await api.call({
-      method: 'GET',
-      path: '/orders',
-      query: {
-        location_id: typeof body.location_id === 'string' ? body.location_id : undefined,
-        created_after: iso(sinceMs - window.clockSkewMs),
-        created_before: iso(nowMs + window.clockSkewMs),
-        per_page: 100,
-        page,
-      },
-      schema: OrderPage,
-    });
+  const query = {
+    location_id: typeof body.location_id === 'string' ? body.location_id : undefined,
+    created_after: iso(sinceMs - window.clockSkewMs),
+    created_before: iso(nowMs + window.clockSkewMs),
+    per_page: 100,
+  };
+  for (let page = 1, link: string | null = null; ; page++) {
+    if (page > window.maxPages) throw unfinished('order', window.maxPages);
+    const { data } = await api.call(link === null ? { method: 'GET', path: '/orders', query: { ...query, page }, schema: OrderPage } : { method: 'GET', path: link, schema: OrderPage });
     for (const order of data.data) {
       const taggedOp = metadataString(order, ORDER_METADATA.operationId);
       if (taggedOp === op.opId) return order; // our own operation id: certain
@@ -92,8 +104,9 @@ export async function findCreatedOrder(
       if (owner !== undefined && owner !== op.entityId && owner !== order.id) continue;
       contentMatch = order;
     }
-    const totalPages = data.meta?.total_pages;
-    if (data.data.length === 0 || (totalPages !== undefined && page >= totalPages) || (totalPages === undefined && !data.links?.next)) break;
+    // On while the server says there is more, whatever this page's length or order.
+    if (!hasMorePages(data, page)) break;
+    link = linkUnder(api.baseUrl, data.links?.next);
   }
   return contentMatch;
 }
@@ -108,8 +121,11 @@ export async function findCreatedMenuItem(
   window: LookupWindow,
 ): Promise<ClientMenuItem | null> {
   const locationId = typeof body.location_id === 'string' ? body.location_id : undefined;
-  for (let page = 1; page <= window.maxPages; page++) {
-    const { data } = await api.call({ method: 'GET', path: '/menu/items', query: { location_id: locationId, per_page: 100, page }, schema: MenuItemPage });
+  for (let page = 1, link: string | null = null; ; page++) {
+    if (page > window.maxPages) throw unfinished('menu item', window.maxPages);
+    const { data } = await api.call(
+      link === null ? { method: 'GET', path: '/menu/items', query: { location_id: locationId, per_page: 100, page }, schema: MenuItemPage } : { method: 'GET', path: link, schema: MenuItemPage },
+    );
     for (const item of data.data) {
       const owner = store.localIdFor('menu_item', item.id);
       if (owner !== undefined && owner !== op.entityId && owner !== item.id) continue;
@@ -119,8 +135,8 @@ export async function findCreatedMenuItem(
         if (created >= sinceMs - window.clockSkewMs) return item;
       }
     }
-    const totalPages = data.meta?.total_pages;
-    if (data.data.length === 0 || (totalPages !== undefined && page >= totalPages)) break;
+    if (!hasMorePages(data, page)) break;
+    link = linkUnder(api.baseUrl, data.links?.next);
   }
   return null;
 }

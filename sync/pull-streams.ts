@@ -5,6 +5,7 @@
 // work stays balanced however the orders are spread over time. Each page is committed with the
 // state of every window (the cursor), so an interrupted pull resumes where each window stood.
 import { letRequestsLeave } from './event-loop';
+import { newestOf, oldestFirst } from './pages';
 
 /** One stream's part of the time range: records created after `after` and before `before` (null: unbounded). */
 export interface PullWindow {
@@ -43,16 +44,16 @@ export interface StreamPage<R = unknown> {
   ids: string[];
   /** Epoch ms per record; NaN where a record carries none. */
   createdAt: number[];
-  /** How many records make a full page (the server's per_page, which may be less than asked). */
-  pageSize: number;
+  /** The server says there is more after this page (links.next or total_pages): sync/pages.ts. */
+  more: boolean;
   /** The list's total as this page announced it, if it did. */
   total: number | null;
 }
 
-/** Thrown when the records carry no created_at: the caller pulls by page number instead. */
+/** Thrown when the records carry no created_at, or are not listed oldest first: the caller pulls by page number instead. */
 export class NoKeysetError extends Error {
   constructor() {
-    super('records carry no created_at: cannot pull by keyset');
+    super('records carry no created_at or are not listed oldest first: cannot pull by keyset');
   }
 }
 
@@ -130,17 +131,22 @@ export async function pullInStreams<R>(startedAt: number, initial: readonly Pull
     for (;;) {
       const page = await next;
       if (failed !== null) return;
-      const full = page.ids.length > 0 && page.ids.length >= page.pageSize;
-      const newest = page.createdAt.length > 0 ? Math.max(...page.createdAt) : Number.NaN;
-      if (full && Number.isNaN(newest)) throw new NoKeysetError();
+      // Only the server's word ends a window: a short or empty page may still link on.
       const moved = { after: window.after, page: window.page };
-      let done = !full;
-      if (full && window.after !== null && newest <= window.after + 1) {
-        moved.page += 1; // a whole page within one millisecond: step through it by number
-      } else if (full) {
-        pageSpan.set(window, newest - Math.min(...page.createdAt));
-        moved.after = newest - 1; // several records may share a millisecond: ids dedupe
-        moved.page = 1;
+      let done = !page.more;
+      if (page.more && page.ids.length < 2) {
+        moved.page += 1; // an empty page that links on, or one record that cannot show the order: by number
+      } else if (page.more) {
+        // Listed newest first, or without creation times: a keyset walk would skip; the caller pages by number.
+        if (!oldestFirst(page.createdAt)) throw new NoKeysetError();
+        const newest = newestOf(page.createdAt);
+        if (window.after !== null && newest <= window.after + 1) {
+          moved.page += 1; // a whole page within one millisecond: step through it by number
+        } else {
+          pageSpan.set(window, newest - page.createdAt[0]!);
+          moved.after = newest - 1; // several records may share a millisecond: ids dedupe
+          moved.page = 1;
+        }
       }
       if (!done) {
         // The next request leaves before this page is written: the server works while SQLite does.

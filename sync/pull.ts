@@ -19,6 +19,7 @@ import type { EntityKind, ServerRecord, Store } from '../store/index';
 import type { ApiClient } from './api-client';
 import { ApiError } from './api-error';
 import { letRequestsLeave } from './event-loop';
+import { hasMorePages, newestOf, oldestFirst } from './pages';
 import { NoKeysetError, parseStreamsCursor, pullInStreams, splitWindows, type PullWindow, type StreamPage } from './pull-streams';
 import { menuItemVersionScope } from './webhooks';
 import { categoryRecord, claimOwnOrders, locationRecord, menuItemRecord, modifierRecords, orderRecord } from './server-records';
@@ -82,7 +83,12 @@ function isoOrUndefined(ms: number | null): string | undefined {
  */
 function isUnreadable(error: unknown): boolean {
   if (error instanceof ApiError) return error.kind === 'server' && error.status !== null && error.status >= 200 && error.status < 300;
-  return error instanceof Error && (error.name === 'StoreError' || error.name === 'ZodError');
+  return error instanceof Error && (error.name === 'StoreError' || error.name === 'ZodError' || error instanceof PullUnfinishedError);
+}
+
+/** No pass of a full pull was steady (the list kept moving, or fewer records came than it announced): what is missing is unknown. */
+export class PullUnfinishedError extends Error {
+  override readonly name = 'PullUnfinishedError';
 }
 
 export interface PassResult {
@@ -240,6 +246,7 @@ export class Puller {
   async fullPull<R>(spec: ScopeSpec<R>): Promise<PassResult> {
     let previous: PassOutcome | null = null;
     let last: PassOutcome | null = null;
+    let steadyPass = false;
     for (let pass = 1; pass <= this.#tuning.maxPasses; pass++) {
       last = spec.keyset ? await this.#streamsPass(spec, pass === 1) : await this.#numberedPass(spec);
       const steady = !last.drifted && ((spec.keyset && !last.byPageNumber) || (previous !== null && sameIds(previous.seen, last.seen)));
@@ -252,7 +259,12 @@ export class Puller {
       if (stale.length > 0 && spec.getPath && stale.length <= this.#tuning.maxConfirmations) await this.#confirmGone(spec, stale);
       else if (stale.length > 0) this.#store.server.sweepDeletions(spec.kind, spec.scope, last.startedAt, spec.sweepFrom);
       this.#store.server.setCursor(spec.scope, { cursor: null, highWaterMark: last.startedAt }, this.#clock.now());
+      steadyPass = true;
       break;
+    }
+    if (!steadyPass) {
+      // Every record read is kept; the status says the list could not be read to a steady end.
+      throw new PullUnfinishedError(`could not finish: ${this.#tuning.maxPasses} passes did not agree with the list's total (it changed, or the server listed fewer than it announced); tried again at the next pull`);
     }
     const { seen: _seen, byPageNumber: _byPageNumber, ...result } = last as PassOutcome;
     return result;
@@ -316,7 +328,7 @@ export class Puller {
         records: data.data,
         ids: data.data.map((r) => (r as { id: string }).id),
         createdAt: data.data.map((r) => Date.parse(String((r as { created_at?: string }).created_at ?? ''))),
-        pageSize: Math.min(perPage, data.meta?.per_page ?? perPage),
+        more: hasMorePages(data, window.page),
         total: data.meta?.total ?? null,
       };
     };
@@ -335,10 +347,9 @@ export class Puller {
         const lowerBound = spec.query.created_after === undefined ? null : Date.parse(String(spec.query.created_after));
         const first = await fetch({ after: lowerBound, before: null, page: 1 });
         if (spec.kind === 'order' && this.orderProgress !== null) this.orderProgress.total = first.total;
-        const full = first.ids.length > 0 && first.ids.length >= first.pageSize;
-        const newest = first.createdAt.length > 0 ? Math.max(...first.createdAt) : Number.NaN;
-        if (full && Number.isNaN(newest)) throw new NoKeysetError();
-        windows = full ? splitWindows(newest - 1, startedAt, this.#tuning.streams) : [];
+        // Windows are cut from the first page's newest record on: only a page listed oldest first places them.
+        if (first.more && !oldestFirst(first.createdAt)) throw new NoKeysetError();
+        windows = first.more ? splitWindows(newestOf(first.createdAt) - 1, startedAt, this.#tuning.streams) : [];
         write(first, JSON.stringify({ startedAt, windows }));
         pages += 1;
       }
@@ -386,31 +397,33 @@ export class Puller {
     for (;;) {
       const data = await next;
       const fresh = data.data.filter((r) => !seen.has((r as { id: string }).id));
-      // A server may serve fewer per page than asked: its own per_page says what a full page is.
-      const full = data.data.length > 0 && data.data.length >= Math.min(perPage, data.meta?.per_page ?? perPage);
-      const newest = data.data.length > 0 ? createdAt(data.data[data.data.length - 1]!) : Number.NaN;
+      // Only the server's word ends the list (links.next, total_pages): a page shorter than asked,
+      // or empty, may still link on.
+      const more = hasMorePages(data, page);
+      const stamps = data.data.map(createdAt);
       let nextAfter = after;
       let nextPage = 1;
-      if (full && (fresh.length === 0 || Number.isNaN(newest))) {
-        // A whole page within one millisecond, or records without created_at (the spec shows
-        // none): step by page number. A full pull then needs two passes that agree, as numbered ones do.
+      if (more && (data.data.length < 2 || fresh.length === 0 || !oldestFirst(stamps))) {
+        // An empty or one-record page, a whole page within one millisecond, records without
+        // created_at (the spec shows none) or listed newest first: step by page number. Without
+        // created_at or oldest first, a full pull needs two passes that agree, as numbered ones do.
         nextPage = page + 1;
-        if (Number.isNaN(newest)) byPageNumber = true;
-      } else if (full) {
-        nextAfter = newest - 1;
+        if (data.data.length >= 2 && !oldestFirst(stamps) && fresh.length > 0) byPageNumber = true;
+      } else if (more) {
+        nextAfter = newestOf(stamps) - 1;
       }
       // Ask for the next page before writing this one, and let the request leave before the
       // write blocks the thread: the server works while SQLite does.
-      if (full) {
+      if (more) {
         next = fetch(nextAfter, nextPage);
         next.catch(() => undefined);
         await letRequestsLeave();
       }
       // Only full passes leave a resume point; a partial pass (incremental, open orders) has none.
-      const cursor = full && mode.full ? JSON.stringify({ after: nextAfter, startedAt }) : null;
+      const cursor = more && mode.full ? JSON.stringify({ after: nextAfter, startedAt }) : null;
       records += this.#writePage(spec, data.data, startedAt, cursor, seen);
       pages += 1;
-      if (!full) break;
+      if (!more) break;
       after = nextAfter;
       page = nextPage;
     }
@@ -435,7 +448,10 @@ export class Puller {
 
     const first = await fetchPage(1);
     const total = first.meta?.total;
-    let totalPages = first.meta?.total_pages ?? (first.links?.next ? Number.POSITIVE_INFINITY : 1);
+    let announced = first.meta?.total_pages;
+    let more = hasMorePages(first, 1);
+    // Pages fetched ahead go up to the last one the server has announced (or one past the page in hand).
+    let lastKnown = more ? Math.max(announced ?? 2, 2) : 1;
     let drifted = false;
     let records = 0;
     let pages = 0;
@@ -444,12 +460,12 @@ export class Puller {
       records += this.#writePage(spec, data, startedAt, hasNext ? JSON.stringify({ page: page + 1, startedAt }) : null, seen);
       pages += 1;
     };
-    write(first.data, 1, totalPages > 1);
+    write(first.data, 1, more);
 
     const ahead = new Map<number, Promise<Awaited<ReturnType<typeof fetchPage>>>>();
     let nextToFetch = 2;
     const topUp = () => {
-      while (ahead.size < this.#tuning.pagesInFlight && nextToFetch <= totalPages) {
+      while (ahead.size < this.#tuning.pagesInFlight && nextToFetch <= lastKnown) {
         const page = nextToFetch++;
         const promise = fetchPage(page);
         promise.catch(() => undefined); // awaited below in page order
@@ -457,21 +473,19 @@ export class Puller {
       }
     };
     topUp();
-    for (let page = 2; page <= totalPages; page++) {
+    // On while the server says there is more, whatever a page's length: an empty page may link on.
+    for (let page = 2; more; page++) {
       const promise = ahead.get(page) ?? fetchPage(page);
       const data = await promise.finally(() => ahead.delete(page));
       if (data.meta?.total !== total) drifted = true;
-      if (data.meta?.total_pages !== undefined && data.meta.total_pages !== totalPages && Number.isFinite(totalPages)) {
+      if (data.meta?.total_pages !== undefined && announced !== undefined && data.meta.total_pages !== announced) {
         // More (or fewer) pages than announced: read to the real end, then pull again.
         drifted = true;
-        totalPages = data.meta.total_pages;
+        announced = data.meta.total_pages;
       }
-      if (!Number.isFinite(totalPages) && !data.links?.next) totalPages = page;
-      if (data.data.length === 0) {
-        write([], page, false);
-        break;
-      }
-      write(data.data, page, page < totalPages);
+      more = hasMorePages(data, page);
+      lastKnown = more ? Math.max(lastKnown, announced ?? 0, page + 1) : page;
+      write(data.data, page, more);
       topUp();
     }
     await Promise.allSettled([...ahead.values()]);

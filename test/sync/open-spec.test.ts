@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { startSandbox, type QuirkPatch, type Sandbox } from '../../sandbox/index';
 import type { Store } from '../../store/index';
 import type { SyncEngine } from '../../sync/engine';
-import { cleanupAfterEach, engineFor, menuFixture, openStore, placeOrder, tempStoreFile, waitFor, type MenuFixture } from './harness';
+import { FAST_TUNING, cleanupAfterEach, engineFor, menuFixture, openStore, placeOrder, tempStoreFile, waitFor, type MenuFixture } from './harness';
 
 const defer = cleanupAfterEach();
 
@@ -17,13 +17,16 @@ interface Setup {
   menu: MenuFixture;
 }
 
-async function setUp(recordShape: 'flat' | 'jsonapi', quirks: QuirkPatch, options: { start?: boolean } = {}): Promise<Setup> {
-  const sandbox = await startSandbox({ seed: 'demo', profile: 'spec-minimal', recordShape, eventsBeforeReply: false, quirks });
+type Variant = { profile: 'spec-minimal' | 'default'; recordShape: 'flat' | 'jsonapi' };
+
+async function setUp({ profile, recordShape }: Variant, quirks: QuirkPatch, options: { start?: boolean } = {}): Promise<Setup> {
+  const sandbox = await startSandbox({ seed: 'demo', profile, recordShape, eventsBeforeReply: false, quirks });
   defer(() => sandbox.close());
   const store = openStore(tempStoreFile());
   defer(() => store.close());
   const menu = await menuFixture(sandbox);
-  const engine = engineFor(sandbox, store, { locationId: menu.locationId });
+  // Pages of 10: the demo's 80 orders and 100-odd menu items of a location take several.
+  const engine = engineFor(sandbox, store, { locationId: menu.locationId, tuning: { ...FAST_TUNING, pull: { perPage: 10, streams: 4 } } });
   defer(() => engine.stop());
   if (options.start !== false) engine.start();
   return { sandbox, store, engine, menu };
@@ -41,10 +44,18 @@ async function serverPayments({ sandbox, store }: Setup, localOrderId: string): 
   return (await sandbox.db.selectFrom('payments').select('doc').where('order_id', '=', orderId).execute()).map((row) => JSON.parse(row.doc));
 }
 
-describe.each(['flat', 'jsonapi'] as const)('spec-minimal/%s', (recordShape) => {
+// spec-minimal in both shapes (no Idempotency-Key, no metadata, no timestamps: orders page by
+// number), and the default profile, whose orders carry created_at and page by keyset.
+const VARIANTS: Variant[] = [
+  { profile: 'spec-minimal', recordShape: 'flat' },
+  { profile: 'spec-minimal', recordShape: 'jsonapi' },
+  { profile: 'default', recordShape: 'jsonapi' },
+];
+
+describe.each(VARIANTS)('$profile/$recordShape', (variant) => {
   describe('payments in states the spec does not list', () => {
     it('a capture answered `settled` is a captured payment, not a failure', async () => {
-      const setup = await setUp(recordShape, { unknown_payment_states: true });
+      const setup = await setUp(variant, { unknown_payment_states: true });
       const { store, menu } = setup;
       const order = placeOrder(store, menu, 1);
       const intent = store.cashier.createPaymentIntent(order.id, order.total, menu.currency, { actor: 'test' });
@@ -61,7 +72,7 @@ describe.each(['flat', 'jsonapi'] as const)('spec-minimal/%s', (recordShape) => 
       ['known', {}],
       ['unknown (`settled`, refusals as 422)', { unknown_payment_states: true }],
     ] as const)('a capture whose reply is lost after the commit, states %s: captured once, never shown failed', async (_states, quirks) => {
-      const setup = await setUp(recordShape, quirks);
+      const setup = await setUp(variant, quirks);
       const { store, menu } = setup;
       const order = placeOrder(store, menu, 2);
       const intent = store.cashier.createPaymentIntent(order.id, order.total, menu.currency, { actor: 'test' });
@@ -80,7 +91,7 @@ describe.each(['flat', 'jsonapi'] as const)('spec-minimal/%s', (recordShape) => 
     });
 
     it('a refund whose reply is lost after the commit, states unknown: refunded once, never shown refused', async () => {
-      const setup = await setUp(recordShape, { unknown_payment_states: true });
+      const setup = await setUp(variant, { unknown_payment_states: true });
       const { store, menu } = setup;
       const order = placeOrder(store, menu, 3);
       const intent = store.cashier.createPaymentIntent(order.id, order.total, menu.currency, { actor: 'test' });
@@ -97,6 +108,44 @@ describe.each(['flat', 'jsonapi'] as const)('spec-minimal/%s', (recordShape) => 
 
       expect(store.outbox.listDeadLetters()).toEqual([]);
       expect((await serverPayments(setup, order.id)).map((p) => [p.amount_refunded, p.refunds.length])).toEqual([[order.total, 1]]);
+    });
+  });
+
+  describe('pages: only the server says when a list ends', () => {
+    it.each([
+      ['short pages', { short_pages: true }],
+      ['an empty page that still links on', { empty_page_with_next: true }],
+      ['orders newest first', { newest_first: true }],
+    ] as const)('%s: a first sync brings every order and menu item of the location', async (_case, quirks) => {
+      const setup = await setUp(variant, quirks);
+      const { sandbox, store, engine, menu } = setup;
+      await waitFor(() => engine.status().initialSyncDone && engine.status().orderProgress === null, 20_000, 'the first sync');
+      const orders = await sandbox.db.selectFrom('orders').select('id').where('location_id', '=', menu.locationId).execute();
+      const local = store.cashier.listOrders({ locationId: menu.locationId, limit: 500 });
+      expect(local.map((o) => store.serverIdFor('order', o.id) ?? o.id).sort()).toEqual(orders.map((o) => o.id).sort());
+      const items = await sandbox.db.selectFrom('menu_items').select('id').where('deleted', '=', 0).where((eb) => eb.or([eb('location_id', '=', menu.locationId), eb('location_id', 'is', null)])).execute();
+      expect(store.cashier.listMenu(menu.locationId).items.length).toBe(items.length);
+      expect(engine.status()).toMatchObject({ readProblems: [], lastError: null, pending: 0 });
+    });
+
+    it('the look before resending a lost order reads past short and empty pages: the order is not posted twice', async () => {
+      const setup = await setUp(variant, { short_pages: true, empty_page_with_next: true });
+      const { sandbox, store, menu } = setup;
+      // Enough orders in the look's window to fill several pages of the server's short ones.
+      for (let n = 0; n < 120; n++) placeOrder(store, menu, n);
+      await drained(setup, 'the first orders');
+      const before = await sandbox.countOrders();
+
+      await sandbox.faults.set({ drop_response_rate: 1, drop_response_methods: ['POST'] });
+      const lost = placeOrder(store, menu, 1000);
+      setup.engine.notifyLocalWrite();
+      await waitFor(async () => (await sandbox.countOrders()) === before + 1, 20_000, 'the order to commit on the server');
+      await sandbox.faults.set({ drop_response_rate: 0 });
+      await drained(setup, 'the lost reply to settle');
+
+      expect(await sandbox.countOrders()).toBe(before + 1);
+      expect(store.serverIdFor('order', lost.id)).toBeDefined();
+      expect(store.outbox.listDeadLetters()).toEqual([]);
     });
   });
 });
