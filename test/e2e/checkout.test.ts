@@ -6,11 +6,13 @@
 // alone (the order type and the order discount by their shortcuts).
 // Screenshots of each new screen and dialog at 1024×768 and 1366×768 go to
 // test-results/screenshots/checkout-<name>-<w>x<h>.png, for a person to look at.
+// One browser and one terminal for the file; each case opens its own page and rings up its own
+// order, and finds it in the cloud by its own id: a case that fails leaves nothing the other reads.
 import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MenuItem, MenuSnapshot } from '../../bridge/contract';
-import { launchChromium, openRegister, startTerminal, type Terminal } from './harness';
+import { launchChromium, openRegister, startTerminal, waitForCount, waitForText, type Terminal } from './harness';
 import { expectAccessible, SCREENSHOTS, SMALL_TILL, tillShots } from './shots';
 
 /** The item with a required group ("Size", choose 1) and optional "Extras" (sandbox/seed.ts). */
@@ -20,7 +22,8 @@ let browser: Browser;
 let terminal: Terminal;
 let menu: MenuSnapshot;
 let page: Page;
-const consoleErrors: string[] = [];
+/** The console errors and CSP violations of the case's page. */
+let consoleErrors: string[] = [];
 
 interface StoredOrder {
   id: string;
@@ -62,11 +65,6 @@ const dialog = () => page.locator('dialog[open]');
 /** The screen as it is now at both till sizes, tidy at each; the page is left at 1024×768. */
 const shot = tillShots(() => page, 'checkout');
 
-async function pendingCount(): Promise<number> {
-  const text = (await page.getByTestId('sync-pending').textContent()) ?? '';
-  return Number(/(\d+) waiting/.exec(text)?.[1] ?? NaN);
-}
-
 /** Tab (or Shift+Tab) until `target` has the focus: it is reachable from the keyboard, in at most `max` presses. */
 async function tabTo(target: Locator, { back = false, max = 150 } = {}): Promise<void> {
   for (let n = 0; n <= max; n++) {
@@ -83,8 +81,14 @@ async function focused(): Promise<string> {
   });
 }
 
+/** A page of the case's own: a new browser context on the register, the owner signed in, the drawer open. */
 async function openPage(touch: boolean): Promise<void> {
-  ({ page } = await openRegister(browser, terminal, { viewport: SMALL_TILL, hasTouch: touch, errors: consoleErrors }));
+  ({ page, errors: consoleErrors } = await openRegister(browser, terminal, { viewport: SMALL_TILL, hasTouch: touch }));
+}
+
+/** Waits until the payment dialog shows `paid` of its split's parts paid. */
+async function partsPaid(paid: number): Promise<void> {
+  await waitForCount(dialog().getByTestId('split-part').filter({ has: page.locator('.badge-paid') }), paid);
 }
 
 /** What the ticket's totals say now (the only discount is the order's, on its own row). */
@@ -116,7 +120,8 @@ async function parts(): Promise<{ label: string; amount: number; paid: boolean }
  */
 async function foundByNumber(label: string): Promise<Locator> {
   const labels = page.locator('tbody tr .order-label');
-  await expect.poll(async () => (await labels.allTextContents()).every((text) => text.startsWith(label))).toBe(true);
+  await waitForText(labels.first(), label);
+  await waitForCount(labels.filter({ hasNotText: new RegExp(`^${label}`) }), 0);
   expect(await labels.first().textContent()).toBe(label);
   return page.locator('tbody tr').filter({ has: page.getByRole('button', { name: label, exact: true }) });
 }
@@ -134,14 +139,12 @@ interface Sale {
   note: string;
   /** The two card payments: what went toward the order and the tip on top. */
   cards: { amount: number; tip: number }[];
-  ordersBefore: number;
 }
 
 /** Once nothing waits to sync, the cloud holds the order once and its two card intents once, tips in. */
 async function expectInTheCloud(sale: Sale): Promise<void> {
-  await expect.poll(pendingCount, { timeout: 20_000 }).toBe(0);
+  await waitForText(page.getByTestId('sync-pending'), /^0 waiting/, { timeout: 20_000 });
   expect(await page.getByTestId('sync-dead-count').count()).toBe(0);
-  expect(await terminal.sandbox.countOrders()).toBe(sale.ordersBefore + 1);
   const orders = (await terminal.sandbox.db.selectFrom('orders').select('doc').execute()).map((row) => JSON.parse(row.doc) as StoredOrder);
   const ours = orders.filter((o) => o.metadata?.pos_local_id === sale.localId);
   expect(ours).toHaveLength(1);
@@ -184,6 +187,11 @@ afterAll(async () => {
   await terminal?.close();
 });
 
+afterEach(async () => {
+  await page?.context().close();
+  expect(consoleErrors, 'console errors and CSP violations').toEqual([]);
+});
+
 describe('checkout in the browser', () => {
   it('by touch: a dine-in order with a required choice, a discount and tax, split three ways with tips, then refunded by item', async () => {
     await openPage(true);
@@ -191,14 +199,13 @@ describe('checkout in the browser', () => {
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('.tile')!).getPropertyValue('-webkit-tap-highlight-color'))).toBe('rgba(0, 0, 0, 0)');
     const coffee = item(COFFEE);
     const knots = item('Garlic knots');
-    const ordersBefore = await terminal.sandbox.countOrders();
 
     // The coffee asks for its size first: Add stays disabled until one is chosen.
     await page.getByRole('button', { name: 'Coffee & Tea' }).tap();
     await page.locator(`.menu-grid .tile[data-item-id="${coffee.id}"]`).tap();
     const chooser = dialog();
     await chooser.waitFor();
-    await expect.poll(() => chooser.locator('h2').textContent()).toBe(COFFEE);
+    await waitForText(chooser.locator('h2'), COFFEE);
     const add = chooser.getByTestId('modifier-done');
     expect(await add.isDisabled()).toBe(true);
     // Each group says its rule once; one short line by Add says what is missing.
@@ -218,7 +225,7 @@ describe('checkout in the browser', () => {
     await page.getByRole('button', { name: 'Starters' }).tap();
     await page.locator(`.menu-grid .tile[data-item-id="${knots.id}"]`).tap();
     const lines = page.getByTestId('ticket-lines').locator('.ticket-line');
-    await expect.poll(() => lines.count()).toBe(2);
+    await waitForCount(lines, 2);
     expect(await lines.nth(0).textContent()).toMatch(/Iced flat white.*Large, Oat milk.*Note: extra hot/);
 
     // Dine in at table 12, four guests.
@@ -235,7 +242,7 @@ describe('checkout in the browser', () => {
     await discount.getByLabel('Percent off').tap();
     await discount.getByLabel('Percent off').fill('10');
     await discount.getByRole('button', { name: 'Loyalty' }).tap();
-    await expect.poll(() => discount.locator('.discount-preview').textContent()).toMatch(/^Takes off \$1\.40$/);
+    await waitForText(discount.locator('.discount-preview'), 'Takes off $1.40');
     await shot('discount-dialog');
     await expectAccessible(page, 'discount dialog');
     await discount.getByTestId('apply-discount').tap();
@@ -243,7 +250,7 @@ describe('checkout in the browser', () => {
 
     // The ticket: Subtotal, the order's discount by name, Tax, Total.
     const expectedSubtotal = coffee.price + 100 + 70 + knots.price;
-    await expect.poll(() => page.getByTestId('check-order-discount').count()).toBe(1);
+    await waitForCount(page.getByTestId('check-order-discount'), 1);
     const totals = await ticketTotals();
     expect(totals.discountLabel).toBe('10% off · Loyalty');
     expect(totals.subtotal).toBe(expectedSubtotal);
@@ -266,7 +273,7 @@ describe('checkout in the browser', () => {
     // Split evenly three ways: saved as it is chosen, the Charge button for the first part.
     await pay.getByText('Split evenly', { exact: true }).tap();
     await pay.getByRole('button', { name: 'More ways' }).tap();
-    await expect.poll(() => pay.getByTestId('split-part').count()).toBe(3);
+    await waitForCount(pay.getByTestId('split-part'), 3);
     expect(await pay.getByLabel(/Paying now/).count()).toBe(0);
     const split = await parts();
     expect(cents(await pay.getByTestId('confirm-payment').textContent())).toBe(split[0]!.amount);
@@ -285,7 +292,8 @@ describe('checkout in the browser', () => {
     await shot('payment-tips');
     await expectAccessible(page, 'payment dialog with tips');
     await confirm.tap();
-    await expect.poll(() => pay.getByTestId('payment-news').textContent()).toMatch(/^Paid .*\+ \$\d+\.\d\d tip\. \$\d+\.\d\d still due\.$/);
+    await waitForText(pay.getByTestId('payment-news'), /^Paid .*\+ \$\d+\.\d\d tip\. \$\d+\.\d\d still due\.$/);
+    await partsPaid(1);
     expect((await parts()).map((p) => p.paid)).toEqual([true, false, false]);
 
     // Part 2 by card with a tip typed.
@@ -293,7 +301,8 @@ describe('checkout in the browser', () => {
     await pay.getByLabel('Tip amount').fill('2.50');
     expect(cents(await confirm.textContent())).toBe(split[1]!.amount + 250);
     await confirm.tap();
-    await expect.poll(async () => (await parts()).map((p) => p.paid)).toEqual([true, true, false]);
+    await partsPaid(2);
+    expect((await parts()).map((p) => p.paid)).toEqual([true, true, false]);
 
     // Part 3 in cash: $20 handed over, the change shown.
     await pay.getByText('Cash', { exact: true }).tap();
@@ -331,7 +340,7 @@ describe('checkout in the browser', () => {
     const localId = (await row.getAttribute('data-order-id'))!;
     await row.getByRole('button', { name: label, exact: true }).tap();
     const detail = page.locator('.order-detail');
-    await expect.poll(() => detail.getByTestId('order-total').textContent()).toBe(`$${(totals.total / 100).toFixed(2)}`);
+    await waitForText(detail.getByTestId('order-total'), `$${(totals.total / 100).toFixed(2)}`);
     expect(cents(await detail.getByTestId('check-subtotal').textContent())).toBe(totals.subtotal);
     expect(cents(await detail.getByTestId('check-order-discount').textContent())).toBe(totals.discounts);
     expect(await detail.locator('.check-order-discount dt').textContent()).toBe('10% off · Loyalty');
@@ -353,7 +362,8 @@ describe('checkout in the browser', () => {
       return match ? match.slice(1).map((amount) => cents(`$${amount}`)) : null;
     };
     const gives = async () => shares(((await refund.getByTestId('refund-items-amount').textContent()) ?? '').replace(/^Gives back /, ''), 'in cash');
-    await expect.poll(async () => (await gives())?.[1]).toBe(split[2]!.amount);
+    await waitForText(refund.getByTestId('refund-items-amount'), /^Gives back \$[\d.]+: \$[\d.]+ in cash and \$[\d.]+ to the card\.$/);
+    expect((await gives())?.[1]).toBe(split[2]!.amount);
     await shot('refund-by-item');
     await expectAccessible(page, 'refund by item');
     await refund.getByTestId('refund-items').tap();
@@ -366,7 +376,7 @@ describe('checkout in the browser', () => {
     await expectAccessible(page, 'refund confirmation');
     await refund.getByTestId('confirm-refund-items').tap();
     await refund.waitFor({ state: 'detached' });
-    await expect.poll(() => row.locator('.badge').allTextContents()).toContain('Partially refunded');
+    await waitForText(row.locator('.badge'), 'Partially refunded');
     expect(await detail.locator('h2 .badge').allTextContents()).toContain('Partially refunded');
     // Said again from what the core did: the same split of the money.
     expect(await page.getByTestId('order-notice').textContent()).toBe(question.replace(/^Refund/, 'Refunded'));
@@ -393,7 +403,6 @@ describe('checkout in the browser', () => {
         { amount: split[0]!.amount, tip: tip1 },
         { amount: split[1]!.amount, tip: 250 },
       ],
-      ordersBefore,
     });
   });
 
@@ -401,7 +410,6 @@ describe('checkout in the browser', () => {
     await openPage(false);
     const coffee = item(COFFEE);
     const soup = item('Tomato soup');
-    const ordersBefore = await terminal.sandbox.countOrders();
     const typeInto = async (field: Locator, text: string) => {
       await tabTo(field);
       await page.keyboard.type(text);
@@ -409,13 +417,14 @@ describe('checkout in the browser', () => {
 
     // The search box has the focus; Enter adds the best match, and the coffee asks for its size.
     await page.keyboard.press('F2');
+    await page.locator('#menu-search:focus').waitFor();
     await page.keyboard.type('iced flat');
-    await expect.poll(() => page.locator('.search-hint').textContent()).toBe(`Enter adds ${COFFEE}`);
+    await waitForText(page.locator('.search-hint'), `Enter adds ${COFFEE}`);
     await page.keyboard.press('Enter');
     const chooser = dialog();
     await chooser.waitFor();
     // The first size has the focus; Enter with no size chosen adds nothing.
-    expect(await focused()).toBe('input Small');
+    await expect.poll(focused).toBe('input Small');
     expect(await chooser.getByTestId('modifier-done').isDisabled()).toBe(true);
     await page.keyboard.press('Enter');
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
@@ -431,8 +440,9 @@ describe('checkout in the browser', () => {
     await chooser.waitFor({ state: 'detached' });
 
     await page.keyboard.press('F2');
+    await page.locator('#menu-search:focus').waitFor();
     await page.keyboard.type('tomato soup');
-    await expect.poll(() => page.locator('.search-hint').textContent()).toBe('Enter adds Tomato soup');
+    await waitForText(page.locator('.search-hint'), 'Enter adds Tomato soup');
     await page.keyboard.press('Enter');
     const lines = page.getByTestId('ticket-lines').locator('.ticket-line');
     await expect.poll(() => lines.allTextContents()).toEqual([expect.stringMatching(/Iced flat white.*Regular, Extra shot.*Note: no foam/), expect.stringMatching(/^Tomato soup/)]);
@@ -440,7 +450,7 @@ describe('checkout in the browser', () => {
     // Dine in at table 7, two guests: Alt+D picks dine in and puts the focus in the table field.
     expect(await page.getByLabel(/^Dine in/).getAttribute('aria-keyshortcuts')).toBe('Alt+D');
     await page.keyboard.press('Alt+KeyD');
-    expect(await page.getByLabel(/^Dine in/).isChecked()).toBe(true);
+    await page.getByLabel(/^Dine in/).and(page.locator(':checked')).waitFor();
     await expect.poll(focused).toBe('input Table');
     // The focus is shown: the outline stays for the keyboard.
     expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
@@ -452,13 +462,13 @@ describe('checkout in the browser', () => {
     await page.keyboard.press('F4');
     const discount = dialog();
     await discount.waitFor();
-    expect(await focused()).toBe('input Percent');
+    await expect.poll(focused).toBe('input Percent');
     await typeInto(discount.getByLabel('Percent off'), '10');
     await typeInto(discount.getByLabel('Reason (or type your own)'), 'Regulars');
     await page.keyboard.press('Enter');
     await discount.waitFor({ state: 'detached' });
     const expectedSubtotal = coffee.price + 50 + 90 + soup.price;
-    await expect.poll(() => page.getByTestId('check-order-discount').count()).toBe(1);
+    await waitForCount(page.getByTestId('check-order-discount'), 1);
     const totals = await ticketTotals();
     expect(totals).toMatchObject({ subtotal: expectedSubtotal, discounts: Math.round(expectedSubtotal / 10), discountLabel: '10% off · Regulars', taxLabel: 'Tax' });
     expect(totals.tax).toBeGreaterThan(0);
@@ -472,7 +482,7 @@ describe('checkout in the browser', () => {
     expect(await pay.locator('.payment-summary').textContent()).toMatch(/^Order A\d+ · Table 7 · 2 guests/);
     const label = /Order (A\d+)/.exec((await pay.locator('.payment-summary strong').textContent()) ?? '')![1]!;
     const confirm = pay.getByTestId('confirm-payment');
-    expect(await confirm.evaluate((el) => el === document.activeElement)).toBe(true);
+    await confirm.and(page.locator(':focus')).waitFor();
 
     // Split evenly three ways.
     await tabTo(pay.getByLabel('Whole bill'), { back: true });
@@ -481,7 +491,7 @@ describe('checkout in the browser', () => {
     await tabTo(pay.getByRole('button', { name: 'More ways' }));
     await page.keyboard.press('Enter');
     // Saved with no other key: Enter now would charge the first part, never the whole bill.
-    await expect.poll(() => pay.getByTestId('split-part').count()).toBe(3);
+    await waitForCount(pay.getByTestId('split-part'), 3);
     const split = await parts();
     expect(split.reduce((sum, p) => sum + p.amount, 0)).toBe(totals.total);
 
@@ -492,7 +502,8 @@ describe('checkout in the browser', () => {
     expect(cents(await confirm.textContent())).toBe(split[0]!.amount + tip1);
     await tabTo(confirm);
     await page.keyboard.press('Enter');
-    await expect.poll(async () => (await parts()).map((p) => p.paid)).toEqual([true, false, false]);
+    await partsPaid(1);
+    expect((await parts()).map((p) => p.paid)).toEqual([true, false, false]);
 
     // Part 2 by card, a tip typed: "Other amount" is the last choice, and its field takes the focus.
     await tabTo(pay.getByLabel('No tip'));
@@ -501,7 +512,8 @@ describe('checkout in the browser', () => {
     await page.keyboard.type('3');
     expect(cents(await confirm.textContent())).toBe(split[1]!.amount + 300);
     await page.keyboard.press('Enter');
-    await expect.poll(async () => (await parts()).map((p) => p.paid)).toEqual([true, true, false]);
+    await partsPaid(2);
+    expect((await parts()).map((p) => p.paid)).toEqual([true, true, false]);
 
     // Part 3 in cash: the tendered field takes the focus with its text selected; $10 handed over.
     await tabTo(pay.getByLabel('Card'));
@@ -523,7 +535,7 @@ describe('checkout in the browser', () => {
     await tabTo(row.getByRole('button', { name: label, exact: true }));
     await page.keyboard.press('Enter');
     const detail = page.locator('.order-detail');
-    await expect.poll(() => detail.getByTestId('order-total').textContent()).toBe(`$${(totals.total / 100).toFixed(2)}`);
+    await waitForText(detail.getByTestId('order-total'), `$${(totals.total / 100).toFixed(2)}`);
     expect(cents(await detail.getByTestId('check-tax').locator('dd').textContent())).toBe(totals.tax);
     expect(cents(await detail.getByTestId('order-tips').textContent())).toBe(tip1 + 300);
 
@@ -536,7 +548,7 @@ describe('checkout in the browser', () => {
     await page.keyboard.press('ArrowRight');
     await tabTo(refund.getByRole('button', { name: 'One more Tomato soup to refund' }));
     await page.keyboard.press('Enter');
-    await expect.poll(() => refund.getByTestId('refund-items-amount').textContent()).toMatch(/^Gives back \$\d+\.\d\d.* in cash and .* to the card\.$/);
+    await waitForText(refund.getByTestId('refund-items-amount'), /^Gives back \$\d+\.\d\d.* in cash and .* to the card\.$/);
     await tabTo(refund.getByTestId('refund-items'));
     await page.keyboard.press('Enter');
     // The safe answer has the focus: a second Enter would go back, not refund.
@@ -544,7 +556,7 @@ describe('checkout in the browser', () => {
     await tabTo(refund.getByTestId('confirm-refund-items'));
     await page.keyboard.press('Enter');
     await refund.waitFor({ state: 'detached' });
-    await expect.poll(() => row.locator('.badge').allTextContents()).toContain('Partially refunded');
+    await waitForText(row.locator('.badge'), 'Partially refunded');
 
     await expectInTheCloud({
       label,
@@ -558,13 +570,7 @@ describe('checkout in the browser', () => {
         { amount: split[0]!.amount, tip: tip1 },
         { amount: split[1]!.amount, tip: 300 },
       ],
-      ordersBefore,
     });
   });
 });
 
-describe('the whole run', () => {
-  it('logged no console error', () => {
-    expect(consoleErrors).toEqual([]);
-  });
-});
