@@ -18,6 +18,7 @@ import type { Store } from '../store/index';
 import { ApiClient } from './api-client';
 import { ApiError } from './api-error';
 import type { CredentialsProvider } from './credentials';
+import { hasMorePages } from './pages';
 import { cardPaymentRecord, claimOwnOrders, menuItemRecord, modifierRecords, orderRecord, paymentIntentRecord, refundRecord } from './server-records';
 import { startWebhookReceiverServer, type ReceivedEvent, type SinkOutcome, type WebhookEventSink, type WebhookReceiver } from './webhook-receiver';
 
@@ -48,6 +49,11 @@ export interface WebhookApplierOptions {
   logger?: Logger;
   /** Told the types of the events each commit applied (not duplicates, not failures): screens refresh at once. */
   onApplied?: (eventTypes: readonly string[]) => void;
+  /**
+   * The till's location (read per event), as the pull is limited to it: an order event of another
+   * location is acknowledged and recorded, never applied. null or absent: every location's.
+   */
+  locationId?: string | null | (() => string | null);
 }
 
 /** Records and applies verified events; the receiver's sink. */
@@ -57,6 +63,7 @@ export class WebhookApplier implements WebhookEventSink {
   readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #onApplied: (eventTypes: readonly string[]) => void;
+  readonly #locationId: () => string | null;
   /** Resources to read, `kind:id` → the kept events each read settles. */
   readonly #toFetch = new Map<string, QueuedFetch>();
   #fetching: Promise<void> | null = null;
@@ -67,6 +74,14 @@ export class WebhookApplier implements WebhookEventSink {
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? silentLogger;
     this.#onApplied = options.onApplied ?? (() => undefined);
+    const locationId = options.locationId ?? null;
+    this.#locationId = typeof locationId === 'function' ? locationId : () => locationId;
+  }
+
+  /** An order of another location than the till's: the pull does not bring it, nor may an event. */
+  #elsewhere(order: ClientOrder): boolean {
+    const ours = this.#locationId();
+    return ours !== null && order.location_id !== undefined && order.location_id !== ours;
   }
 
   acceptMany(events: readonly ReceivedEvent[]): SinkOutcome[] {
@@ -135,6 +150,10 @@ export class WebhookApplier implements WebhookEventSink {
     const parsed = clientOrderSchema.safeParse({ id: event.data.id, ...event.data.attributes });
     if (!parsed.success) throw new NeedsFetch('order', event.data.id, `the event's order could not be read (${parsed.error.issues[0]?.message ?? 'invalid'})`);
     const order = parsed.data;
+    if (this.#elsewhere(order)) {
+      this.#logger.info({ eventId: event.id, orderId: order.id }, "webhook event for another location's order: recorded, not applied");
+      return;
+    }
     claimOwnOrders(this.#store, [order]);
     const localId = this.#store.localIdFor('order', order.id);
     const base = localId === undefined ? undefined : this.#store.server.readBase('order', localId);
@@ -254,6 +273,7 @@ export class WebhookApplier implements WebhookEventSink {
   async #fetchOrder(api: ApiClient, id: string): Promise<void> {
     try {
       const { data } = await api.call({ method: 'GET', path: `/orders/${encodeURIComponent(id)}`, schema: clientOrderSchema });
+      if (this.#elsewhere(data)) return; // the event named only the order: it is another location's
       this.#store.transaction(() => {
         claimOwnOrders(this.#store, [data]);
         this.#writeOrder(data);
@@ -273,8 +293,7 @@ export class WebhookApplier implements WebhookEventSink {
       const { data } = await api.call({ method: 'GET', path: '/menu/items', query: { per_page: 100, page }, schema: pageSchema });
       const found = data.data.filter((candidate) => missing.delete(candidate.id));
       if (found.length > 0) this.#store.transaction(() => found.forEach((item) => this.#writeMenuItem(item)));
-      const last = data.meta?.total_pages ?? (data.links?.next ? page + 1 : page);
-      if (data.data.length === 0 || page >= last) break;
+      if (!hasMorePages(data, page)) break;
     }
     // Read to the end and not listed: deleted on the server.
     for (const id of missing) this.#store.server.removeServerRecord('menu_item', id);
@@ -309,6 +328,8 @@ export interface StartWebhookReceiverOptions {
   api?: { baseUrl: string; credentials: CredentialsProvider };
   /** Told the types of the events each commit applied (not duplicates, not failures): screens refresh at once. */
   onApplied?: (eventTypes: readonly string[]) => void;
+  /** The till's location: order events of another location are recorded, not applied (WebhookApplierOptions). */
+  locationId?: WebhookApplierOptions['locationId'];
   toleranceSec?: number;
   maxBodyBytes?: number;
   clock?: Clock;
@@ -321,7 +342,7 @@ export interface RunningWebhookReceiver extends WebhookReceiver {
 
 export async function startWebhookReceiver(options: StartWebhookReceiverOptions): Promise<RunningWebhookReceiver> {
   const api = options.api ? new ApiClient({ baseUrl: options.api.baseUrl, credentials: options.api.credentials, clock: options.clock, logger: options.logger }) : undefined;
-  const applier = new WebhookApplier({ store: options.store, api, clock: options.clock, logger: options.logger, onApplied: options.onApplied });
+  const applier = new WebhookApplier({ store: options.store, api, clock: options.clock, logger: options.logger, onApplied: options.onApplied, locationId: options.locationId });
   const secrets = options.secrets;
   applier.retryKept();
   const receiver = await startWebhookReceiverServer({

@@ -3,10 +3,13 @@
 // terminal keeps its promise: no order twice, no payment shown failed that the cloud captured,
 // every record arrives, and the status says what is true.
 import { describe, expect, it } from 'vitest';
+import { flattenResource } from '../../api/client-records';
 import { startSandbox, type QuirkPatch, type Sandbox } from '../../sandbox/index';
 import type { Store } from '../../store/index';
+import { ApiKeyCredentials } from '../../sync/credentials';
 import type { SyncEngine } from '../../sync/engine';
-import { FAST_TUNING, cleanupAfterEach, engineFor, menuFixture, openStore, placeOrder, tempStoreFile, waitFor, type MenuFixture } from './harness';
+import { startWebhookReceiver } from '../../sync/webhooks';
+import { FAST_TUNING, cleanupAfterEach, engineFor, getJson, menuFixture, openStore, placeOrder, sendJson, tempStoreFile, waitFor, type MenuFixture } from './harness';
 
 const defer = cleanupAfterEach();
 
@@ -146,6 +149,39 @@ describe.each(VARIANTS)('$profile/$recordShape', (variant) => {
       expect(await sandbox.countOrders()).toBe(before + 1);
       expect(store.serverIdFor('order', lost.id)).toBeDefined();
       expect(store.outbox.listDeadLetters()).toEqual([]);
+    });
+  });
+
+  describe("webhook events for another location's orders", () => {
+    it('are acknowledged and recorded, never applied; our location\'s are', async () => {
+      const setup = await setUp(variant, {}, { start: false });
+      const { sandbox, store, menu } = setup;
+      let secret = '';
+      const receiver = await startWebhookReceiver({
+        store,
+        secrets: () => [secret],
+        locationId: menu.locationId,
+        api: { baseUrl: sandbox.baseUrl, credentials: new ApiKeyCredentials(async () => sandbox.credentials.apiKeys.full) },
+      });
+      defer(() => receiver.close());
+      const endpoint = await sandbox.createWebhookEndpoint({ url: receiver.url, event_types: ['order.created', 'order.updated', 'order.fulfilled'] });
+      secret = endpoint.secret;
+      const elsewhere = sandbox.credentials.locationIds.find((id) => id !== menu.locationId)!;
+      const theirItem = (await getJson<{ data: { id: string; available: boolean }[] }>(sandbox, `/menu/items?location_id=${elsewhere}&per_page=100`)).data
+        .map((item) => flattenResource(item) as { id: string; available: boolean })
+        .find((item) => item.available)!;
+      const theirs = await sendJson<{ id: string }>(sandbox, 'POST', '/orders', { location_id: elsewhere, items: [{ menu_item_id: theirItem.id, quantity: 1 }] });
+      await sendJson(sandbox, 'PATCH', `/orders/${theirs.id}`, { status: 'fulfilled' });
+      const ours = await sendJson<{ id: string }>(sandbox, 'POST', '/orders', { location_id: menu.locationId, items: [{ menu_item_id: menu.items[0]!.id, quantity: 1 }] });
+      await sandbox.webhooksIdle();
+      await receiver.applier.settled();
+
+      const deliveries = await sandbox.listDeliveries({ endpointId: endpoint.id });
+      expect(deliveries.map((d) => d.status)).toEqual(['delivered', 'delivered', 'delivered']);
+      expect(store.localIdFor('order', ours.id) ?? store.cashier.getOrder(ours.id)?.id).toBeDefined();
+      expect(store.cashier.getOrder(store.localIdFor('order', theirs.id) ?? theirs.id)).toBeUndefined();
+      expect(store.cashier.listOrders({ limit: 500 }).filter((o) => o.location_id !== menu.locationId)).toEqual([]);
+      expect(store.server.unappliedWebhookEvents()).toEqual([]);
     });
   });
 });
