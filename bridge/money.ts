@@ -9,6 +9,15 @@ export type CurrencyCode = z.infer<typeof CurrencyCode>;
 
 export const MinorUnits = z.number().int().refine(Number.isSafeInteger, 'amount is beyond the safe integer range');
 
+/**
+ * The largest amount any command carries: 1,000,000.00 in a two-digit currency. An order comes
+ * to at most this much too, so what is paid toward it and given back always reads.
+ */
+export const MAX_AMOUNT = 100_000_000;
+
+/** The most cash a drawer holds (a float, a count): 100,000.00 in a two-digit currency. */
+export const MAX_TILL_CASH = 10_000_000;
+
 export const Money = z.strictObject({
   /** Integer minor units of `currency`: 1050 usd is $10.50, 1050 jpy is ¥1,050. */
   amount: MinorUnits,

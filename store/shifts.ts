@@ -25,6 +25,8 @@ export interface ShiftDoc {
   counted_total: number | null;
   expected: number | null;
   note: string;
+  /** Set when part of the stored record cannot be read (a damaged count): why, for the report that leaves it out. */
+  unreadable?: string;
 }
 
 interface ShiftRow extends Omit<ShiftDoc, 'float_count' | 'count'> {
@@ -32,7 +34,22 @@ interface ShiftRow extends Omit<ShiftDoc, 'float_count' | 'count'> {
   count: string | null;
 }
 
-const fromRow = (r: ShiftRow): ShiftDoc => ({ ...r, float_count: JSON.parse(r.float_count) as CashCountDoc[], count: r.count === null ? null : (JSON.parse(r.count) as CashCountDoc[]) });
+/** A stored count, or null when it is not one (the row was damaged): one bad row must not stop every read of the day. */
+function parseCount(text: string): CashCountDoc[] | null {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? (parsed as CashCountDoc[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+function fromRow(r: ShiftRow): ShiftDoc {
+  const floatCount = parseCount(r.float_count);
+  const count = r.count === null ? null : parseCount(r.count);
+  const damaged = [floatCount === null ? 'its float count' : null, r.count !== null && count === null ? 'its closing count' : null].filter((d) => d !== null);
+  return { ...r, float_count: floatCount ?? [], count, ...(damaged.length > 0 ? { unreadable: `${damaged.join(' and ')} cannot be read` } : {}) };
+}
 
 export interface CashMovementDoc {
   id: string;

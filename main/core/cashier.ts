@@ -4,7 +4,7 @@ import { givesMoreAway, refundForUnits } from '../../bridge/checkout/index';
 import { planItemRefund } from '../../bridge/refund-plan';
 import type { CommandPayload, CommandResult, Discount, Location, MenuItem, Order, ShiftSummary } from '../../bridge/contract';
 import { indexMenu, searchMenu } from '../../bridge/menu-search';
-import { formatMoney } from '../../bridge/money';
+import { formatMoney, MAX_AMOUNT } from '../../bridge/money';
 import type { Clock } from '../../common/clock';
 import type { CategoryDoc, MenuItemDoc, ModifierDoc, OrderDoc, OrderLineDoc, PaymentDoc, ServiceDoc, Store } from '../../store/index';
 import {
@@ -336,6 +336,11 @@ export class Cashier {
       breakdown = priceLines(lines, discount, rules, this.currency());
     } catch (error) {
       checkoutRefusal(error);
+    }
+    if (breakdown.subtotal > MAX_AMOUNT || breakdown.total > MAX_AMOUNT) {
+      // What is paid toward an order and given back must read on every screen and in the report.
+      const message = `This order would come to ${formatMoney(Math.max(breakdown.subtotal, breakdown.total), this.currency())}: more than one order can come to on this till (at most ${formatMoney(MAX_AMOUNT, this.currency())}). Ring it up as separate orders.`;
+      throw new CoreError('invalid_command', message, [{ path: 'lines', message }]);
     }
     const limits = this.settings.effective().checkout.discountApproval;
     const review = reviewDraft(lines, breakdown, limits, this.currency());

@@ -23,6 +23,8 @@ export type Handlers = { [C in CommandName]: (payload: CommandPayload<C>, contex
 export type Prepare = (command: CommandName, payload: unknown) => Promise<CommandContext>;
 
 const INTERNAL_MESSAGE = 'Something went wrong on this terminal. Try again; if it keeps happening, restart the terminal and call support.';
+/** Never "nothing was changed": the answer is checked after the handler ran. */
+const UNREADABLE_ANSWER = 'This may have been done, but its result could not be shown. Refresh the screen to see before doing it again; if it keeps happening, call support.';
 
 export function errorResponse(error: unknown, logger: Logger, command: string): BridgeResponse {
   if (error instanceof CoreError) return { ok: false, error: { code: error.code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) } };
@@ -31,14 +33,10 @@ export function errorResponse(error: unknown, logger: Logger, command: string): 
     if (error.code === 'conflict') return { ok: false, error: { code: 'conflict', message: `This cannot be done in its current state (${error.message}).` } };
   }
   if (error instanceof ZodError) {
-    return {
-      ok: false,
-      error: {
-        code: 'invalid_command',
-        message: 'Some details are not valid. Nothing was changed.',
-        issues: error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
-      },
-    };
+    // Requests are checked before a handler runs (bridge/validate.ts): this is a handler's answer,
+    // or a record it read, failing the contract, possibly after its write committed.
+    logger.error({ err: error, command }, 'bridge answer failed its contract');
+    return { ok: false, error: { code: 'internal', message: UNREADABLE_ANSWER } };
   }
   logger.error({ err: error, command }, 'bridge command failed');
   return { ok: false, error: { code: 'internal', message: INTERNAL_MESSAGE } };

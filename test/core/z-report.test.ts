@@ -629,6 +629,7 @@ describe('a worked day', () => {
       offlineCards: { count: 1, amount: 1100 },
       notInCloud: [{ orderId: 'ord_a2', label: 'A2', what: 'order waiting, card payment stored offline' }],
       shifts: workedDay.shifts,
+      unreadable: [],
       cash: { float: 10_000, sales: 660, tips: 40, refunds: 330, paidOuts: 500, drops: 0, expected: 9_870, counted: 9_850, overShort: -20 },
     });
     expect(ZReport.parse(z)).toEqual(z);

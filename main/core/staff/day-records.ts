@@ -81,4 +81,6 @@ export interface DayRecords {
   refunds: DayRefund[];
   voids: DayVoid[];
   shifts: ShiftView[];
+  /** Records that could not be read, each in a sentence: left out of the figures, named in the report. */
+  unreadable?: string[];
 }

@@ -1,7 +1,7 @@
 // The end-of-day (Z) report: the day's records gathered from the store (who did what on which
 // business day, from `attributions`), summed by the pure z-report.ts. Computed each time it is
 // read, so a past day reads again as it was recorded (docs/staff.md).
-import type { Order, ZReport } from '../../../bridge/contract';
+import type { Order, ShiftView, ZReport } from '../../../bridge/contract';
 import type { Clock } from '../../../common/clock';
 import type { OrderDoc, Store } from '../../../store/index';
 import { priceOrder } from '../checkout';
@@ -97,6 +97,13 @@ export class DayReports {
       return [{ id: refund.id, orderId: order.view.id, orderLabel: order.view.label, method: payment.method, amount: refund.amount, syncState: refund.syncState, staff: ref(row.staff_id) }];
     });
 
+    const shifts: ShiftView[] = [];
+    const unreadable: string[] = [];
+    for (const shift of this.store.shifts.ofDay(day)) {
+      const read = this.shifts.read(shift);
+      if (read.ok) shifts.push(read.view);
+      else unreadable.push(this.shifts.describeUnreadable(shift, read.problem));
+    }
     const where = this.where();
     return {
       businessDay: day,
@@ -108,7 +115,8 @@ export class DayReports {
       payments,
       refunds,
       voids,
-      shifts: this.store.shifts.ofDay(day).map((shift) => this.shifts.view(shift)),
+      shifts,
+      unreadable,
     };
   }
 

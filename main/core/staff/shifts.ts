@@ -1,7 +1,7 @@
 // The cash drawer's shifts: opened with a counted float, cash moved in and out, closed with a
 // blind count. Local to this terminal: nothing here is sent to the cloud (docs/staff.md).
-import { countTotal, unknownDenominations, type CashCount } from '../../../bridge/staff/cash';
-import type { CashMovement, ShiftView, StaffRef } from '../../../bridge/contract';
+import { countTotal, MAX_TILL_CASH, tooMuchCash, unknownDenominations, type CashCount } from '../../../bridge/staff/cash';
+import { ShiftView, type CashMovement, type StaffRef } from '../../../bridge/contract';
 import { formatMoney } from '../../../bridge/money';
 import type { Clock } from '../../../common/clock';
 import { newId } from '../../../common/ids';
@@ -11,6 +11,9 @@ import type { EventHub } from '../events';
 import { StaffDesk, type Act } from './desk';
 
 const NEEDS_OPEN_DRAWER = 'Open the drawer first: count the float on the Shift screen.';
+
+/** A shift as the screens show it, or why its record cannot be shown. */
+export type ReadShift = { ok: true; view: ShiftView } | { ok: false; problem: string };
 
 /** What a shift's cash came to, from the payments and refunds recorded in it. */
 interface ShiftFigures {
@@ -53,9 +56,39 @@ export class ShiftDesk {
     return shift;
   }
 
+  /** The open shift of the person's drawer; none (null) when its record cannot be read: the screens go on, the report names it. */
   current(act: Act): ShiftView | null {
     const shift = this.openShiftOf(act.by);
-    return shift ? this.view(shift) : null;
+    if (!shift) return null;
+    const read = this.read(shift);
+    return read.ok ? read.view : null;
+  }
+
+  /** The shift's view checked against the contract: a record that does not read is reported, never thrown. */
+  read(shift: ShiftDoc): ReadShift {
+    if (shift.unreadable) return { ok: false, problem: shift.unreadable };
+    try {
+      const checked = ShiftView.safeParse(this.view(shift));
+      if (checked.success) return { ok: true, view: checked.data };
+      const issue = checked.error.issues[0];
+      return { ok: false, problem: `${issue?.path.join('.') || 'the record'}: ${issue?.message ?? 'not valid'}` };
+    } catch (error) {
+      return { ok: false, problem: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** One sentence naming a shift that cannot be read, for the report and for the drawer it blocks. */
+  describeUnreadable(shift: ShiftDoc, problem: string): string {
+    const opener = this.staff.names([shift.opened_by]).get(shift.opened_by) ?? 'someone';
+    const drawer = shift.drawer === 'till' ? `Till ${this.tillLetter()}` : `${this.staff.names([shift.drawer]).get(shift.drawer) ?? 'a cashier'}'s drawer`;
+    return `The shift of ${drawer} opened ${new Date(shift.opened_at).toISOString()} by ${opener} cannot be read (${problem}); its cash is left out of these figures.`;
+  }
+
+  /** The view of a shift just written, checked inside its transaction: a shift the screens could not read is not written at all. */
+  #checkedView(shift: ShiftDoc): ShiftView {
+    const read = this.read(shift);
+    if (read.ok) return read.view;
+    throw new CoreError('invalid_command', `This drawer's figures could not be recorded (${read.problem}). Nothing was changed.`);
   }
 
   #requireCount(count: CashCount): number {
@@ -64,14 +97,26 @@ export class ShiftDesk {
       const message = `${unknown.map((v) => formatMoney(v, this.currency())).join(', ')} is not a note or coin here. Count again.`;
       throw new CoreError('invalid_command', message, [{ path: 'count', message }]);
     }
-    return countTotal(count);
+    const total = countTotal(count);
+    if (!Number.isSafeInteger(total) || total > MAX_TILL_CASH) {
+      const message = tooMuchCash(formatMoney(MAX_TILL_CASH, this.currency()));
+      throw new CoreError('invalid_command', message, [{ path: 'count', message }]);
+    }
+    return total;
   }
 
   open(act: Act, count: CashCount): ShiftView {
     const total = this.#requireCount(count);
     const drawer = this.drawerOf(act.by);
-    if (this.store.shifts.openShift(drawer)) throw new CoreError('conflict', 'This drawer is already open. Close its shift before opening another.');
-    const shift = this.store.transaction(() => {
+    const already = this.store.shifts.openShift(drawer);
+    if (already) {
+      const read = this.read(already);
+      if (!read.ok) {
+        throw new CoreError('conflict', `This drawer's open shift cannot be read (${read.problem}), so another cannot be opened. Nothing was changed: call support to close it.`);
+      }
+      throw new CoreError('conflict', 'This drawer is already open. Close its shift before opening another.');
+    }
+    const view = this.store.transaction(() => {
       const opened = this.store.shifts.open({
         id: newId('shf_', this.clock.now()),
         drawer,
@@ -83,10 +128,10 @@ export class ShiftDesk {
         float_total: total,
       });
       this.store.cashier.recordAudit(act.by.id, 'shift.open', { shiftId: opened.id, drawer, float: total });
-      return opened;
+      return this.#checkedView(opened);
     });
     this.events.emit('shift.changed', {});
-    return this.view(shift);
+    return view;
   }
 
   moveCash(act: Act, move: { kind: 'paid_out' | 'drop'; amount: number; reason: string }): ShiftView {
@@ -98,12 +143,13 @@ export class ShiftDesk {
       const message = `The drawer should hold only ${formatMoney(inDrawer, shift.currency)}. Count it, or enter a smaller amount.`;
       throw new CoreError('conflict', message, [{ path: 'amount', message }]);
     }
-    this.store.transaction(() => {
+    const view = this.store.transaction(() => {
       const movement = this.store.shifts.addMovement({ id: newId('cm_', this.clock.now()), shift_id: shift.id, kind: move.kind, amount: move.amount, reason: move.reason, staff_id: act.by.id, at: this.clock.now() });
       this.store.cashier.recordAudit(act.by.id, `cash.${move.kind}`, { shiftId: shift.id, movementId: movement.id, amount: move.amount, reason: move.reason, ...StaffDesk.approval(approvedBy) });
+      return this.#checkedView(this.store.shifts.get(shift.id)!);
     });
     this.events.emit('shift.changed', {});
-    return this.view(this.store.shifts.get(shift.id)!);
+    return view;
   }
 
   close(act: Act, count: CashCount, note: string): ShiftView {
@@ -114,10 +160,10 @@ export class ShiftDesk {
     const closed = this.store.transaction(() => {
       const done = this.store.shifts.close(shift.id, { closed_at: this.clock.now(), closed_by: act.by.id, count: count.filter((c) => c.count > 0), counted_total: counted, expected, note });
       this.store.cashier.recordAudit(act.by.id, 'shift.close', { shiftId: shift.id, expected, counted, overShort: counted - expected, ...StaffDesk.approval(approvedBy) });
-      return done;
+      return this.#checkedView(done);
     });
     this.events.emit('shift.changed', {});
-    return this.view(closed);
+    return closed;
   }
 
   #figures(shift: ShiftDoc): ShiftFigures {

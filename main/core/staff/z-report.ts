@@ -224,6 +224,7 @@ export function buildZReport(records: DayRecords): ZReport {
     offlineCards,
     notInCloud,
     shifts: [...records.shifts],
+    unreadable: [...(records.unreadable ?? [])].sort(compareText),
     cash,
   };
 }

@@ -1,0 +1,157 @@
+// Amounts no till has, through the bridge as a signed-in cashier would send them (issue 22,
+// finding 5): a float or a count past what any drawer holds, an order past what one till rings up,
+// are refused in words before anything is written; a shift record the screens cannot read (written
+// before these bounds, or damaged) never stops shift.current or the day's Z report, which leave it
+// out and say so; and an answer that fails its own check after a write never claims that nothing
+// was changed.
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_AMOUNT } from '../../bridge/contract';
+import { MAX_TILL_CASH } from '../../bridge/staff/cash';
+import { silentLogger } from '../../common/log';
+import { createInvoker, type Handlers } from '../../main/core/dispatch';
+import { ITEMS, reopenStore, STAFF, startTestCore, type TestCore } from './fixtures';
+import { as, count, ok, raw, refusal, snapshot, startCoreOn } from './staff-fixtures';
+
+let t: TestCore | undefined;
+let restarted: Awaited<ReturnType<typeof startCoreOn>> | undefined;
+afterEach(async () => {
+  await restarted?.shutdown();
+  restarted = undefined;
+  await t?.core.shutdown();
+  t = undefined;
+});
+
+/** $10,000,000.00 in hundred-dollar notes. */
+const TEN_MILLION = [{ value: 10_000, count: 100_000 }];
+
+async function cashierTill(): Promise<TestCore> {
+  return startTestCore({}, {}, undefined, { signIn: 'cashier', openShift: false });
+}
+
+describe('a float nobody has', () => {
+  it('is refused in words when the shift opens: no shift is written, shift.current and the Z report still answer for everyone', async () => {
+    t = await cashierTill();
+    const before = snapshot(t.dataDir);
+    const error = refusal(await raw(t.core, 'shift.open', { count: TEN_MILLION }));
+    expect(error.code).toBe('invalid_command');
+    expect(error.message).toMatch(/more than (a|any) till/i);
+    expect(error.issues?.[0]?.path).toBe('count');
+    expect(snapshot(t.dataDir)).toEqual(before);
+    expect(count(t.dataDir, 'shifts')).toBe(0);
+    expect(await ok(t.core, 'shift.current', {})).toBeNull();
+    await as(t.core, 'manager');
+    expect(await ok(t.core, 'shift.current', {})).toBeNull();
+    const report = await ok(t.core, 'reports.z', {});
+    expect(report.shifts).toEqual([]);
+  });
+
+  it('is refused just past the till maximum and taken at it', async () => {
+    t = await cashierTill();
+    expect(refusal(await raw(t.core, 'shift.open', { count: [{ value: 10_000, count: MAX_TILL_CASH / 10_000 }, { value: 1, count: 1 }] })).code).toBe('invalid_command');
+    const opened = await ok(t.core, 'shift.open', { count: [{ value: 10_000, count: MAX_TILL_CASH / 10_000 }] });
+    expect(opened.float).toBe(MAX_TILL_CASH);
+  });
+
+  it('is refused when the drawer is counted at the close: the shift stays open', async () => {
+    t = await cashierTill();
+    await ok(t.core, 'shift.open', { count: [{ value: 2_000, count: 5 }] });
+    await as(t.core, 'manager');
+    const error = refusal(await raw(t.core, 'shift.close', { count: TEN_MILLION }));
+    expect(error.code).toBe('invalid_command');
+    expect(error.message).toMatch(/more than (a|any) till/i);
+    expect((await ok(t.core, 'shift.current', {}))?.status).toBe('open');
+  });
+});
+
+describe('a shift record the screens cannot read', () => {
+  /** Opens a shift with a sale in it, then stops the core and changes the stored record behind its back. */
+  async function damagedDay(damage: string): Promise<void> {
+    t = await startTestCore({}, {}, undefined, { signIn: 'cashier', openShift: false });
+    await ok(t.core, 'shift.open', { count: [{ value: 2_000, count: 5 }] });
+    const order = await ok(t.core, 'orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
+    await ok(t.core, 'payments.take', { orderId: order.id, method: 'cash', amount: 450 });
+    await t.core.shutdown();
+    const store = reopenStore(t.dataDir);
+    try {
+      store.db.exec(damage);
+    } finally {
+      store.close();
+    }
+    const dataDir = t.dataDir;
+    t = undefined;
+    restarted = await startCoreOn(dataDir);
+  }
+
+  it('a $10,000,000 float written before the bounds is shown as recorded, and the day reports', async () => {
+    await damagedDay(`UPDATE shifts SET float_total = 1000000000, float_count = '[{"value":10000,"count":100000}]'`);
+    await as(restarted!, 'cashier');
+    const current = await ok(restarted!, 'shift.current', {});
+    expect(current?.float).toBe(1_000_000_000);
+    await as(restarted!, 'manager');
+    const report = await ok(restarted!, 'reports.z', {});
+    expect(report.cash.float).toBe(1_000_000_000);
+    expect(report.sales.total).toBe(450);
+  });
+
+  it.each([
+    ['a float count that is not a list', `UPDATE shifts SET float_count = '{"not":"a count"}'`],
+    ['a note of no value', `UPDATE shifts SET float_count = '[{"value":"ten","count":1}]'`],
+  ])('with %s is left out of the Z report, which says so, and shift.current answers for everyone', async (_what, damage) => {
+    await damagedDay(damage);
+    await as(restarted!, 'cashier');
+    expect(await ok(restarted!, 'shift.current', {})).toBeNull();
+    // The drawer is not taken for free: opening another says why, in words.
+    const open = refusal(await raw(restarted!, 'shift.open', { count: [] }));
+    expect(open.message).toMatch(/cannot be read/);
+    await as(restarted!, 'manager');
+    expect(await ok(restarted!, 'shift.current', {})).toBeNull();
+    const report = await ok(restarted!, 'reports.z', {});
+    expect(report.shifts).toEqual([]);
+    expect(report.unreadable).toEqual([expect.stringMatching(/shift .*cannot be read/i)]);
+    // The sale itself is still in the day.
+    expect(report.sales.total).toBe(450);
+  });
+});
+
+describe('an order past what one till rings up', () => {
+  it('is refused in words on orders.place and orders.update, and nothing is recorded', async () => {
+    t = await startTestCore({}, {}, undefined, { signIn: 'manager', openShift: false });
+    const item = await ok(t.core, 'menu.createItem', { name: 'Gold leaf', price: MAX_AMOUNT, categoryId: 'cat_mains' });
+    await as(t.core, 'cashier');
+    const before = snapshot(t.dataDir);
+    const placed = refusal(await raw(t.core, 'orders.place', { lines: [{ menuItemId: item.id, quantity: 2 }] }));
+    expect(placed.code).toBe('invalid_command');
+    expect(placed.message).toMatch(/more than one order/i);
+    expect(snapshot(t.dataDir)).toEqual(before);
+    const order = await ok(t.core, 'orders.place', { lines: [{ menuItemId: item.id, quantity: 1 }] });
+    const updated = refusal(await raw(t.core, 'orders.update', { id: order.id, lines: [{ menuItemId: item.id, quantity: 1 }, { menuItemId: ITEMS.fries, quantity: 1 }] }));
+    expect(updated.message).toMatch(/more than one order/i);
+    expect((await ok(t.core, 'orders.get', { id: order.id })).total).toBe(MAX_AMOUNT);
+  });
+
+  it('keeps tips on one order within what the order view reads', async () => {
+    t = await startTestCore({}, {}, undefined, { signIn: 'manager', openShift: false });
+    const item = await ok(t.core, 'menu.createItem', { name: 'Gold leaf', price: MAX_AMOUNT, categoryId: 'cat_mains' });
+    await as(t.core, 'cashier');
+    const order = await ok(t.core, 'orders.place', { lines: [{ menuItemId: item.id, quantity: 1 }] });
+    await ok(t.core, 'payments.take', { orderId: order.id, method: 'card', amount: MAX_AMOUNT / 2, tip: MAX_AMOUNT, managerPin: STAFF.manager.pin });
+    const second = await raw(t.core, 'payments.take', { orderId: order.id, method: 'card', amount: MAX_AMOUNT / 2, tip: MAX_AMOUNT, managerPin: STAFF.manager.pin });
+    // Either way the order stays readable by everyone.
+    if (!second.ok) expect(second.error.message).not.toMatch(/Nothing was changed/);
+    const view = await ok(t.core, 'orders.get', { id: order.id });
+    expect(view.paidAmount).toBe(second.ok ? MAX_AMOUNT : MAX_AMOUNT / 2);
+    expect((await ok(t.core, 'orders.list', {})).map((o) => o.id)).toContain(order.id);
+  });
+});
+
+describe('an answer that fails its own check', () => {
+  it('after its handler ran (and may have written) never says that nothing was changed', async () => {
+    let handled = 0;
+    const handlers = { 'shift.current': () => ((handled += 1), { float: -1 }) } as unknown as Handlers;
+    const invoke = createInvoker(handlers, silentLogger, async () => ({ act: () => { throw new Error('not asked'); } }));
+    const response = await invoke({ command: 'shift.current', payload: {} });
+    expect(handled).toBe(1);
+    expect(response).toMatchObject({ ok: false, error: { code: 'internal', message: expect.stringMatching(/may have been done/) } });
+    expect(JSON.stringify(response)).not.toMatch(/nothing was changed/i);
+  });
+});
