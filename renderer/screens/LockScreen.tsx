@@ -69,20 +69,27 @@ function useLockout(until: number | null, wholeMs: number, onOver: () => void): 
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9'] as const;
 
-/** Sign-in by PIN alone: a keypad for touch, the digits, Backspace and Enter for a keyboard. */
+/**
+ * Sign-in by PIN alone: a keypad for touch, the digits, Backspace and Enter for a keyboard. While
+ * PIN entry waits after too many wrong PINs, the owner can lift the wait with their PIN on the same
+ * keypad (staff.liftLockout: a few tries of its own; any other PIN is refused as wrong).
+ */
 function PinSignIn() {
   const client = useBridge();
   const { session, apply, refresh, lockedOutUntil } = useSession();
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [ownerLift, setOwnerLift] = useState(false);
   const errorId = useId();
   const secondsLeft = useLockout(lockedOutUntil, session?.lockedOutForMs ?? 0, () => {
     setError(null);
+    setOwnerLift(false);
     refresh();
   });
   const locked = secondsLeft > 0;
-  const entryOff = locked || busy;
+  const lifting = locked && ownerLift;
+  const entryOff = (locked && !lifting) || busy;
 
   const press = useCallback(
     (digit: string) => {
@@ -98,12 +105,12 @@ function PinSignIn() {
   }, []);
 
   const signIn = useCallback(async () => {
-    if (busy || locked || !STAFF_PIN.test(pin)) return;
+    if (busy || (locked && !lifting) || !STAFF_PIN.test(pin)) return;
     setBusy(true);
     setError(null);
     try {
-      // The one call: its answer is the session the screens open on.
-      apply(await client.call('staff.signIn', { pin }));
+      // The one call: its answer is the session the screens open on (the owner's, after a lift).
+      apply(await client.call(lifting ? 'staff.liftLockout' : 'staff.signIn', { pin }));
     } catch (caught) {
       setPin('');
       setError(describeError(caught));
@@ -111,7 +118,7 @@ function PinSignIn() {
       // A lockout may have started: the session says for how long.
       refresh();
     }
-  }, [apply, busy, client, locked, pin, refresh]);
+  }, [apply, busy, client, lifting, locked, pin, refresh]);
 
   const latest = useRef({ press, back, clear, signIn, entryOff });
   // Layout effects, not passive ones: they run in the commit that shows the keypad, so a digit
@@ -162,11 +169,26 @@ function PinSignIn() {
         </p>
       </div>
       {/* While PIN entry waits, the countdown says why (the core's refusal said the same). */}
-      <FieldError id={errorId} message={locked ? null : error} />
+      <FieldError id={errorId} message={locked && !lifting ? null : error} />
       {locked ? (
         <p className="warning-note lockout" role="status" data-testid="lockout">
           Too many wrong PINs. Try again in {secondsLeft} s.
+          {lifting ? ' Owner: type your PIN to lift the wait.' : null}
         </p>
+      ) : null}
+      {locked ? (
+        <button
+          type="button"
+          className="secondary"
+          data-testid="owner-lift"
+          onClick={() => {
+            setOwnerLift(!lifting);
+            setPin('');
+            setError(null);
+          }}
+        >
+          {lifting ? 'Cancel' : 'Owner: lift the wait'}
+        </button>
       ) : null}
       <div className="keypad" role="group" aria-label="Keypad">
         {KEYS.map((digit) => (
@@ -185,7 +207,7 @@ function PinSignIn() {
         </button>
       </div>
       <button type="submit" className="primary big sign-in" disabled={entryOff || pin.length < MIN_PIN}>
-        {busy ? 'Signing in…' : 'Sign in'} <kbd>Enter</kbd>
+        {busy ? (lifting ? 'Lifting…' : 'Signing in…') : lifting ? 'Lift the wait' : 'Sign in'} <kbd>Enter</kbd>
       </button>
     </form>
   );

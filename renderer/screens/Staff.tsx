@@ -112,6 +112,12 @@ export function Staff() {
     <div className="staff-screen">
       <section className="card staff-list" aria-label="Staff">
         <h2>Staff</h2>
+        {session?.pinGuessing ? (
+          <p className="warning-note" role="status" data-testid="pin-guessing">
+            {session.pinGuessing.wrongPins} wrong PINs since {new Date(session.pinGuessing.since).toLocaleString()}: someone may be guessing PINs. Each one is
+            in the audit log; change any PIN you think is known.
+          </p>
+        ) : null}
         <ErrorNote message={loadError} />
         <ErrorNote message={error} />
         <StatusNote message={notice} testId="staff-notice" />

@@ -160,6 +160,31 @@ describe('signing in', () => {
     const first = seconds();
     await waitFor(() => expect(seconds()).toBeLessThan(first), { timeout: 2500 });
   });
+
+  it('lets the owner lift the wait with their PIN on the same keypad (another PIN is a wrong one); the Staff screen tells of the wrong PINs', async () => {
+    await renderApp(null);
+    await screen.findByRole('heading', { name: 'Sign in' });
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      type('1357');
+      fireEvent.keyDown(document.body, { key: 'Enter' });
+      if (attempt < 5) await waitFor(() => expect(screen.queryByRole('alert')?.textContent).toBe('That PIN is not right.'));
+    }
+    await screen.findByTestId('lockout');
+    fireEvent.click(screen.getByRole('button', { name: 'Owner: lift the wait' }));
+    expect(screen.getByTestId('lockout').textContent).toContain('Owner: type your PIN to lift the wait.');
+    expect((keypad().getByRole('button', { name: '1' }) as HTMLButtonElement).disabled).toBe(false);
+    type(STAFF.manager.pin);
+    fireEvent.keyDown(document.body, { key: 'Enter' });
+    await waitFor(() => expect(screen.queryByRole('alert')?.textContent).toBe('That PIN is not right.'));
+    type(STAFF.owner.pin);
+    fireEvent.click(screen.getByRole('button', { name: /^Lift the wait/ }));
+    await signedInAs(STAFF.owner.name, 'Owner');
+    expect((await core().call('staff.session', {})).lockedOutForMs).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: /^Staff/ }));
+    await screen.findByRole('heading', { name: 'Staff' });
+    expect((await screen.findByTestId('pin-guessing')).textContent).toMatch(/^6 wrong PINs since .+: someone may be guessing PINs\./);
+  });
 });
 
 describe('locking', () => {
