@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { MenuItem } from '../../bridge/contract';
 import type { CheckBreakdown, CheckoutError } from '../../bridge/checkout';
 import { describeDiscount } from '../lib/discounts';
@@ -28,8 +29,14 @@ export function TicketLines({
   onSelect: (key: string) => void;
   onQuantity: (key: string, delta: number) => void;
 }) {
+  const list = useRef<HTMLOListElement>(null);
+  // The selected line is the one the tools below act on: whenever the lines or the choice change
+  // (a line added at the bottom, an item rung up again whose line is scrolled away), it is brought into view.
+  useEffect(() => {
+    list.current?.querySelector<HTMLElement>('.ticket-line.selected')?.scrollIntoView?.({ block: 'nearest' });
+  }, [lines, selectedKey]);
   return (
-    <ol className="ticket-lines" data-testid="ticket-lines">
+    <ol ref={list} className="ticket-lines" data-testid="ticket-lines">
       {lines.map((line, index) => {
         const item = itemsById.get(line.menuItemId);
         const selected = line.key === selectedKey;

@@ -9,13 +9,18 @@ export interface SplitRefusal<F extends string> {
   note: string | null;
 }
 
-export function splitRefusal<F extends string>(caught: unknown, fields: readonly F[]): SplitRefusal<F> {
+/**
+ * `labels` name a field in the message under it ("customer.name" → "The name": "The name can be at
+ * most 120 characters."); without one the core's words stand alone.
+ */
+export function splitRefusal<F extends string>(caught: unknown, fields: readonly F[], labels: Partial<Record<F, string>> = {}): SplitRefusal<F> {
   const found: Partial<Record<F, string>> = {};
   const rest: string[] = [];
   if (caught instanceof BridgeCallError && caught.issues && caught.issues.length > 0) {
     for (const issue of caught.issues) {
       const field = fields.find((f) => issue.path === f || issue.path.endsWith(`.${f}`));
-      if (field && found[field] === undefined) found[field] = sentence(issue.message);
+      const label = field ? labels[field] : undefined;
+      if (field && found[field] === undefined) found[field] = sentence(label ? `${label} ${issue.message}` : issue.message);
       else if (!field) rest.push(sentence(issue.message));
     }
     if (Object.keys(found).length === 0) return { fields: found, note: [describeError(caught), ...rest].join(' ') };

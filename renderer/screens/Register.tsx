@@ -9,7 +9,8 @@ import { LastOrder } from '../components/LastOrder';
 import { ManagerPinField } from '../components/ManagerPinField';
 import { ModifierDialog } from '../components/ModifierDialog';
 import { PaymentDialog } from '../components/PaymentDialog';
-import { SERVICE_CHOICES, ServicePicker } from '../components/ServicePicker';
+import { OrderDetails, type CustomerErrors } from '../components/OrderDetails';
+import { SERVICE_CHOICES, ServiceTypes } from '../components/ServicePicker';
 import { TicketLines } from '../components/TicketLines';
 import { beepUnknownCode } from '../lib/beep';
 import { BridgeCallError } from '../lib/bridge-client';
@@ -18,7 +19,8 @@ import { money } from '../lib/format';
 import { describeError, useBridge, useQuery, useShortcuts } from '../lib/hooks';
 import { needsChooser } from '../lib/modifiers';
 import { balanceDue } from '../lib/order-check';
-import { readService, type ServiceErrors } from '../lib/service';
+import { splitRefusal } from '../lib/issues';
+import { readService, type ServiceDraft, type ServiceErrors } from '../lib/service';
 import { useApproval } from '../lib/session';
 import {
   addItem,
@@ -65,6 +67,24 @@ type DiscountTarget = { kind: 'line'; key: string } | { kind: 'order' };
 
 const MANAGER_PIN = /^\d{4,8}$/;
 
+/** Where the core's refusal of an order's details points (its issues' paths), and how each is named. */
+const DETAIL_FIELDS = ['customer.name', 'customer.phone', 'notes'] as const;
+const DETAIL_LABELS = { 'customer.name': 'the name', 'customer.phone': 'the phone number', notes: 'the notes' } as const;
+
+/** The order row's summary of the drawer, a part a line: "Table 12 · 4 guests", "Ada", or what it is for while empty. */
+function detailsSummary(service: ServiceDraft | null, customerName: string): string[] {
+  const parts: string[] = [];
+  if (service?.type === 'dine_in') {
+    const guests = service.guests.trim();
+    parts.push(`Table ${service.table.trim() || '?'}${guests ? ` · ${guests} ${guests === '1' ? 'guest' : 'guests'}` : ''}`);
+  }
+  const name = customerName.trim();
+  // The whole name is in the drawer; the row shows its start.
+  parts.push(name === '' ? 'Add customer & notes' : name.length > SUMMARY_NAME ? `${name.slice(0, SUMMARY_NAME - 1)}…` : name);
+  return parts;
+}
+const SUMMARY_NAME = 18;
+
 export function Register({
   menu,
   ticket,
@@ -88,7 +108,10 @@ export function Register({
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [showCustomer, setShowCustomer] = useState(false);
+  /** The order's details (table, customer, notes) open in their drawer over the lines. */
+  const [showDetails, setShowDetails] = useState(false);
+  const detailsId = useId();
+  const [customerErrors, setCustomerErrors] = useState<CustomerErrors>({});
   const [chooser, setChooser] = useState<Chooser | null>(null);
   const [discounting, setDiscounting] = useState<DiscountTarget | null>(null);
   const [serviceErrors, setServiceErrors] = useState<ServiceErrors>({});
@@ -101,8 +124,11 @@ export function Register({
   const searchRef = useRef<HTMLInputElement>(null);
   const pinRef = useRef<HTMLInputElement>(null);
   const tableRef = useRef<HTMLInputElement>(null);
-  /** Dine in was picked by its shortcut: the table field takes the focus once it is shown. */
-  const [tableWanted, setTableWanted] = useState(0);
+  const nameRef = useRef<HTMLInputElement>(null);
+  /** A field of the details drawer takes the focus once the drawer is shown (dine in picked, a refusal). */
+  const [fieldWanted, setFieldWanted] = useState<{ field: 'table' | 'name' | 'phone' | 'notes'; n: number } | null>(null);
+  /** A dialog closed or a sale ended: the search box takes the focus back once the dialog is gone. */
+  const [searchWanted, setSearchWanted] = useState(0);
 
   const index = useMemo(() => indexMenu(menu.items), [menu.items]);
   const itemsById = useMemo(() => new Map(menu.items.map((item) => [item.id, item])), [menu.items]);
@@ -121,8 +147,24 @@ export function Register({
     if (pinError !== null) pinRef.current?.select();
   }, [pinError]);
   useEffect(() => {
-    if (tableWanted > 0) tableRef.current?.focus();
-  }, [tableWanted]);
+    if (fieldWanted === null) return;
+    const details = document.getElementById(detailsId);
+    const target =
+      fieldWanted.field === 'table'
+        ? tableRef.current
+        : fieldWanted.field === 'name'
+          ? nameRef.current
+          : (details?.querySelector<HTMLElement>(fieldWanted.field === 'phone' ? 'input[type="tel"]' : 'textarea') ?? null);
+    target?.focus();
+  }, [fieldWanted, detailsId]);
+  // After the dialog's own clean-up (which gives the focus back to whatever opened it, often a button now disabled).
+  useEffect(() => {
+    if (searchWanted > 0) searchRef.current?.focus();
+  }, [searchWanted]);
+  const wantField = (field: 'table' | 'name' | 'phone' | 'notes') => {
+    setShowDetails(true);
+    setFieldWanted((current) => ({ field, n: (current?.n ?? 0) + 1 }));
+  };
 
   const onAdd = useCallback(
     (item: MenuItem) => {
@@ -169,6 +211,8 @@ export function Register({
   const clearTicket = () => {
     setTicket(() => emptyTicket);
     setServiceErrors({});
+    setCustomerErrors({});
+    setShowDetails(false);
     setPinError(null);
   };
 
@@ -178,11 +222,12 @@ export function Register({
     searchRef.current?.focus();
   };
 
-  /** The order type from the keyboard; an order delivered through a channel keeps its type. */
+  /** The order type (a tap or its shortcut); an order delivered through a channel keeps its type. Dine in asks for the table. */
   const pickService = (type: 'dine_in' | 'takeout') => {
     if (ticket.service?.type === 'delivery') return;
     setTicket((t) => ({ ...t, service: { table: '', guests: '', ...t.service, type } }));
-    if (type === 'dine_in') setTableWanted((n) => n + 1);
+    if (type === 'dine_in') wantField('table');
+    else setServiceErrors({});
   };
 
   const canDiscountOrder = ticket.lines.length > 0 && orderBase !== null;
@@ -191,7 +236,10 @@ export function Register({
     if (!canSend) return;
     const read = ticket.service ? readService(ticket.service) : null;
     setServiceErrors(read?.errors ?? {});
-    if (read?.errors) return;
+    if (read?.errors) {
+      wantField('table');
+      return;
+    }
     if (pinError !== null && !MANAGER_PIN.test(ticket.managerPin)) {
       setPinError('A manager PIN is 4 to 8 digits.');
       pinRef.current?.focus();
@@ -199,6 +247,7 @@ export function Register({
     }
     setBusy(true);
     setError(null);
+    setCustomerErrors({});
     try {
       const fields = {
         lines: toLineInputs(ticket),
@@ -210,7 +259,6 @@ export function Register({
       };
       const order = ticket.editingOrderId ? await client.call('orders.update', { id: ticket.editingOrderId, ...fields }) : await client.call('orders.place', fields);
       clearTicket();
-      setShowCustomer(false);
       setLastOrder(order);
       if (andPay && balanceDue(order) > 0) setPayingOrder(order);
       else setNotice(`Order saved${order.customer.name ? ` for ${order.customer.name}` : ''} as ${order.label}. Take payment from Orders when ready.`);
@@ -221,7 +269,13 @@ export function Register({
       if (caught instanceof BridgeCallError && caught.code === 'needs_manager') {
         setPinError(caught.message);
       } else {
-        setError(describeError(caught));
+        // A refusal about the customer or the notes goes under that field, in the drawer, focused.
+        const refusal = splitRefusal(caught, DETAIL_FIELDS, DETAIL_LABELS);
+        const found: CustomerErrors = { name: refusal.fields['customer.name'], phone: refusal.fields['customer.phone'], notes: refusal.fields.notes };
+        setCustomerErrors(found);
+        const first = found.name !== undefined ? 'name' : found.phone !== undefined ? 'phone' : found.notes !== undefined ? 'notes' : null;
+        if (first) wantField(first);
+        setError(first ? refusal.note : describeError(caught));
       }
     } finally {
       setBusy(false);
@@ -255,6 +309,7 @@ export function Register({
     const { item, lineKey } = chooser;
     setTicket((current) => (lineKey ? setLineChoice(current, lineKey, choice) : addItem(current, item, choice)));
     setChooser(null);
+    setSearchWanted((n) => n + 1);
   };
 
   const applyDiscount = (discount: Ticket['discount'], managerPin: string) => {
@@ -340,8 +395,25 @@ export function Register({
             Clear <kbd>F9</kbd>
           </button>
         </header>
-        {/* What grows with the order: scrolls as one when it does not fit, the total and the actions stay put. */}
-        <div className="ticket-body">
+        {/* The order row: how it is served, and the details (table, customer, notes) in a drawer over the lines. */}
+        <div className="order-row">
+          <ServiceTypes draft={ticket.service} channel={ticket.channel} onPick={pickService} />
+          <button
+            type="button"
+            className="ghost order-details-toggle"
+            aria-expanded={showDetails}
+            aria-controls={showDetails ? detailsId : undefined}
+            onClick={() => setShowDetails((open) => !open)}
+            data-testid="order-details-toggle"
+          >
+            {detailsSummary(ticket.service, ticket.customerName).map((part, i) => (
+              // A separator only a screen reader hears: on screen each part has its line.
+              <span key={i}>{i > 0 ? <span className="visually-hidden">, </span> : null}{part}</span>
+            ))}
+          </button>
+        </div>
+        {/* The lines take what the column can spare and scroll alone; the selected one is kept in view. */}
+        <div className="ticket-main">
           <TicketLines
             lines={ticket.lines}
             itemsById={itemsById}
@@ -352,63 +424,62 @@ export function Register({
             onSelect={(key) => setTicket((t) => ({ ...t, selectedKey: key }))}
             onQuantity={(key, delta) => setTicket((t) => changeQuantity(t, key, delta))}
           />
-          {ticket.lines.length > 0 ? (
-            <div className="ticket-tools">
-              {selectedLine && selectedItem ? (
-                <>
-                  <button type="button" className="secondary" onClick={() => setChooser({ item: selectedItem, lineKey: selectedLine.key })}>
-                    {selectedItem.modifiers.length > 0 ? 'Choices & note' : 'Note'}
-                  </button>
-                  <button type="button" className="secondary" aria-pressed={selectedLine.discount !== null} onClick={() => setDiscounting({ kind: 'line', key: selectedLine.key })}>
-                    Line discount
-                  </button>
-                </>
-              ) : null}
-              <button type="button" className="secondary" aria-pressed={ticket.discount !== null} aria-keyshortcuts="F4" onClick={() => setDiscounting({ kind: 'order' })} disabled={!canDiscountOrder}>
-                Order discount <kbd>F4</kbd>
-              </button>
-            </div>
+          {showDetails ? (
+            <OrderDetails
+              id={detailsId}
+              ticket={ticket}
+              serviceErrors={serviceErrors}
+              customerErrors={customerErrors}
+              onService={(service: ServiceDraft) => setTicket((t) => ({ ...t, service }))}
+              onChange={(change) => {
+                setTicket((t) => ({ ...t, ...change }));
+                setCustomerErrors((current) => ({
+                  ...current,
+                  ...('customerName' in change ? { name: undefined } : {}),
+                  ...('customerPhone' in change ? { phone: undefined } : {}),
+                  ...('notes' in change ? { notes: undefined } : {}),
+                }));
+              }}
+              onClose={() => setShowDetails(false)}
+              tableRef={tableRef}
+              nameRef={nameRef}
+            />
           ) : null}
-          {selectedLine && selectedItem && !needsChooser(selectedItem) && selectedItem.modifiers.length > 0 ? (
-            <fieldset className="modifiers">
-              <legend>Modifiers for {selectedItem.name}</legend>
-              {selectedItem.modifiers.map((modifier) => (
-                <button
-                  key={modifier.id}
-                  type="button"
-                  className="chip"
-                  aria-pressed={selectedLine.modifierIds.includes(modifier.id)}
-                  onClick={() => setTicket((t) => toggleModifier(t, selectedLine.key, modifier.id))}
-                >
-                  {modifier.name}
-                  {modifier.price !== 0 ? ` +${money(modifier.price, menu.currency)}` : ''}
-                </button>
-              ))}
-            </fieldset>
-          ) : null}
-          <ServicePicker draft={ticket.service} channel={ticket.channel} errors={serviceErrors} onChange={(service) => setTicket((t) => ({ ...t, service }))} tableRef={tableRef} />
-          <div className="customer">
-            <button type="button" className="ghost" aria-expanded={showCustomer} onClick={() => setShowCustomer((v) => !v)}>
-              {ticket.customerName ? `Customer: ${ticket.customerName}` : 'Add customer & notes'}
-            </button>
-            {showCustomer ? (
-              <div className="customer-fields">
-                <label>
-                  Name
-                  <input value={ticket.customerName} onChange={(event) => setTicket((t) => ({ ...t, customerName: event.target.value }))} autoComplete="off" />
-                </label>
-                <label>
-                  Phone
-                  <input type="tel" value={ticket.customerPhone} onChange={(event) => setTicket((t) => ({ ...t, customerPhone: event.target.value }))} autoComplete="off" />
-                </label>
-                <label>
-                  Notes
-                  <textarea rows={2} value={ticket.notes} onChange={(event) => setTicket((t) => ({ ...t, notes: event.target.value }))} />
-                </label>
-              </div>
-            ) : null}
-          </div>
         </div>
+        {ticket.lines.length > 0 ? (
+          <div className="ticket-tools">
+            {selectedLine && selectedItem ? (
+              <>
+                <button type="button" className="secondary" onClick={() => setChooser({ item: selectedItem, lineKey: selectedLine.key })}>
+                  {selectedItem.modifiers.length > 0 ? 'Choices & note' : 'Note'}
+                </button>
+                <button type="button" className="secondary" aria-pressed={selectedLine.discount !== null} onClick={() => setDiscounting({ kind: 'line', key: selectedLine.key })}>
+                  Line discount
+                </button>
+              </>
+            ) : null}
+            <button type="button" className="secondary" aria-pressed={ticket.discount !== null} aria-keyshortcuts="F4" onClick={() => setDiscounting({ kind: 'order' })} disabled={!canDiscountOrder}>
+              Order discount <kbd>F4</kbd>
+            </button>
+          </div>
+        ) : null}
+        {selectedLine && selectedItem && !needsChooser(selectedItem) && selectedItem.modifiers.length > 0 ? (
+          <fieldset className="modifiers">
+            <legend>Modifiers for {selectedItem.name}</legend>
+            {selectedItem.modifiers.map((modifier) => (
+              <button
+                key={modifier.id}
+                type="button"
+                className="chip"
+                aria-pressed={selectedLine.modifierIds.includes(modifier.id)}
+                onClick={() => setTicket((t) => toggleModifier(t, selectedLine.key, modifier.id))}
+              >
+                {modifier.name}
+                {modifier.price !== 0 ? ` +${money(modifier.price, menu.currency)}` : ''}
+              </button>
+            ))}
+          </fieldset>
+        ) : null}
         {/* After a sale the new ticket is empty: the last order above says what it came to. */}
         {pricing.check && !shownOrder ? (
           <CheckTotals
@@ -447,7 +518,10 @@ export function Register({
           initial={ticket.lines.find((line) => line.key === chooser.lineKey) ?? { modifierIds: [], note: '' }}
           editing={chooser.lineKey !== null}
           onDone={finishChoice}
-          onClose={() => setChooser(null)}
+          onClose={() => {
+            setChooser(null);
+            setSearchWanted((n) => n + 1);
+          }}
         />
       ) : null}
       {discounting && discountBase !== null ? (
@@ -470,6 +544,7 @@ export function Register({
           checkout={menu.checkout}
           onClose={(order) => {
             setPayingOrder(null);
+            setSearchWanted((n) => n + 1);
             setLastOrder(order);
             setNotice(
               order.paidAmount > 0
@@ -482,7 +557,7 @@ export function Register({
             setLastOrder(order);
             const stored = payment.status === 'queued_offline' ? ' Card stored offline: it is sent when the connection returns.' : '';
             setNotice(`Paid ${money(order.paidAmount, order.currency)}.${change > 0 ? ` Give ${money(change, order.currency)} change.` : ''}${stored}`);
-            searchRef.current?.focus();
+            setSearchWanted((n) => n + 1);
           }}
         />
       ) : null}
