@@ -7,6 +7,7 @@
 import { constants as fsConstants } from 'node:fs';
 import { access, open, type FileHandle } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
+import { MACHINE_PROBLEM_WORDS, machineProblemOf } from '../common/machine-problem';
 import { isStatusByte, parseStatus, STATUS_QUERY, type PrinterStatus } from './status';
 
 export type PrinterTarget =
@@ -54,8 +55,15 @@ export interface PrinterConnection {
   close(): void;
 }
 
+/**
+ * Why a printer could not be reached or written, for its status. A file or device printer that
+ * fails because the computer's disk is full or read-only says so: it is not the printer being off.
+ */
 function errorText(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  const code = (error as NodeJS.ErrnoException).code;
+  const problem = machineProblemOf(error);
+  if (problem !== null) return `${MACHINE_PROBLEM_WORDS[problem]}${code ? ` (${code})` : ''}; this is the computer, not the printer: ask IT or support`;
+  return code ?? (error as Error).message;
 }
 
 export function describeTarget(target: PrinterTarget): string {

@@ -9,7 +9,7 @@ import type { BridgeResponse } from '../../bridge/protocol';
 import { parseBridgeRequest } from '../../bridge/validate';
 import type { Logger } from '../../common/log';
 import { StoreError, type RequestLedger } from '../../store/index';
-import { CoreError } from './errors';
+import { CoreError, machineRefusal } from './errors';
 import type { Act } from './staff/desk';
 
 /** What a handler knows of who asked: `act()` is the signed-in person (and an approver), or a needs_sign_in refusal. */
@@ -39,6 +39,9 @@ export function errorResponse(error: unknown, logger: Logger, command: string): 
     return { ok: false, error: { code: 'internal', message: UNREADABLE_ANSWER } };
   }
   logger.error({ err: error, command }, 'bridge command failed');
+  // The disk full, the folder read-only: the cashier is told what it is and what to do.
+  const machine = machineRefusal(error);
+  if (machine) return { ok: false, error: { code: machine.code, message: machine.message } };
   return { ok: false, error: { code: 'internal', message: INTERNAL_MESSAGE } };
 }
 

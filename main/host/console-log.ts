@@ -1,7 +1,8 @@
 // Where `npm start` logs: JSON lines in a rotating file in the data folder (what IT and the
 // diagnostics export read), never mixed into the console a person reads. `--verbose` adds the
 // same lines to the console, one short readable line each.
-import { join } from 'node:path';
+import { accessSync, constants as fsConstants, existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import pino, { type DestinationStream } from 'pino';
 import { createLogger, createRotatingLogFile, type Logger } from '../../common/log';
 
@@ -29,6 +30,22 @@ function prettyConsole(): DestinationStream {
   return { write: (line: string) => void process.stderr.write(`${prettyLogLine(line)}\n`) };
 }
 
+/**
+ * Makes the folder (and its parents) and checks it can be written. A recursive mkdir on a
+ * read-only file system says ENOENT; the nearest folder that exists says why (EROFS, EACCES).
+ */
+function makeWritableFolder(directory: string): void {
+  try {
+    mkdirSync(directory, { recursive: true });
+  } catch (error) {
+    let existing = dirname(directory);
+    while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+    accessSync(existing, fsConstants.W_OK);
+    throw error;
+  }
+  accessSync(directory, fsConstants.W_OK);
+}
+
 export interface HostLog {
   logger: Logger;
   /** The live log file. */
@@ -37,8 +54,14 @@ export interface HostLog {
   close(): Promise<void>;
 }
 
+/**
+ * Throws the file system's error (EROFS, EACCES, ENOSPC…) at once when the log folder cannot be
+ * made or written: the rotating file would meet it later, inside the library, as an unhandled
+ * rejection that prints a raw stack.
+ */
 export function openHostLog(dataDir: string, verbose: boolean): HostLog {
   const directory = join(dataDir, 'logs');
+  makeWritableFolder(directory);
   const logFile = createRotatingLogFile({ directory });
   // Each stream takes every line the logger lets through (POS_LOG_LEVEL decides, not the stream).
   const destination = verbose

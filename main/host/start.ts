@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../common/log';
+import { MACHINE_PROBLEM_WORDS, machineProblemOf, type MachineProblem } from '../../common/machine-problem';
 import { ConfigError, loadConfig } from '../config/load';
 import { PROJECT_ROOT, startBrowserMode } from './browser-mode';
 import { openHostLog, type HostLog } from './console-log';
@@ -111,6 +112,24 @@ function goodbye(pending: number): string {
   return `Stopped. ${pending} ${pending === 1 ? 'change' : 'changes'} will be sent next time.`;
 }
 
+const START_ADVICE: Record<MachineProblem, string> = {
+  disk_full: 'Free some space on that disk, then start the terminal again.',
+  read_only: 'Make the folder writable again (or choose another with POS_DATA_DIR), then start the terminal again.',
+  not_permitted: 'Give this user the right to write there (or choose another folder with POS_DATA_DIR), then start the terminal again.',
+  disk_failed: 'Check that the disk is connected, then start the terminal again; if it keeps happening, call support.',
+};
+
+/** Why the terminal did not start, in one plain sentence: a file-system failure names the data folder and what to do, never a stack. */
+function startFailure(error: unknown, dataDir: string): string {
+  const problem = machineProblemOf(error);
+  if (problem !== null) return `The terminal could not start: it cannot write to its data folder ${dataDir}: ${MACHINE_PROBLEM_WORDS[problem]}. ${START_ADVICE[problem]}`;
+  const { code, path } = error as NodeJS.ErrnoException;
+  if (typeof code === 'string' && typeof path === 'string') {
+    return `The terminal could not start: its data folder ${dataDir} cannot be used (${code} on ${path}). Check the folder, or choose another with POS_DATA_DIR, then start the terminal again.`;
+  }
+  return `The terminal could not start: ${(error as Error).message}`;
+}
+
 async function runBrowserMode(): Promise<void> {
   let loaded;
   try {
@@ -124,7 +143,15 @@ async function runBrowserMode(): Promise<void> {
     throw error;
   }
   const config = loaded.config;
-  const log = openHostLog(config.dataDir, config.verbose);
+  let log: HostLog;
+  try {
+    log = openHostLog(config.dataDir, config.verbose);
+  } catch (error) {
+    // No log file to write to: the console is all there is.
+    console.error(startFailure(error, config.dataDir));
+    process.exitCode = 1;
+    return;
+  }
   const { logger } = log;
   const stopSignals = handleStopSignals(log);
   let mode;
@@ -139,7 +166,7 @@ async function runBrowserMode(): Promise<void> {
     });
   } catch (error) {
     logger.error({ err: error }, 'the terminal could not start');
-    console.error(`The terminal could not start: ${(error as Error).message}`);
+    console.error(startFailure(error, config.dataDir));
     process.exitCode = 1;
     stopSignals.ready(null);
     return;
