@@ -2,7 +2,7 @@
 // The shells validate each request against `commands[name].payload` before the core sees it, and
 // the renderer's client derives its types from the same table: one source of truth, no drift.
 import { z } from 'zod';
-import { MAX_AMOUNT } from './money';
+import { MAX_AMOUNT, MAX_TILL_CASH } from './money';
 import { CashCount, CountedCash } from './staff/cash';
 import { Permission, Role } from './staff/roles';
 
@@ -12,6 +12,8 @@ const Amount = z.number().int().nonnegative().max(MAX_AMOUNT);
 const PositiveAmount = z.number().int().positive().max(MAX_AMOUNT);
 /** A sum of amounts (an order's tips, a day's takings, a drawer): as large as its records make it, never refused for one amount's cap. */
 const Total = z.number().int().nonnegative();
+/** Cash in hand (handed over, paid out, dropped): never more than a drawer holds. */
+const TillCash = z.number().int().nonnegative().max(MAX_TILL_CASH, 'that is more cash than any till holds');
 const Id = z.string().min(1).max(80);
 /**
  * The most lines an order may have: what /v1 takes (api/requests.ts ORDER_LINES_MAX; docs/spec-gaps.md,
@@ -729,7 +731,7 @@ export const commands = {
       /** The part of a split check this pays ("2 of 3"). */
       splitPart: z.string().trim().min(1).max(20).nullable().default(null),
       /** Cash handed over; the change is tendered minus amount (and tip). */
-      tendered: Amount.optional(),
+      tendered: TillCash.optional(),
       /** Needed above the offline limits. */
       managerPin: ManagerPin.optional(),
     }),
@@ -781,7 +783,7 @@ export const commands = {
   'shift.moveCash': command(
     z.strictObject({
       kind: z.enum(['paid_out', 'drop']),
-      amount: PositiveAmount,
+      amount: TillCash.positive(),
       reason: z.string().trim().min(1, 'say what the cash is for').max(120),
       managerPin: ManagerPin.optional(),
     }),

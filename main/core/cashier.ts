@@ -4,7 +4,7 @@ import { givesMoreAway, refundForUnits } from '../../bridge/checkout/index';
 import { planItemRefund } from '../../bridge/refund-plan';
 import type { CommandPayload, CommandResult, Discount, Location, MenuItem, Order, ShiftSummary } from '../../bridge/contract';
 import { indexMenu, searchMenu } from '../../bridge/menu-search';
-import { formatMoney, MAX_AMOUNT } from '../../bridge/money';
+import { formatMoney, MAX_AMOUNT, MAX_TILL_CASH } from '../../bridge/money';
 import type { Clock } from '../../common/clock';
 import type { CategoryDoc, MenuItemDoc, ModifierDoc, OrderDoc, OrderLineDoc, PaymentDoc, ServiceDoc, Store } from '../../store/index';
 import {
@@ -561,6 +561,10 @@ export class Cashier {
     const charged = amount + tip;
     const extras = { tip, splitPart };
     if (method === 'cash') {
+      if (charged > MAX_TILL_CASH) {
+        const message = `${formatMoney(charged, order.currency)} in cash is more than any till holds (at most ${formatMoney(MAX_TILL_CASH, order.currency)}). Take part of it by card, or split the bill. Nothing was recorded.`;
+        throw new CoreError('invalid_command', message, [{ path: 'amount', message }]);
+      }
       const handed = tendered ?? charged;
       if (handed < charged) throw new CoreError('invalid_command', `The cash handed over is less than ${formatMoney(charged, order.currency)}. Nothing was recorded.`);
       const adopt = this.#requireOwnOrder(order, act);

@@ -144,6 +144,27 @@ describe('an order past what one till rings up', () => {
   });
 });
 
+describe('cash past what a till holds', () => {
+  it('is refused in words when handed over, paid out, dropped or taken, and nothing is recorded', async () => {
+    t = await startTestCore({}, {}, undefined, { signIn: 'manager', openShift: true });
+    const item = await ok(t.core, 'menu.createItem', { name: 'Gold leaf', price: MAX_AMOUNT, categoryId: 'cat_mains' });
+    const fries = await ok(t.core, 'orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
+    const gold = await ok(t.core, 'orders.place', { lines: [{ menuItemId: item.id, quantity: 1 }] });
+    const before = snapshot(t.dataDir);
+    const refusals = [
+      await raw(t.core, 'payments.take', { orderId: fries.id, method: 'cash', amount: 450, tendered: MAX_TILL_CASH + 1 }),
+      await raw(t.core, 'shift.moveCash', { kind: 'drop', amount: MAX_TILL_CASH + 1, reason: 'to the safe' }),
+      await raw(t.core, 'shift.moveCash', { kind: 'paid_out', amount: MAX_AMOUNT, reason: 'supplies' }),
+      await raw(t.core, 'payments.take', { orderId: gold.id, method: 'cash', amount: MAX_TILL_CASH + 1 }),
+    ].map(refusal);
+    for (const error of refusals) {
+      expect(error.code).toBe('invalid_command');
+      expect(error.message).toMatch(/more (cash )?than any till holds/);
+    }
+    expect(snapshot(t.dataDir)).toEqual(before);
+  });
+});
+
 describe('an answer that fails its own check', () => {
   it('after its handler ran (and may have written) never says that nothing was changed', async () => {
     let handled = 0;
