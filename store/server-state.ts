@@ -32,6 +32,9 @@ export interface CursorState {
   highWaterMark: number | null;
 }
 
+/** The webhook resource type (`data.type`) of the entity kinds whose kept events a pulled page supersedes. */
+const SUPERSEDING_KINDS: Partial<Record<EntityKind, string>> = { order: 'order', menu_item: 'menu_item' };
+
 export interface WebhookEventRecord {
   eventId: string;
   type: string;
@@ -292,6 +295,9 @@ export class ServerState {
         withBase.add(localId);
       });
       this.pending.layers.insertMany(kind, [...fresh.values()], 'base', meta);
+      // The page is the server's state after the pull started: events kept from before it are superseded.
+      const eventType = SUPERSEDING_KINDS[kind];
+      if (eventType !== undefined) this.settleSupersededEvents(eventType, page.records.map((r) => r.id), page.pullStartedAt);
       this.setCursor(page.scope, { cursor: page.cursor });
       return localIds;
     });
@@ -384,6 +390,34 @@ export class ServerState {
   /** A kept event is settled: its resource was fetched and written (or is known to be gone). */
   settleWebhookEvent(eventId: string): void {
     this.sql.runSql('UPDATE webhook_inbox SET apply_error = NULL WHERE event_id = ?', [eventId]);
+  }
+
+  /**
+   * Kept events of these resources received before `receivedBefore` (ms) are settled: a newer state
+   * of each (a pulled page, a GET, our own operation's reply, a later event) has been written since,
+   * so what they could not apply is superseded. `createdUpTo` (ms) settles only events created by
+   * then, for a later event whose own time decides. Returns how many were settled.
+   */
+  settleSupersededEvents(resourceType: string, serverIds: readonly string[], receivedBefore: number, createdUpTo?: number): number {
+    if (serverIds.length === 0) return 0;
+    // Kept events are few and indexed apart: this costs one index probe when there are none.
+    const kept = this.sql.allSql<{ event_id: string; resource_type: unknown; resource_id: unknown; created_at: unknown }>(
+      "SELECT event_id, json_extract(payload, '$.data.type') AS resource_type, json_extract(payload, '$.data.id') AS resource_id, json_extract(payload, '$.created_at') AS created_at FROM webhook_inbox WHERE apply_error IS NOT NULL AND received_at < ?",
+      [receivedBefore],
+    );
+    if (kept.length === 0) return 0;
+    const ids = new Set(serverIds);
+    let settled = 0;
+    for (const row of kept) {
+      if (row.resource_type !== resourceType || typeof row.resource_id !== 'string' || !ids.has(row.resource_id)) continue;
+      if (createdUpTo !== undefined) {
+        const created = typeof row.created_at === 'number' ? (row.created_at < 1e11 ? row.created_at * 1000 : row.created_at) : Date.parse(String(row.created_at));
+        if (!(created <= createdUpTo)) continue;
+      }
+      this.settleWebhookEvent(row.event_id);
+      settled += 1;
+    }
+    return settled;
   }
 
   /** A kept event's latest reason (a fetch failed too). */

@@ -274,9 +274,13 @@ export class Puller {
     for (const localId of localIds) {
       const serverId = this.#store.serverIdFor(spec.kind, localId) ?? localId;
       try {
+        const askedAt = this.#clock.now();
         const { data } = await this.#api.call({ method: 'GET', path: spec.getPath!(serverId), schema: spec.itemSchema! });
         const records = spec.toRecords(data);
-        for (const record of records) this.#store.server.applyServerRecord(spec.kind, record);
+        this.#store.transaction(() => {
+          for (const record of records) this.#store.server.applyServerRecord(spec.kind, record);
+          if (spec.kind === 'order') this.#store.server.settleSupersededEvents('order', [serverId], askedAt);
+        });
       } catch (error) {
         if (error instanceof ApiError && error.kind === 'not_found') this.#store.server.removeServerRecord(spec.kind, serverId);
         else throw error;

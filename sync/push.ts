@@ -472,6 +472,8 @@ export class OutboxPusher {
   #commit({ op, record, related }: Completion, now: number): void {
     this.#store.outbox.completeOperation(op.opId, record ? { serverRecord: record } : {}, now);
     for (const extra of related) this.#store.server.applyServerRecord(extra.kind, extra.record);
+    // The order as the server answered just now: events kept about it from before are superseded.
+    if (record && op.entityKind === 'order') this.#store.server.settleSupersededEvents('order', [record.id], now);
   }
 
   /**

@@ -162,7 +162,7 @@ export class WebhookApplier implements WebhookEventSink {
       if (order.status === undefined || order.items === undefined || order.items.some((line) => line.menu_item_id === undefined)) {
         throw new NeedsFetch('order', order.id, 'an order this terminal does not know, with only part of it in the event');
       }
-      this.#writeOrder(order);
+      this.#writeOrder(order, event);
       return;
     }
     const incoming = order.updated_at === undefined ? Number.NaN : Date.parse(order.updated_at);
@@ -174,11 +174,16 @@ export class WebhookApplier implements WebhookEventSink {
       if (!same) throw new NeedsFetch('order', order.id, 'two versions of the order at one instant'); // the server decides
       return;
     }
-    this.#writeOrder(order);
+    this.#writeOrder(order, event);
   }
 
-  #writeOrder(order: ClientOrder): void {
+  /** `event`: the event it came from; without one it is the server's copy, read just now. */
+  #writeOrder(order: ClientOrder, event?: ReceivedEvent): void {
     this.#store.server.applyServerRecord('order', orderRecord(order));
+    // A newer state of the order: what earlier events of it could not apply is superseded.
+    const createdAt = event?.created_at === undefined ? undefined : Date.parse(event.created_at);
+    if (event !== undefined && createdAt === undefined) return; // no time to compare with: the kept ones wait for their read
+    this.#store.server.settleSupersededEvents('order', [order.id], this.#clock.now(), createdAt);
   }
 
   /** The version (updated_at, ms) last applied for a resource that has no updated_at locally. */
