@@ -219,7 +219,7 @@ export const Payment = z.object({
   /** The part of a split check it paid ("2 of 3"), if the bill was split. */
   splitPart: z.string().nullable(),
   status: PaymentStatus,
-  refundedAmount: Amount,
+  refundedAmount: Total,
   createdAt: IsoTime,
   refunds: z.array(Refund),
   syncState: SyncState,
