@@ -187,7 +187,7 @@ export class StaffDesk {
 
   // ---- PIN checks (store/staff.ts holds the guard: docs/staff.md, "PIN guessing") ----
 
-  /** Reserves a PIN check before hashing it; null with the sentence to show while entry waits. */
+  /** Reserves a PIN check before hashing it; or the sentence to show while entry waits. */
   #reserve(kind: PinAttemptKind): { seq: number } | { waiting: string } {
     const reserved = this.store.staff.reserveAttempt(kind, this.clock.now());
     return reserved.ok ? { seq: reserved.seq } : { waiting: waitSentence(reserved.waitMs) };
