@@ -266,11 +266,26 @@ export class Cashier {
     return { orders: refs(orders), payments: refs(paid), refunds: refs(refunds) };
   }
 
-  /** Orders with their views, for the end-of-day report. */
-  orderViews(ids: readonly string[]): Map<string, { doc: OrderDoc; view: Order }> {
-    const docs = ids.map((id) => this.store.cashier.getOrder(id)).filter((d): d is OrderDoc => d !== undefined);
+  /**
+   * The views of orders read together; an order whose record cannot be shown (damaged) is left
+   * out and named to `unreadable`: one bad record must not stop a list or the day's report.
+   */
+  #readableViews(docs: readonly OrderDoc[], unreadable?: (doc: OrderDoc, problem: string) => void): { doc: OrderDoc; view: Order }[] {
     const ctx = this.#orderContext(docs.map((d) => d.id));
-    return new Map(docs.map((doc) => [doc.id, { doc, view: orderView(doc, ctx) }]));
+    return docs.flatMap((doc) => {
+      try {
+        return [{ doc, view: orderView(doc, ctx) }];
+      } catch (error) {
+        unreadable?.(doc, error instanceof Error ? error.message : String(error));
+        return [];
+      }
+    });
+  }
+
+  /** Orders with their views, for the end-of-day report; those that cannot be read are told to `unreadable`. */
+  orderViews(ids: readonly string[], unreadable?: (doc: OrderDoc, problem: string) => void): Map<string, { doc: OrderDoc; view: Order }> {
+    const docs = ids.map((id) => this.store.cashier.getOrder(id)).filter((d): d is OrderDoc => d !== undefined);
+    return new Map(this.#readableViews(docs, unreadable).map((read) => [read.doc.id, read]));
   }
 
   #view(doc: OrderDoc): Order {
@@ -414,8 +429,7 @@ export class Cashier {
       limit: search ? 500 : filter.limit,
     });
     const matching = search ? this.#searchOrders(search, docs, filter) : docs;
-    const ctx = this.#orderContext(matching.map((d) => d.id));
-    return matching.map((doc) => orderView(doc, ctx));
+    return this.#readableViews(matching).map((read) => read.view);
   }
 
   /**
@@ -763,9 +777,7 @@ export class Cashier {
 
   shiftSummary({ since }: CommandPayload<'shift.summary'>): ShiftSummary {
     const start = since ? Date.parse(since) : startOfDay(this.clock.now(), this.location()?.timezone ?? '');
-    const docs = this.#ordersSince(start);
-    const ctx = this.#orderContext(docs.map((d) => d.id));
-    const orders = docs.map((doc) => orderView(doc, ctx));
+    const orders = this.#readableViews(this.#ordersSince(start)).map((read) => read.view);
     const summary: ShiftSummary = {
       since: new Date(start).toISOString(),
       currency: this.currency(),

@@ -1,9 +1,9 @@
 // Amounts no till has, through the bridge as a signed-in cashier would send them (issue 22,
 // finding 5): a float or a count past what any drawer holds, an order past what one till rings up,
-// are refused in words before anything is written; a shift record the screens cannot read (written
-// before these bounds, or damaged) never stops shift.current or the day's Z report, which leave it
-// out and say so; and an answer that fails its own check after a write never claims that nothing
-// was changed.
+// are refused in words before anything is written; a shift or order record the screens cannot read
+// (written before these bounds, or damaged) never stops shift.current, orders.list or the day's Z
+// report, which leave it out and say so; and an answer that fails its own check after a write never
+// claims that nothing was changed.
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_AMOUNT } from '../../bridge/contract';
 import { MAX_TILL_CASH } from '../../bridge/staff/cash';
@@ -110,6 +110,33 @@ describe('a shift record the screens cannot read', () => {
     expect(report.unreadable).toEqual([expect.stringMatching(/shift .*cannot be read/i)]);
     // The sale itself is still in the day.
     expect(report.sales.total).toBe(450);
+  });
+});
+
+describe('an order record the screens cannot read', () => {
+  it('is left out of orders.list and the Z report, which names it, instead of stopping them for everyone', async () => {
+    t = await startTestCore({}, {}, undefined, { signIn: 'cashier', openShift: true });
+    const damaged = await ok(t.core, 'orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 2 }] });
+    await ok(t.core, 'payments.take', { orderId: damaged.id, method: 'cash', amount: damaged.total });
+    const fine = await ok(t.core, 'orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 1 }] });
+    await t.core.shutdown();
+    const store = reopenStore(t.dataDir);
+    try {
+      store.db.prepare(`UPDATE orders SET lines = '{}' WHERE id = ?`).run(damaged.id);
+    } finally {
+      store.close();
+    }
+    const dataDir = t.dataDir;
+    t = undefined;
+    restarted = await startCoreOn(dataDir);
+    await as(restarted, 'manager');
+    expect((await ok(restarted, 'orders.list', {})).map((o) => o.id)).toEqual([fine.id]);
+    expect((await ok(restarted, 'shift.summary', {})).orders).toBe(1);
+    const report = await ok(restarted, 'reports.z', {});
+    expect(report.sales).toMatchObject({ orders: 1, total: fine.total });
+    expect(report.unreadable).toEqual([expect.stringMatching(new RegExp(`^Order ${damaged.number} cannot be read .*left out`))]);
+    // The drawer still counts the cash it took.
+    expect(report.cash.sales).toBe(damaged.total);
   });
 });
 

@@ -12,7 +12,7 @@ import { buildZReport } from './z-report';
 
 /** What the report needs of the cashier's side: orders as the screens show them, and the menu's categories. */
 export interface OrderSource {
-  orderViews(ids: readonly string[]): Map<string, { doc: OrderDoc; view: Order }>;
+  orderViews(ids: readonly string[], unreadable?: (doc: OrderDoc, problem: string) => void): Map<string, { doc: OrderDoc; view: Order }>;
   categoryOf(menuItemId: string): { name: string } | null;
 }
 
@@ -62,7 +62,9 @@ export class DayReports {
       if (orderId) orderIdOf.set(row.entity_id, orderId);
     }
     const orderIds = [...new Set([...placed.map((r) => r.entity_id), ...voided.map((r) => r.entity_id), ...orderIdOf.values()])];
-    const orders = this.orders.orderViews(orderIds);
+    const unreadable: string[] = [];
+    const leftOut = (what: string) => (doc: OrderDoc, problem: string) => unreadable.push(`Order ${doc.number ?? doc.id} cannot be read (${problem}); ${what} left out of these figures.`);
+    const orders = this.orders.orderViews(orderIds, leftOut('it and its payments and refunds are'));
     const names = this.staff.names(rows.map((r) => r.staff_id));
     const ref = (staffId: string) => ({ id: staffId, name: names.get(staffId) ?? 'Unknown' });
 
@@ -74,7 +76,11 @@ export class DayReports {
       if (!order) continue;
       const voidDay = voidedOn.get(row.entity_id)?.business_day;
       if (order.doc.status === 'cancelled' && (voidDay === undefined || voidDay <= day)) continue;
-      sales.push(this.#sale(order.doc, order.view, ref(row.staff_id)));
+      try {
+        sales.push(this.#sale(order.doc, order.view, ref(row.staff_id)));
+      } catch (error) {
+        leftOut('its sale is')(order.doc, error instanceof Error ? error.message : String(error));
+      }
     }
 
     const voids: DayVoid[] = voided.flatMap((row) => {
@@ -98,7 +104,6 @@ export class DayReports {
     });
 
     const shifts: ShiftView[] = [];
-    const unreadable: string[] = [];
     for (const shift of this.store.shifts.ofDay(day)) {
       const read = this.shifts.read(shift);
       if (read.ok) shifts.push(read.view);
