@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Order } from '../bridge/contract';
-import type { Permission } from '../bridge/staff/roles';
+import { leastRoleFor, type Permission } from '../bridge/staff/roles';
 import { ErrorNote } from './components/Dialog';
 import { PrinterIndicator } from './components/PrinterIndicator';
 import { StaffBar } from './components/StaffBar';
@@ -17,15 +17,18 @@ import { Settings } from './screens/Settings';
 import { Shift } from './screens/Shift';
 import { Staff } from './screens/Staff';
 
-/** Every screen, and the permission it needs to be shown at all (none: everyone at the till). */
-const SCREENS: readonly { id: string; label: string; permission?: Permission }[] = [
-  { id: 'register', label: 'Register' },
-  { id: 'orders', label: 'Orders' },
-  { id: 'menu', label: 'Menu' },
-  { id: 'shift', label: 'Shift' },
-  { id: 'reports', label: 'Reports', permission: 'reports.view' },
-  { id: 'staff', label: 'Staff', permission: 'staff.manage' },
-  { id: 'settings', label: 'Settings' },
+/**
+ * Every screen, its key (the same whoever is signed in: a hand that learnt Alt+5 for Reports never
+ * lands on Settings), and the permission it needs to be shown at all (none: everyone at the till).
+ */
+const SCREENS: readonly { id: string; label: string; key: string; permission?: Permission }[] = [
+  { id: 'register', label: 'Register', key: 'Alt+1' },
+  { id: 'orders', label: 'Orders', key: 'Alt+2' },
+  { id: 'menu', label: 'Menu', key: 'Alt+3' },
+  { id: 'shift', label: 'Shift', key: 'Alt+4' },
+  { id: 'reports', label: 'Reports', key: 'Alt+5', permission: 'reports.view' },
+  { id: 'staff', label: 'Staff', key: 'Alt+6', permission: 'staff.manage' },
+  { id: 'settings', label: 'Settings', key: 'Alt+7' },
 ] as const;
 type ScreenId = 'register' | 'orders' | 'menu' | 'shift' | 'reports' | 'staff' | 'settings';
 
@@ -68,10 +71,25 @@ function Till() {
     [client],
   );
 
-  // Only the screens this person may open are shown; the Alt+n shortcuts follow the tabs as shown.
+  // Only the screens this person may open are shown; each keeps its own key, and a hidden screen's
+  // key says who may open it instead of opening another.
   const screens = SCREENS.filter((s) => !s.permission || can(s.permission));
   const screen: ScreenId = screens.some((s) => s.id === chosen) ? chosen : 'register';
-  useShortcuts(Object.fromEntries(screens.map((s, i) => [`Alt+${i + 1}`, () => go(s.id as ScreenId)])), signedIn !== null);
+  const [keyRefusal, setKeyRefusal] = useState<string | null>(null);
+  useShortcuts(
+    Object.fromEntries(
+      SCREENS.map((s) => [
+        s.key,
+        () => {
+          if (!s.permission || can(s.permission)) {
+            setKeyRefusal(null);
+            go(s.id as ScreenId);
+          } else setKeyRefusal(`${s.label} (${s.key}) ${leastRoleFor(s.permission) === 'owner' ? 'needs the owner' : 'needs a manager'}: ask one to sign in.`);
+        },
+      ]),
+    ),
+    signedIn !== null,
+  );
 
   // Closing the tab while changes wait to sync: the browser asks first (Electron asks itself).
   const pending = sync?.pending ?? 0;
@@ -104,12 +122,27 @@ function Till() {
     <div className="app">
       <header className="topbar">
         <nav className="screens" aria-label="Screens">
-          {screens.map((s, i) => (
-            <button key={s.id} type="button" className="screen-tab" aria-current={screen === s.id ? 'page' : undefined} onClick={() => go(s.id as ScreenId)}>
-              {s.label} <kbd>Alt+{i + 1}</kbd>
+          {screens.map((s) => (
+            <button
+              key={s.id}
+              type="button"
+              className="screen-tab"
+              aria-current={screen === s.id ? 'page' : undefined}
+              aria-keyshortcuts={s.key}
+              onClick={() => {
+                setKeyRefusal(null);
+                go(s.id as ScreenId);
+              }}
+            >
+              {s.label} <kbd>{s.key}</kbd>
             </button>
           ))}
         </nav>
+        {keyRefusal ? (
+          <p className="screen-key-refusal" role="status" data-testid="screen-key-refusal">
+            {keyRefusal}
+          </p>
+        ) : null}
         {appUpdate && appUpdate.phase !== 'idle' ? (
           <span className="update-status" role="status">
             {appUpdate.message}

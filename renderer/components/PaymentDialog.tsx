@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { DEFAULT_CONFIRM_CHARGE_ABOVE, type CheckoutRules, type Order, type Payment, type PaymentMethod } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { BridgeCallError } from '../lib/bridge-client';
@@ -13,6 +13,12 @@ import { SplitPanel, useSplitChoice } from './SplitPanel';
 import { TipPicker } from './TipPicker';
 
 type FieldErrors = { amount?: string; tip?: string; tendered?: string };
+
+/** The payment method's keys, shown on its button: Alt+C card, Alt+H cash (the register's screens are Alt+1…7). */
+const METHOD_KEYS: Record<PaymentMethod, { label: string; key: string; letter: string }> = {
+  card: { label: 'Card', key: 'Alt+C', letter: 'KeyC' },
+  cash: { label: 'Cash', key: 'Alt+H', letter: 'KeyH' },
+};
 
 /**
  * Takes payment for an order, one payment at a time: the whole balance, a split part, or an
@@ -49,7 +55,7 @@ export function PaymentDialog({
   const [needsManager, setNeedsManager] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const ids = { amount: useId(), tendered: useId() };
+  const ids = { amount: useId(), tendered: useId(), method: useId() };
   const [busy, setBusy] = useState(false);
   /** What the last part payment did ("Paid 1 of 3…"), while the rest is still due. */
   const [news, setNews] = useState<string | null>(null);
@@ -72,6 +78,15 @@ export function PaymentDialog({
   const change = method === 'cash' && tendered !== null ? tendered - charge : null;
   const label = chargeLabel(amount, tip, currency, method);
   const service = serviceLabel(order.service, order.customer.name, order.channel);
+
+  /** A method picked by its key from anywhere in the dialog (the register's shortcuts sleep while a dialog is open). */
+  const onMethodKey = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (!event.altKey || event.ctrlKey || event.metaKey) return;
+    const picked = (Object.keys(METHOD_KEYS) as PaymentMethod[]).find((m) => METHOD_KEYS[m].letter === event.code);
+    if (!picked) return;
+    event.preventDefault();
+    setMethod(picked);
+  };
 
   const submit = async (event?: FormEvent, largeConfirmed = false) => {
     event?.preventDefault();
@@ -127,7 +142,7 @@ export function PaymentDialog({
 
   return (
     <Dialog title={`Take payment · ${money(due, currency)}`} onClose={() => onClose(order)} wide>
-      <form onSubmit={submit} className="payment-form">
+      <form onSubmit={submit} onKeyDown={onMethodKey} className="payment-form">
         <p className="payment-summary">
           {/* One item of the row: the separator keeps its own spacing, not the row's gap. */}
           <span>
@@ -158,8 +173,17 @@ export function PaymentDialog({
               <legend>How is the customer paying?</legend>
               {(['card', 'cash'] as const).map((option) => (
                 <label key={option} className={method === option ? 'segment selected' : 'segment'}>
-                  <input type="radio" name="method" value={option} checked={method === option} onChange={() => setMethod(option)} />
-                  {option === 'card' ? 'Card' : 'Cash'}
+                  {/* Named by the method alone; the key is its shortcut (aria-keyshortcuts), shown beside it. */}
+                  <input
+                    type="radio"
+                    name="method"
+                    value={option}
+                    checked={method === option}
+                    aria-labelledby={`${ids.method}-${option}`}
+                    aria-keyshortcuts={METHOD_KEYS[option].key}
+                    onChange={() => setMethod(option)}
+                  />
+                  <span id={`${ids.method}-${option}`}>{METHOD_KEYS[option].label}</span> <kbd>{METHOD_KEYS[option].key}</kbd>
                 </label>
               ))}
             </fieldset>
@@ -183,7 +207,16 @@ export function PaymentDialog({
                 <FieldError id={ids.tendered} message={fieldErrors.tendered ?? null} />
                 <div className="quick-cash">
                   {cashSuggestions(charge, digits).map((suggested) => (
-                    <button key={suggested} type="button" className="secondary" onClick={() => setTenderedText(toAmountText(suggested, digits))}>
+                    <button
+                      key={suggested}
+                      type="button"
+                      className="secondary"
+                      onClick={() => {
+                        setTenderedText(toAmountText(suggested, digits));
+                        // A suggestion always covers the charge: the refusal it answers goes.
+                        setFieldErrors(({ tendered: _fixed, ...rest }) => rest);
+                      }}
+                    >
                       {money(suggested, currency)}
                     </button>
                   ))}

@@ -154,7 +154,8 @@ export function useSplitChoice(order: Order, onSaved: (order: Order) => void): S
     if (kind === draft.kind) return;
     if (kind === saved?.kind || (kind === 'whole' && saved === null)) change(draftOf(saved, order.lines.length));
     else if (kind === 'whole') change({ kind });
-    else if (kind === 'even') change({ kind, count: MIN_PARTS });
+    // A table's guests are how many ways it usually splits.
+    else if (kind === 'even') change({ kind, count: Math.min(MAX_PARTS, Math.max(MIN_PARTS, order.service.guests ?? MIN_PARTS)) });
     else change({ kind, count: MIN_PARTS, assignment: order.lines.map(() => 1) });
   };
 

@@ -37,6 +37,29 @@ function connectionText(status: SyncStatusView): string {
   return 'Online';
 }
 
+/** Ways a request never reached the cloud (the engine's error names the system call or the fetch). */
+const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|ENETUNREACH|socket|fetch failed|timed? ?out|network/i;
+
+/** The last problem in the cashier's words; the engine's text stays under "Details". */
+function problemText(status: SyncStatusView): string {
+  const error = status.lastError ?? '';
+  if (!status.online || UNREACHABLE.test(error)) return 'The cloud cannot be reached. Sales go on: changes wait on this terminal and are sent when it answers.';
+  if (/\b(401|403)\b/.test(error)) return 'The cloud did not accept this terminal’s sign-in. Ask the owner to check the credentials in Settings.';
+  if (/\b5\d\d\b/.test(error)) return 'The cloud had a problem of its own. The terminal tries again by itself.';
+  return 'The last attempt to sync did not go through. The terminal tries again by itself.';
+}
+
+/**
+ * What waits to be sent, in words: how many changes and since when. The status says how many and
+ * the oldest's age, not which they are (the refused ones are listed below, one by one).
+ */
+function waitingText(status: SyncStatusView): string {
+  if (status.pending === 0) return 'Nothing: every change made here is in the cloud.';
+  const changes = status.pending === 1 ? '1 change made here (an order, a payment or another change)' : `${status.pending} changes made here (orders, payments and other changes)`;
+  const age = status.oldestPendingAgeMs !== null ? `, the oldest made ${formatAge(status.oldestPendingAgeMs)} ago` : '';
+  return `${changes}${age}. They are kept on this terminal until the cloud takes them.`;
+}
+
 /** "37%", or "…" while the server has not said how many there are. */
 function progressPercent(progress: NonNullable<SyncStatusView['orderProgress']>): string {
   return progress.total ? `${Math.min(99, Math.floor((progress.done / progress.total) * 100))}%` : '…';
@@ -121,10 +144,7 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
           </>
         ) : null}
         <dt>Waiting to sync</dt>
-        <dd>
-          {status.pending}
-          {status.oldestPendingAgeMs !== null && status.pending > 0 ? ` (oldest ${formatAge(status.oldestPendingAgeMs)})` : ''}
-        </dd>
+        <dd data-testid="sync-waiting">{waitingText(status)}</dd>
         <dt>Last sent</dt>
         <dd>{status.lastPushAt ? formatTime(status.lastPushAt) : 'not yet'}</dd>
         <dt>Last received</dt>
@@ -138,7 +158,14 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
         {status.lastError ? (
           <>
             <dt>Last problem</dt>
-            <dd>{status.lastError}</dd>
+            <dd data-testid="sync-last-problem">
+              {problemText(status)}
+              {/* The engine's own words, for IT; the sentence before them is the cashier's. */}
+              <details className="dead-letter-detail">
+                <summary>Details</summary>
+                <p className="muted">{status.lastError}</p>
+              </details>
+            </dd>
           </>
         ) : null}
       </dl>

@@ -97,7 +97,7 @@ export function useEventStreamConnected(): boolean {
 
 /**
  * Keyboard shortcuts for a screen, ignored while a modal dialog is open. Keys are named as the
- * hints on the buttons show them: "F8", "Alt+2", "Alt+D". Taken so far: Alt+1…5 (screens, App);
+ * hints on the buttons show them: "F8", "Alt+2", "Alt+D". Taken so far: Alt+1…7 (screens, App, each its own whoever signs in);
  * F2, /, F4, F7, F8, F9, +, −, Alt+D, Alt+T (Register).
  */
 export function useShortcuts(map: Record<string, (event: KeyboardEvent) => void>, active = true): void {

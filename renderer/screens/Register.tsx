@@ -40,6 +40,12 @@ import {
 /** A touch grid stays readable and every keystroke stays fast: the rest is one tap away. */
 const GRID_PAGE = 60;
 
+/** The last tile while items are left: how many it shows, of how many are left ("Show 60 more of the 75 left", "Show the last 12 items"). */
+function moreLabel(left: number): string {
+  if (left <= GRID_PAGE) return left === 1 ? 'Show the last item' : `Show the last ${left} items`;
+  return `Show ${GRID_PAGE} more of the ${left} left`;
+}
+
 /** `next`: the tile Enter in the search box acts on, highlighted so Enter never surprises. */
 const MenuTile = memo(function MenuTile({ item, currency, onAdd, next }: { item: MenuItem; currency: string; onAdd: (item: MenuItem) => void; next: boolean }) {
   const status = !item.available ? 'Sold out' : item.lowStock ? 'Low stock' : null;
@@ -376,7 +382,7 @@ export function Register({
           ) : null}
           {matches.length > shown.length ? (
             <button type="button" className="tile tile-more" onClick={() => setLimit((n) => n + GRID_PAGE)}>
-              Show {Math.min(GRID_PAGE, matches.length - shown.length)} more of {matches.length - shown.length}
+              {moreLabel(matches.length - shown.length)}
             </button>
           ) : null}
         </div>

@@ -241,9 +241,15 @@ function OpenShiftForm({ currency, perCashier, onOpened }: { currency: string; p
               </div>
             ) : null}
             <ErrorNote message={error} />
-            <button ref={submitRef} type="submit" className="primary big wide-button" disabled={busy}>
-              {reading.total === 0 ? 'Open with no float' : 'Open the shift'}
+            {/* A refused row is not "no float": nothing opens until the count reads. Said disabled, yet a press still takes the cashier to the row to correct. */}
+            <button ref={submitRef} type="submit" className="primary big wide-button" disabled={busy} aria-disabled={reading.count === null ? true : undefined}>
+              {reading.count !== null && reading.total === 0 ? 'Open with no float' : 'Open the shift'}
             </button>
+            {reading.count === null ? (
+              <p className="muted" role="status">
+                Correct the rows marked in the count to open the shift.
+              </p>
+            ) : null}
           </>
         }
       />

@@ -102,9 +102,11 @@ describe('signing in', () => {
     expect(dots()).toBe(4);
     fireEvent.click(signInButton());
     await signedInAs(STAFF.cashier.name, 'Cashier');
-    expect(tabs()).toEqual(['Register Alt+1', 'Orders Alt+2', 'Menu Alt+3', 'Shift Alt+4', 'Settings Alt+5']);
-    // Alt+5 is the fifth tab shown: Settings, not Reports.
+    expect(tabs()).toEqual(['Register Alt+1', 'Orders Alt+2', 'Menu Alt+3', 'Shift Alt+4', 'Settings Alt+7']);
+    // Each screen keeps its key whoever signs in: Alt+5 (Reports) says who may open it, Alt+7 is Settings.
     fireEvent.keyDown(window, { key: '5', code: 'Digit5', altKey: true });
+    expect((await screen.findByTestId('screen-key-refusal')).textContent).toBe('Reports (Alt+5) needs a manager: ask one to sign in.');
+    fireEvent.keyDown(window, { key: '7', code: 'Digit7', altKey: true });
     await screen.findByTestId('ask-manager');
   });
 
