@@ -1,13 +1,18 @@
+import { mergeTaxLines } from '../../bridge/checkout/tax-lines';
 import type { Check } from '../../bridge/contract';
 import { money, toRateText } from '../lib/format';
 
 /** What the ticket preview (priceCheck) and an order's check (from the core) both carry. */
 export type CheckFigures = Pick<Check, 'subtotal' | 'discountTotal' | 'taxTotal' | 'taxIncluded' | 'total'> & { taxes: readonly Pick<Check['taxes'][number], 'name' | 'ratePpm' | 'amount'>[] };
 
-/** The tax rows: one "Tax" row, or one per rate when several applied; "incl." when prices include it; none without tax. */
+/**
+ * The tax rows: one "Tax" row, or one per rate when several applied (the same name and rate from
+ * two tax classes is one row, as on the receipt); "incl." when prices include it; none without tax.
+ */
 function taxRows(check: CheckFigures): { label: string; amount: number }[] {
   const included = check.taxIncluded ? ' (incl.)' : '';
-  if (check.taxes.length > 1) return check.taxes.map((tax) => ({ label: `${tax.name} ${toRateText(tax.ratePpm)}%${included}`, amount: tax.amount }));
+  const taxes = mergeTaxLines(check.taxes);
+  if (taxes.length > 1) return taxes.map((tax) => ({ label: `${tax.name} ${toRateText(tax.ratePpm)}%${included}`, amount: tax.amount }));
   return check.taxTotal > 0 || check.taxes.length > 0 ? [{ label: `Tax${included}`, amount: check.taxTotal }] : [];
 }
 
