@@ -260,6 +260,24 @@ describe('dead letters', () => {
     store.close();
   });
 
+  it('shows a refused capture of a confirmed card payment until it is discarded', () => {
+    const { store, clock } = setup();
+    const order = store.cashier.createOrder(threeLineOrder(), cashier);
+    const intent = store.cashier.createPaymentIntent(order.id, order.total, 'usd', cashier);
+    for (const serverId of ['ord_srv', 'pi_srv']) {
+      const [op] = store.outbox.claimReady(clock.now(), 1);
+      store.outbox.completeOperation(op!.opId, { serverId }, clock.now());
+    }
+    store.cashier.capturePaymentIntent(intent.id, cashier);
+    const [capture] = store.outbox.claimReady(clock.now(), 1);
+    store.outbox.deadLetter(capture!.opId, '402 card declined', clock.now());
+    expect(store.cashier.getPaymentIntent(intent.id)?.status).toBe('captured');
+    expect(store.outbox.syncStatesOf([{ kind: 'payment_intent', id: intent.id }]).get(`payment_intent:${intent.id}`)).toBe('dead');
+    store.outbox.discardDeadLetter(store.outbox.listDeadLetters()[0]!.id);
+    expect(store.cashier.getPaymentIntent(intent.id)?.status).toBe('authorized');
+    store.close();
+  });
+
   it('shows a refused change of a confirmed order until it is discarded, then the confirmed state', () => {
     const { store, clock } = setup();
     const order = store.cashier.createOrder(threeLineOrder(), cashier);
