@@ -74,11 +74,23 @@ function liberalEnum<const T extends readonly [string, ...string[]]>(values: T, 
     .pipe(z.enum(values));
 }
 
-export const clientOrderStatusSchema = liberalEnum(['open', 'fulfilled', 'cancelled'] as const, {
-  canceled: 'cancelled',
-  completed: 'fulfilled',
-  complete: 'fulfilled',
-});
+const ORDER_STATE_VARIANTS: Record<string, string> = { canceled: 'cancelled', completed: 'fulfilled', complete: 'fulfilled' };
+
+/**
+ * An order's state: the spec's three (and their usual variants) normalised; any other is kept as
+ * the server said it (`voided`), never refused, so one such order cannot make a page unreadable.
+ * The terminal stores it as not open and keeps the server's word (sync/server-records.ts).
+ */
+export const clientOrderStatusSchema = z
+  .string()
+  .transform((s) => s.trim().toLowerCase())
+  .transform((s) => ORDER_STATE_VARIANTS[s] ?? s)
+  .pipe(z.string().min(1));
+
+/** The order states the terminal knows (the spec's). */
+export function isKnownOrderStatus(status: string): status is 'open' | 'fulfilled' | 'cancelled' {
+  return status === 'open' || status === 'fulfilled' || status === 'cancelled';
+}
 
 const modifierRef = z.union([z.string(), z.looseObject({ id: z.string(), name: z.string().optional(), price: money.optional() })]);
 

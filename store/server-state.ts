@@ -32,6 +32,10 @@ export interface CursorState {
   highWaterMark: number | null;
 }
 
+/** Cursor scopes holding the server's word for an order state the terminal does not know: `order_status:<server id>`. */
+const CLOUD_ORDER_STATUS = 'order_status:';
+const CLOUD_ORDER_STATUS_END = 'order_status;';
+
 /** The webhook resource type (`data.type`) of the entity kinds whose kept events a pulled page supersedes. */
 const SUPERSEDING_KINDS: Partial<Record<EntityKind, string>> = { order: 'order', menu_item: 'menu_item' };
 
@@ -235,6 +239,7 @@ export class ServerState {
   /** Upserts one server record (from a webhook or a single GET); returns its local id. */
   applyServerRecord(kind: EntityKind, record: ServerRecord): string {
     return this.transaction(() => {
+      if (kind === 'order') record = this.#keepCloudStatuses([record])[0]!;
       const localId = this.#localIdOf(kind, record.id);
       this.#writeBase(kind, localId, record, {}, undefined, {
         current: this.pending.layers.readWithMeta(kind, localId, 'base'),
@@ -265,6 +270,7 @@ export class ServerState {
   applyPullPage(page: PullPage): string[] {
     const { kind } = page;
     return this.transaction(() => {
+      if (kind === 'order') page = { ...page, records: this.#keepCloudStatuses(page.records) };
       const known = this.ids.localIdsFor(kind, page.records.map((r) => r.id));
       const unlinked = page.records.map((r) => r.id).filter((id) => !known.has(id));
       this.ids.linkSelves(kind, unlinked);
@@ -390,6 +396,32 @@ export class ServerState {
   /** A kept event is settled: its resource was fetched and written (or is known to be gone). */
   settleWebhookEvent(eventId: string): void {
     this.sql.runSql('UPDATE webhook_inbox SET apply_error = NULL WHERE event_id = ?', [eventId]);
+  }
+
+  /**
+   * An order in a state the terminal does not know is stored as not open (`status`), with the
+   * server's word in `cloud_status` (sync/server-records.ts): kept here, by server id, and cleared
+   * when a known state comes. Returns the records without that field.
+   */
+  #keepCloudStatuses(records: readonly ServerRecord[]): ServerRecord[] {
+    const scope = (id: string) => `${CLOUD_ORDER_STATUS}${id}`;
+    const known: string[] = [];
+    const out = records.map((record) => {
+      const { cloud_status: word, ...rest } = record;
+      if (typeof word === 'string') this.setCursor(scope(record.id), { cursor: word });
+      else if (record.status !== undefined) known.push(scope(record.id));
+      return rest as ServerRecord;
+    });
+    // Most stores never see an unknown state: one index probe says there is nothing to clear.
+    if (known.length > 0 && this.sql.allSql('SELECT 1 FROM sync_cursors WHERE scope >= ? AND scope < ? LIMIT 1', [CLOUD_ORDER_STATUS, CLOUD_ORDER_STATUS_END]).length > 0) {
+      for (const key of known) this.sql.runSql('DELETE FROM sync_cursors WHERE scope = ?', [key]);
+    }
+    return out;
+  }
+
+  /** The server's word for the state of an order it holds in a state this terminal does not know; null otherwise. */
+  cloudOrderStatus(serverId: string): string | null {
+    return this.getCursor(`${CLOUD_ORDER_STATUS}${serverId}`)?.cursor ?? null;
   }
 
   /**

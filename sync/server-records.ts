@@ -2,7 +2,7 @@
 // document fields. Ids stay the server's; the store maps them to local ids. A field the server
 // did not send is left out, so the store keeps its current value, or for an entity it has not
 // seen, the default docs/spec-gaps.md gives (store/documents.ts, unstatedFieldDefaults).
-import type { ClientCategory, ClientLocation, ClientMenuItem, ClientOrder, ClientPayment, ClientRefund } from '../api/client-records';
+import { isKnownOrderStatus, type ClientCategory, type ClientLocation, type ClientMenuItem, type ClientOrder, type ClientPayment, type ClientRefund } from '../api/client-records';
 import type { ServerRecord, Store } from '../store/index';
 
 function millis(iso: string | undefined): number | undefined {
@@ -34,10 +34,13 @@ export function metadataString(order: ClientOrder, key: string): string | undefi
 export function orderRecord(order: ClientOrder): ServerRecord {
   const customer = order.customer;
   const items = order.items;
+  const known = order.status === undefined || isKnownOrderStatus(order.status);
   return defined({
     id: order.id,
     location_id: order.location_id,
-    status: order.status,
+    // A state the terminal does not know: not open for editing here; the server's word is kept beside it.
+    status: known ? order.status : 'fulfilled',
+    cloud_status: known ? undefined : order.status,
     currency: order.currency,
     customer: customer === undefined ? undefined : customer === null || (customer.name == null && customer.phone == null) ? null : { name: customer.name ?? '', phone: customer.phone ?? '' },
     lines: items?.map((line) => {

@@ -6,6 +6,7 @@ import {
   clientPaymentSchema,
   clientWebhookEventSchema,
   isKnownEventType,
+  paymentHoldsNoMoney,
 } from '../../api/client-records';
 import { ENDPOINTS } from '../../api/endpoints';
 import { ALL_PERMISSIONS, PRESET_PERMISSIONS, scopeSchema } from '../../api/enums';
@@ -64,10 +65,20 @@ describe('the client records (what the terminal accepts)', () => {
   });
 
   it('still refuse what cannot be read', () => {
-    expect(clientOrderSchema.safeParse({ id: 'o', status: 'eaten' }).success).toBe(false);
+    expect(clientOrderSchema.safeParse({ id: 'o', status: '' }).success).toBe(false);
     expect(clientOrderSchema.safeParse({ status: 'open' }).success).toBe(false);
     expect(clientOrderSchema.safeParse({ id: 'o', status: 'open', total: '12.50' }).success).toBe(false);
     expect(clientOrderSchema.safeParse({ id: 'o', status: 'open', created_at: 'yesterday' }).success).toBe(false);
+  });
+
+  it('keep a state the spec does not list as the server said it, never refusing the record', () => {
+    expect(clientOrderSchema.parse({ id: 'o', status: ' Voided ' }).status).toBe('voided');
+    expect(clientOrderSchema.parse({ id: 'o', status: 'canceled' }).status).toBe('cancelled');
+    expect(clientPaymentSchema.parse({ id: 'p', amount: 1, status: 'Settled' }).status).toBe('settled');
+    expect(clientPaymentSchema.parse({ id: 'p', amount: 1, status: 'requires_capture' }).status).toBe('authorized');
+    expect(paymentHoldsNoMoney('settled')).toBe(false);
+    expect(paymentHoldsNoMoney('authorized')).toBe(true);
+    expect(paymentHoldsNoMoney('failed')).toBe(true);
   });
 
   it('read list envelopes with or without meta and links, and nulls in links', () => {

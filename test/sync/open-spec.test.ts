@@ -119,6 +119,7 @@ describe.each(VARIANTS)('$profile/$recordShape', (variant) => {
       ['short pages', { short_pages: true }],
       ['an empty page that still links on', { empty_page_with_next: true }],
       ['orders newest first', { newest_first: true }],
+      ['cancelled orders in a state the till does not know (`voided`)', { unknown_order_states: true }],
     ] as const)('%s: a first sync brings every order and menu item of the location', async (_case, quirks) => {
       const setup = await setUp(variant, quirks);
       const { sandbox, store, engine, menu } = setup;
@@ -129,13 +130,22 @@ describe.each(VARIANTS)('$profile/$recordShape', (variant) => {
       const items = await sandbox.db.selectFrom('menu_items').select('id').where('deleted', '=', 0).where((eb) => eb.or([eb('location_id', '=', menu.locationId), eb('location_id', 'is', null)])).execute();
       expect(store.cashier.listMenu(menu.locationId).items.length).toBe(items.length);
       expect(engine.status()).toMatchObject({ readProblems: [], lastError: null, pending: 0 });
+      // Stored as not open, with the server's word kept beside it.
+      const cancelled = await sandbox.db.selectFrom('orders').select('id').where('location_id', '=', menu.locationId).where('status', '=', 'cancelled').execute();
+      expect(cancelled.length).toBeGreaterThan(0);
+      for (const { id } of cancelled) {
+        expect(store.cashier.getOrder(store.localIdFor('order', id) ?? id)?.status).not.toBe('open');
+        expect(store.server.cloudOrderStatus(id)).toBe(quirks.unknown_order_states ? 'voided' : null);
+      }
     });
 
-    it('the look before resending a lost order reads past short and empty pages: the order is not posted twice', async () => {
-      const setup = await setUp(variant, { short_pages: true, empty_page_with_next: true });
+    it('the look before resending a lost order reads past short and empty pages and a state it does not know: the order is not posted twice', async () => {
+      const setup = await setUp(variant, { short_pages: true, empty_page_with_next: true, unknown_order_states: true });
       const { sandbox, store, menu } = setup;
-      // Enough orders in the look's window to fill several pages of the server's short ones.
-      for (let n = 0; n < 120; n++) placeOrder(store, menu, n);
+      // Enough orders in the look's window to fill several pages of the server's short ones, one
+      // of them in a state the till does not know.
+      const first = Array.from({ length: 120 }, (_, n) => placeOrder(store, menu, n));
+      store.cashier.cancelOrder(first[7]!.id, { actor: 'test' });
       await drained(setup, 'the first orders');
       const before = await sandbox.countOrders();
 
