@@ -6,6 +6,7 @@
 //   which answers every write with ENOSPC, as a file printer;
 // - a read-only database: the store's connection set to PRAGMA query_only, which refuses a write
 //   with SQLite's SQLITE_READONLY, the code a read-only file or folder gives.
+// - a folder no one may write, root included: a file under /sys (the kernel answers EACCES).
 // A really read-only file system (EROFS) cannot be made without mounting one (root and a
 // privilege tests must not need): its code goes through the same table, checked on its own.
 import { join } from 'node:path';
@@ -85,6 +86,15 @@ describe('a full or read-only disk, in words', () => {
       (e: unknown) => e as Error,
     );
     expect(error?.message).toBe('writing to the printer /dev/full failed: the disk is full (ENOSPC); this is the computer, not the printer: ask IT or support');
+  });
+
+  it('a file printer in a folder it may not write says so (the kernel refuses a file under /sys to anyone, root too)', async () => {
+    const file = { kind: 'device' as const, path: '/sys/pos-receipts.prn', create: true };
+    const error = await sendBytes(file, Buffer.from('receipt\n')).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(/^cannot open the printer \/sys\/pos-receipts\.prn: this program is not allowed to write there \(E(ACCES|PERM)\); this is the computer, not the printer/);
   });
 
   it('tells the problems apart by their codes, SQLite and the file system alike, through a wrapping error', () => {
