@@ -43,3 +43,9 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
   const results = await new AxeBuilder({ page }).analyze();
   expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), what).toEqual([]);
 }
+
+/** After a case: what its page showed if it failed, as `${SCREENSHOTS}/<prefix>-failed-<case>.png`, for a person to look at. */
+export async function screenshotIfFailed(page: Page | undefined, task: { name: string; result?: { state?: string } }, prefix: string): Promise<void> {
+  if (task.result?.state !== 'fail' || page === undefined || page.isClosed()) return;
+  await page.screenshot({ path: `${SCREENSHOTS}/${prefix}-failed-${task.name.slice(0, 60).replace(/\W+/g, '-')}.png` }).catch(() => undefined);
+}

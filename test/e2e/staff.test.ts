@@ -9,40 +9,44 @@
 // staff and tender are what was sold, and exports it as CSV (a real download).
 // Screenshots of each new screen at 1024×768 and 1366×768 go to
 // test-results/screenshots/staff-<name>-<w>x<h>.png, each checked by the layout audit; axe on each.
+// Every case sets up what it starts from, through the core, and opens its own page: one terminal
+// with the test staff provisioned serves most of them (each closes whatever shift it finds and
+// opens its own); the first run and the Z report, which read the whole terminal's state (no staff
+// at all, everything the day sold), each have a terminal of their own.
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { MenuItem, MenuSnapshot, Order, ZReport } from '../../bridge/contract';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { CashCount } from '../../bridge/staff/cash';
+import type { CommandInput, CommandName, CommandResult, MenuItem, MenuSnapshot } from '../../bridge/contract';
 import type { TerminalConfig } from '../../main/config/schema';
-import { STAFF } from '../core/fixtures';
-import { goToScreen, launchChromium, lockTill, openRegister, signInOnLockScreen, startTerminal, type Terminal } from './harness';
-import { expectAccessible, SCREENSHOTS, SMALL_TILL, tillShots } from './shots';
+import { STAFF, type StaffKey } from '../core/fixtures';
+import { callCore, goToScreen, launchChromium, lockTill, openRegister, signInOnLockScreen, startTerminal, waitForCount, waitForText, type Terminal } from './harness';
+import { expectAccessible, SCREENSHOTS, screenshotIfFailed, SMALL_TILL, tillShots } from './shots';
 
 const { owner: OWNER, manager: MANAGER, cashier: CASHIER } = STAFF;
+/** Two people the owner adds on the Staff screen (not among the provisioned test staff). */
+const NEW_CASHIER = { name: 'Nia Newcomer', role: 'cashier', pin: '8264' } as const;
+const NEW_MANAGER = { name: 'Milo Newhire', role: 'manager', pin: '9371' } as const;
 
 let browser: Browser;
+/** The terminal most cases share, with the test staff provisioned. */
 let terminal: Terminal;
 let menu: MenuSnapshot;
 let page: Page;
-const consoleErrors: string[] = [];
+/** The console errors and CSP violations of the case's page. */
+let consoleErrors: string[] = [];
 
 const dialog = () => page.locator('dialog[open]');
 const shot = tillShots(() => page, 'staff');
 const dollars = (minor: number) => `$${(minor / 100).toFixed(2)}`;
 
-function item(name: string): MenuItem {
-  const found = menu.items.find((i) => i.name === name);
+/** The item called `name` on the menu of the shared terminal, or on `on` (each sandbox gives its items their own ids). */
+function item(name: string, on: MenuSnapshot = menu): MenuItem {
+  const found = on.items.find((i) => i.name === name);
   if (!found) throw new Error(`the demo menu has no ${name}`);
   return found;
 }
 
-async function call<T>(command: string, payload: unknown): Promise<T> {
-  const response = await terminal.mode.core.invoke({ command, payload });
-  if (!response.ok) throw new Error(`${command}: ${response.error.message}`);
-  return response.value as T;
-}
-
-const signedInName = () => page.getByTestId('staff-bar').locator('.staff-name').textContent();
 const screenTabs = () => page.getByRole('navigation', { name: 'Screens' }).getByRole('button').evaluateAll((tabs) => tabs.map((tab) => tab.firstChild?.textContent?.trim()));
 
 /** Everything the page holds as text, shown or not (hidden text, attributes aside). */
@@ -70,27 +74,90 @@ const CASH_ORDER = 2 * SOLD.knots + SOLD.lager; // $21.00, paid with $40.00
 const CARD_ORDER = SOLD.soup; // $7.50
 const SWITCHED_ORDER = SOLD.edamame + SOLD.lager; // $14.00, placed by the manager, unpaid
 const FLOAT = 8750; // 3 × $20, 2 × $10, 1 × $5, 2 × $1, 2 × 25¢
+const FLOAT_COUNT: CashCount = [
+  { value: 2000, count: 3 },
+  { value: 1000, count: 2 },
+  { value: 500, count: 1 },
+  { value: 100, count: 2 },
+  { value: 25, count: 2 },
+];
 const PAID_OUT = 1200;
 const EXPECTED = FLOAT + CASH_ORDER - PAID_OUT; // $96.50
 const COUNTED = 9550; // 4 × $20, 1 × $10, 1 × $5, 2 × 25¢: a dollar short
+const COUNTED_COUNT: CashCount = [
+  { value: 2000, count: 4 },
+  { value: 1000, count: 1 },
+  { value: 500, count: 1 },
+  { value: 25, count: 2 },
+];
 
-beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  [browser, terminal] = await Promise.all([
-    launchChromium(),
-    // No staff provisioned: the first run asks for the owner.
-    startTerminal({ config: { staff: { members: [] } as unknown as TerminalConfig['staff'] } }),
-  ]);
-  menu = await vi.waitFor(
+function call<C extends CommandName>(on: Terminal, command: C, payload: CommandInput<C>): Promise<CommandResult<C>> {
+  return callCore(on, command, payload);
+}
+
+/** `who` signed in on the terminal's core (the session is the terminal's: its pages follow). */
+async function signInOnCore(on: Terminal, who: StaffKey): Promise<void> {
+  await call(on, 'staff.signIn', { pin: STAFF[who].pin });
+}
+
+/**
+ * The till's drawer as a case starts it: whatever shift another case left open is closed (counted
+ * empty, the manager approving), and with `float` a new one opened by `who` with that float.
+ */
+async function freshDrawer(on: Terminal, who: StaffKey, float: CashCount | null): Promise<void> {
+  await signInOnCore(on, who);
+  if ((await call(on, 'shift.current', {}))?.status === 'open') await call(on, 'shift.close', { count: [], managerPin: MANAGER.pin });
+  if (float !== null) await call(on, 'shift.open', { count: float });
+}
+
+/** The sales of the story, through the core as the cashier: one order in cash with change, one by card. */
+async function sellCashAndCard(on: Terminal, onMenu: MenuSnapshot): Promise<void> {
+  await signInOnCore(on, 'cashier');
+  const cash = await call(on, 'orders.place', {
+    lines: [
+      { menuItemId: item('Garlic knots', onMenu).id, quantity: 2 },
+      { menuItemId: item('Lager', onMenu).id, quantity: 1 },
+    ],
+  });
+  await call(on, 'payments.take', { orderId: cash.id, method: 'cash', amount: cash.total, tendered: 4000 });
+  const card = await call(on, 'orders.place', { lines: [{ menuItemId: item('Tomato soup', onMenu).id, quantity: 1 }] });
+  await call(on, 'payments.take', { orderId: card.id, method: 'card', amount: card.total });
+}
+
+/** The menu once the first pull has brought the demo menu. */
+async function pulledMenu(on: Terminal): Promise<MenuSnapshot> {
+  return vi.waitFor(
     async () => {
-      const snapshot = await call<MenuSnapshot>('menu.snapshot', {});
-      if (!snapshot.items.some((i) => i.name === 'Edamame')) throw new Error('the first pull has not brought the menu yet');
+      const response = await on.mode.core.invoke({ command: 'menu.snapshot', payload: {} });
+      const snapshot = (response as { value: MenuSnapshot }).value;
+      if (!response.ok || !snapshot.items.some((i) => i.name === 'Edamame')) throw new Error('the first pull has not brought the menu yet');
       return snapshot;
     },
     { timeout: 15_000, interval: 100 },
   );
+}
+
+/** A page of the case's own (a new browser context), by touch at the small till size. */
+async function openPage(on: Terminal, options: { signIn?: StaffKey | null; openShift?: boolean } = {}): Promise<void> {
+  ({ page, errors: consoleErrors } = await openRegister(browser, on, { viewport: SMALL_TILL, hasTouch: true, ...options }));
+}
+
+/** A terminal of the case's own with `config`, closed whatever happens. */
+async function withOwnTerminal(config: Partial<TerminalConfig>, run: (own: Terminal) => Promise<void>): Promise<void> {
+  const own = await startTerminal({ config });
+  try {
+    await run(own);
+  } finally {
+    await page?.context().close();
+    await own.close();
+  }
+}
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  [browser, terminal] = await Promise.all([launchChromium(), startTerminal()]);
+  menu = await pulledMenu(terminal);
   expect([item('Garlic knots').price, item('Lager').price, item('Tomato soup').price, item('Edamame').price]).toEqual([SOLD.knots, SOLD.lager, SOLD.soup, SOLD.edamame]);
-  ({ page } = await openRegister(browser, terminal, { viewport: SMALL_TILL, hasTouch: true, errors: consoleErrors, signIn: null }));
 });
 
 afterAll(async () => {
@@ -98,66 +165,82 @@ afterAll(async () => {
   await terminal?.close();
 });
 
+afterEach(async ({ task }) => {
+  await screenshotIfFailed(page, task, 'staff');
+  await page?.context().close();
+  expect(consoleErrors, 'console errors and CSP violations').toEqual([]);
+});
+
 describe('staff, shifts and the Z report in the browser', () => {
   it('the first run: the owner is set up by keyboard, and no command works before', async () => {
-    const form = page.getByRole('form', { name: 'Set up the owner' });
-    await form.waitFor();
-    // Nothing but the lock screen's own commands runs while no one is signed in.
-    const refused = await terminal.mode.core.invoke({ command: 'orders.list', payload: {} });
-    expect(refused).toMatchObject({ ok: false, error: { code: 'needs_sign_in' } });
-    await shot('setup');
-    await expectAccessible(page, 'the owner set-up');
+    // No staff provisioned: the first run asks for the owner.
+    await withOwnTerminal({ staff: { members: [] } as unknown as TerminalConfig['staff'] }, async (own) => {
+      await pulledMenu(own);
+      await openPage(own, { signIn: null });
+      const form = page.getByRole('form', { name: 'Set up the owner' });
+      await form.waitFor();
+      // Nothing but the lock screen's own commands runs while no one is signed in.
+      const refused = await own.mode.core.invoke({ command: 'orders.list', payload: {} });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'needs_sign_in' } });
+      await shot('setup');
+      await expectAccessible(page, 'the owner set-up');
 
-    // The name field has the focus. An obvious PIN is refused next to its field, which takes the focus.
-    await expect.poll(() => form.getByLabel('Your name').evaluate((el) => el === document.activeElement)).toBe(true);
-    await page.keyboard.type(OWNER.name);
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('1234');
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('1234');
-    await page.keyboard.press('Enter');
-    const pin = form.getByLabel('PIN (4 to 8 digits)');
-    await expect.poll(() => pin.getAttribute('aria-invalid')).toBe('true');
-    const pinError = form.locator(`[id="${await pin.getAttribute('aria-describedby')}"]`);
-    expect(await pinError.textContent()).toMatch(/too easy to guess/);
-    expect(await pin.evaluate((el) => el === document.activeElement)).toBe(true);
-    await shot('setup-refused');
-    await expectAccessible(page, 'the owner set-up, a PIN refused');
+      // The name field has the focus. An obvious PIN is refused next to its field, which takes the focus.
+      await form.getByLabel('Your name').and(page.locator(':focus')).waitFor();
+      await page.keyboard.type(OWNER.name);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('1234');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('1234');
+      await page.keyboard.press('Enter');
+      const pin = form.getByLabel('PIN (4 to 8 digits)');
+      await expect.poll(() => pin.getAttribute('aria-invalid')).toBe('true');
+      const pinError = form.locator(`[id="${await pin.getAttribute('aria-describedby')}"]`);
+      expect(await pinError.textContent()).toMatch(/too easy to guess/);
+      expect(await pin.evaluate((el) => el === document.activeElement)).toBe(true);
+      await shot('setup-refused');
+      await expectAccessible(page, 'the owner set-up, a PIN refused');
 
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type(OWNER.pin);
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type(OWNER.pin);
-    await page.keyboard.press('Enter');
-    await expect.poll(signedInName).toBe(OWNER.name);
-    expect(await page.getByTestId('staff-bar').locator('.staff-role').textContent()).toBe('Owner');
-    await page.locator('.menu-grid .tile').first().waitFor();
-    expect(await screenTabs()).toEqual(['Register', 'Orders', 'Menu', 'Shift', 'Reports', 'Staff', 'Settings']);
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(OWNER.pin);
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(OWNER.pin);
+      await page.keyboard.press('Enter');
+      await waitForText(page.getByTestId('staff-bar').locator('.staff-name'), OWNER.name);
+      expect(await page.getByTestId('staff-bar').locator('.staff-role').textContent()).toBe('Owner');
+      await page.locator('.menu-grid .tile').first().waitFor();
+      expect(await screenTabs()).toEqual(['Register', 'Orders', 'Menu', 'Shift', 'Reports', 'Staff', 'Settings']);
+      expect(consoleErrors, 'console errors and CSP violations').toEqual([]);
+    });
   });
 
   it('the owner adds a cashier and a manager on the Staff screen, then locks the till', async () => {
+    await openPage(terminal, { signIn: 'owner', openShift: false });
     await goToScreen(page, 'Staff');
     const add = page.getByRole('form', { name: 'Add a staff member' });
-    for (const member of [CASHIER, MANAGER]) {
+    const rows = page.getByTestId('staff-row');
+    // The test staff provisioned, before anyone is added.
+    await waitForCount(rows, Object.keys(STAFF).length);
+    for (const member of [NEW_CASHIER, NEW_MANAGER]) {
       await add.getByLabel('Name', { exact: true }).tap();
       await add.getByLabel('Name', { exact: true }).fill(member.name);
       await add.getByLabel('Role').selectOption({ label: member.role === 'manager' ? 'Manager' : 'Cashier' });
       await add.getByLabel('PIN', { exact: true }).fill(member.pin);
       await add.getByLabel('PIN again').fill(member.pin);
       await add.getByRole('button', { name: 'Add staff member' }).tap();
-      await expect.poll(() => page.getByTestId('staff-notice').textContent()).toBe(`${member.name} is added as ${member.role}: they sign in with their PIN.`);
+      await waitForText(page.getByTestId('staff-notice'), `${member.name} is added as ${member.role}: they sign in with their PIN.`);
     }
     // The fields are empty again for the next person: no PIN stays on screen.
     expect(await add.getByLabel('PIN', { exact: true }).inputValue()).toBe('');
-    const rows = page.getByTestId('staff-row');
-    await expect.poll(() => rows.count()).toBe(3);
+    await waitForCount(rows, Object.keys(STAFF).length + 2);
     const table = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 3).map((td) => td.textContent?.trim())));
     expect(table).toEqual(
       expect.arrayContaining([
-        [`${OWNER.name} (you)`, 'Owner', 'Active'],
-        [CASHIER.name, 'Cashier', 'Active'],
-        [MANAGER.name, 'Manager', 'Active'],
+        // The owner as IT provisioned them; the two just added, by the owner.
+        [`${OWNER.name} (you)`, 'Owner', 'ActiveSet by IT'],
+        [NEW_CASHIER.name, 'Cashier', 'Active'],
+        [NEW_MANAGER.name, 'Manager', 'Active'],
       ]),
     );
     await shot('staff');
@@ -170,14 +253,18 @@ describe('staff, shifts and the Z report in the browser', () => {
   });
 
   it('the cashier signs in by touch and opens the drawer with a counted float', async () => {
+    // The drawer closed and the till locked.
+    await freshDrawer(terminal, 'owner', null);
+    await call(terminal, 'staff.lock', {});
+    await openPage(terminal, { signIn: null });
     const form = page.getByRole('form', { name: 'Sign in' });
     const dots = page.getByTestId('pin-dots');
     // Each tap is a dot; Delete last digit takes one back.
     const keypad = form.getByRole('group', { name: 'Keypad' });
     await keypad.getByRole('button', { name: '9', exact: true }).tap();
-    expect(await dots.getAttribute('data-count')).toBe('1');
+    await dots.and(page.locator('[data-count="1"]')).waitFor();
     await keypad.getByRole('button', { name: 'Delete last digit' }).tap();
-    expect(await dots.getAttribute('data-count')).toBe('0');
+    await dots.and(page.locator('[data-count="0"]')).waitFor();
     await signInOnLockScreen(page, 'cashier', { touch: true });
     // A cashier's tabs: no report, no staff.
     expect(await screenTabs()).toEqual(['Register', 'Orders', 'Menu', 'Shift', 'Settings']);
@@ -189,14 +276,14 @@ describe('staff, shifts and the Z report in the browser', () => {
     for (let n = 0; n < 3; n++) await open.getByRole('button', { name: 'One more $20.00' }).tap();
     await count(open, { '$10.00': 2, '$5.00': 1, '$1.00': 2, '$0.25': 2 });
     expect(await open.getByLabel('Count of $20.00', { exact: true }).inputValue()).toBe('3');
-    await expect.poll(() => open.getByTestId('float-total').textContent()).toBe(dollars(FLOAT));
+    await waitForText(open.getByTestId('float-total'), dollars(FLOAT));
     await shot('shift-open-count');
     await expectAccessible(page, 'opening the drawer');
     await open.getByRole('button', { name: 'Open the shift' }).tap();
 
     const shift = page.getByRole('region', { name: 'Open shift' });
     await shift.waitFor();
-    expect(await page.getByTestId('shift-notice').textContent()).toBe(`The shift is open with a float of ${dollars(FLOAT)}.`);
+    await waitForText(page.getByTestId('shift-notice'), `The shift is open with a float of ${dollars(FLOAT)}.`);
     expect(await shift.getByTestId('shift-float').textContent()).toBe(dollars(FLOAT));
     expect(await shift.textContent()).toContain(`Opened by ${CASHIER.name}`);
     await shot('shift-open');
@@ -204,10 +291,12 @@ describe('staff, shifts and the Z report in the browser', () => {
   });
 
   it('the cashier sells one order in cash with change and one by card', async () => {
-    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: /^Register/ }).tap();
+    // The cashier signed in with the drawer open.
+    await openPage(terminal, { signIn: 'cashier' });
+    const soldLabel = async () => ((await page.getByTestId('order-label').textContent()) ?? '').replace(/^Order /, '');
     await tapItem('Garlic knots', 'Starters', 2);
     await tapItem('Lager', 'Beer & Wine');
-    await expect.poll(() => page.getByTestId('ticket-total').textContent()).toBe(dollars(CASH_ORDER));
+    await waitForText(page.getByTestId('ticket-total'), dollars(CASH_ORDER));
     await page.getByTestId('charge').tap();
     await dialog().waitFor();
     await dialog().getByText('Cash', { exact: true }).tap();
@@ -215,7 +304,8 @@ describe('staff, shifts and the Z report in the browser', () => {
     expect(await dialog().locator('.change strong').textContent()).toBe(dollars(4000 - CASH_ORDER));
     await dialog().getByTestId('confirm-payment').tap();
     await dialog().waitFor({ state: 'detached' });
-    await expect.poll(() => page.locator('.last-order .notice').textContent()).toBe(`Paid ${dollars(CASH_ORDER)}. Give ${dollars(4000 - CASH_ORDER)} change.`);
+    await waitForText(page.locator('.last-order .notice'), `Paid ${dollars(CASH_ORDER)}. Give ${dollars(4000 - CASH_ORDER)} change.`);
+    const cashLabel = await soldLabel();
 
     await tapItem('Tomato soup', 'Starters');
     await page.getByTestId('charge').tap();
@@ -223,19 +313,22 @@ describe('staff, shifts and the Z report in the browser', () => {
     await dialog().getByText('Card', { exact: true }).tap();
     await dialog().getByTestId('confirm-payment').tap();
     await dialog().waitFor({ state: 'detached' });
-    await expect.poll(() => page.locator('.last-order .notice').textContent()).toBe(`Paid ${dollars(CARD_ORDER)}.`);
+    await waitForText(page.locator('.last-order .notice'), `Paid ${dollars(CARD_ORDER)}.`);
+    const cardLabel = await soldLabel();
 
     // Both sales name the cashier.
-    const orders = await call<Order[]>('orders.list', {});
-    const paid = orders.filter((o) => o.paidAmount > 0 && o.staff?.name === CASHIER.name).map((o) => o.total);
-    expect(paid.sort((a, b) => a - b)).toEqual([CARD_ORDER, CASH_ORDER]);
+    const sold = async (label: string) => (await call(terminal, 'orders.list', { search: label })).find((o) => o.label === label);
+    expect(await sold(cashLabel)).toMatchObject({ total: CASH_ORDER, paidAmount: CASH_ORDER, staff: { name: CASHIER.name } });
+    expect(await sold(cardLabel)).toMatchObject({ total: CARD_ORDER, paidAmount: CARD_ORDER, staff: { name: CASHIER.name } });
   });
 
   it('switching staff mid-order: the ticket stays, a wrong PIN is refused next to the PIN, the manager places it', async () => {
+    await openPage(terminal, { signIn: 'cashier' });
     await tapItem('Edamame', 'Starters');
     await tapItem('Lager', 'Beer & Wine');
     const lines = page.getByTestId('ticket-lines').locator('.line-name');
-    await expect.poll(() => lines.allTextContents()).toEqual(['Edamame', 'Lager']);
+    await waitForCount(lines, 2);
+    expect(await lines.allTextContents()).toEqual(['Edamame', 'Lager']);
     await page.keyboard.press('Alt+L');
     const form = page.getByRole('form', { name: 'Sign in' });
     await form.waitFor();
@@ -245,7 +338,7 @@ describe('staff, shifts and the Z report in the browser', () => {
     await page.keyboard.type('1357');
     await page.keyboard.press('Enter');
     const error = form.locator('.field-error');
-    await expect.poll(() => error.textContent()).toBe('That PIN is not right.');
+    await waitForText(error, 'That PIN is not right.');
     const pinGroup = form.getByRole('group', { name: 'PIN' });
     expect(await pinGroup.getAttribute('aria-describedby')).toBe(await error.getAttribute('id'));
     expect(await page.getByTestId('pin-dots').getAttribute('data-count')).toBe('0');
@@ -259,18 +352,21 @@ describe('staff, shifts and the Z report in the browser', () => {
 
     await signInOnLockScreen(page, 'manager');
     // The ticket as the cashier left it.
-    await expect.poll(() => lines.allTextContents()).toEqual(['Edamame', 'Lager']);
+    await waitForCount(lines, 2);
+    expect(await lines.allTextContents()).toEqual(['Edamame', 'Lager']);
     expect(await page.getByTestId('ticket-total').textContent()).toBe(dollars(SWITCHED_ORDER));
     await page.keyboard.press('F7');
-    await expect.poll(() => page.locator('.last-order .notice').textContent()).toMatch(/^Order saved as A\d+\. Take payment from Orders when ready\.$/);
+    await waitForText(page.locator('.last-order .notice'), /^Order saved as A\d+\. Take payment from Orders when ready\.$/);
     const label = /as (A\d+)\./.exec((await page.locator('.last-order .notice').textContent()) ?? '')![1]!;
-    const placed = (await call<Order[]>('orders.list', { search: label })).find((o) => o.label === label)!;
+    const placed = (await call(terminal, 'orders.list', { search: label })).find((o) => o.label === label)!;
     expect(placed).toMatchObject({ total: SWITCHED_ORDER, paidAmount: 0, staff: { name: MANAGER.name } });
     await lockTill(page);
   });
 
   it('a paid-out by the cashier, approved with the manager’s PIN', async () => {
-    await signInOnLockScreen(page, 'cashier');
+    // A shift of the case's own (a float to pay out of), with no cash moved yet.
+    await freshDrawer(terminal, 'cashier', FLOAT_COUNT);
+    await openPage(terminal, { signIn: 'cashier' });
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: /^Shift/ }).tap();
     const shift = page.getByRole('region', { name: 'Open shift' });
     await shift.getByRole('button', { name: 'Paid-out' }).tap();
@@ -285,13 +381,20 @@ describe('staff, shifts and the Z report in the browser', () => {
     await expectAccessible(page, 'the paid-out dialog');
     await move.getByRole('button', { name: /^Record the paid-out/ }).tap();
     await move.waitFor({ state: 'detached' });
-    await expect.poll(() => page.getByTestId('shift-notice').textContent()).toBe(`Paid out ${dollars(PAID_OUT)}: Supplies.`);
+    await waitForText(page.getByTestId('shift-notice'), `Paid out ${dollars(PAID_OUT)}: Supplies.`);
     expect(await shift.getByTestId('shift-paid-outs').textContent()).toBe(dollars(PAID_OUT));
     expect(await shift.getByTestId('cash-movement').allTextContents()).toEqual([expect.stringMatching(new RegExp(`Paid-out\\${dollars(PAID_OUT)}Supplies${CASHIER.name}$`))]);
   });
 
   it('closes the shift with a blind count: nothing shows what the till expects until the count is in, then short by a dollar', async () => {
+    // The cashier's shift of the story, through the core: the float, the two sales, the paid-out.
+    await freshDrawer(terminal, 'cashier', FLOAT_COUNT);
+    await sellCashAndCard(terminal, menu);
+    await call(terminal, 'shift.moveCash', { kind: 'paid_out', amount: PAID_OUT, reason: 'Supplies', managerPin: MANAGER.pin });
+    await openPage(terminal, { signIn: 'cashier', openShift: false });
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: /^Shift/ }).tap();
     const shift = page.getByRole('region', { name: 'Open shift' });
+    await shift.waitFor();
     expect(await shift.getByTestId('shift-cash-sales').textContent()).toBe(dollars(CASH_ORDER));
     expect(await shift.getByTestId('shift-card-sales').textContent()).toBe(dollars(CARD_ORDER));
     // The figure the till expects, in any spelling, is nowhere on the page.
@@ -307,7 +410,7 @@ describe('staff, shifts and the Z report in the browser', () => {
     await close.waitFor();
     await noExpectedFigure('before counting');
     await count(close, { '$20.00': 4, '$10.00': 1, '$5.00': 1, '$0.25': 2 });
-    await expect.poll(() => close.getByTestId('closing-total').textContent()).toBe(dollars(COUNTED));
+    await waitForText(close.getByTestId('closing-total'), dollars(COUNTED));
     // Closing is a manager's: the cashier counts, the manager approves with their PIN.
     expect(await close.textContent()).toContain('Closing a shift needs a manager: they check the count and enter their PIN.');
     await close.getByLabel('Manager PIN to approve').fill(MANAGER.pin);
@@ -329,12 +432,28 @@ describe('staff, shifts and the Z report in the browser', () => {
   });
 
   it('the owner reads the Z report: sales by item, staff and tender as sold; the CSV downloads', async () => {
-    await lockTill(page);
-    await signInOnLockScreen(page, 'owner');
+    // A terminal of its own: the report is the whole day's, so no other case may have sold on it.
+    await withOwnTerminal({}, async (own) => {
+      const ownMenu = await pulledMenu(own);
+      // The day, through the core: the cashier's float and two sales, the order the manager placed,
+      // the paid-out, and the blind close a dollar short.
+      await freshDrawer(own, 'cashier', FLOAT_COUNT);
+      await sellCashAndCard(own, ownMenu);
+      await signInOnCore(own, 'manager');
+      await call(own, 'orders.place', {
+        lines: [
+          { menuItemId: item('Edamame', ownMenu).id, quantity: 1 },
+          { menuItemId: item('Lager', ownMenu).id, quantity: 1 },
+        ],
+    });
+    await signInOnCore(own, 'cashier');
+    await call(own, 'shift.moveCash', { kind: 'paid_out', amount: PAID_OUT, reason: 'Supplies', managerPin: MANAGER.pin });
+    await call(own, 'shift.close', { count: COUNTED_COUNT, managerPin: MANAGER.pin });
+    await openPage(own, { signIn: 'owner', openShift: false });
     await goToScreen(page, 'Reports');
     const report = page.getByRole('article', { name: /^End-of-day report/ });
     await report.waitFor();
-    const z = await call<ZReport>('reports.z', {});
+    const z = await call(own, 'reports.z', {});
     const tableRows = (testId: string) =>
       report
         .getByTestId(testId)
@@ -376,7 +495,7 @@ describe('staff, shifts and the Z report in the browser', () => {
     const filename = `z-report-${z.businessDay}-till-${z.till}.csv`;
     expect(file.suggestedFilename()).toBe(filename);
     expect(z.till).toBe('A');
-    await expect.poll(() => page.getByTestId('report-notice').textContent()).toBe(`The report is saved as ${filename}.`);
+    await waitForText(page.getByTestId('report-notice'), `The report is saved as ${filename}.`);
     const csv = readFileSync((await file.path())!, 'utf8');
     expect(csv.startsWith('\uFEFF')).toBe(true);
     const blocks = csv
@@ -393,9 +512,7 @@ describe('staff, shifts and the Z report in the browser', () => {
     expect(block('by staff')).toEqual(['staff,orders,sales,payments,tips,refunds,voids', `${CASHIER.name},2,28.50,28.50,0.00,0.00,0`, `${MANAGER.name},1,14.00,0.00,0.00,0.00,0`]);
     expect(block('by tender')).toEqual(['tender,payments,amount,tips,refunds,net', 'card,1,7.50,0.00,0.00,7.50', 'cash,1,21.00,0.00,0.00,21.00']);
     expect(block('cash')).toEqual(['float,sales,tips,refunds,paid outs,drops,expected,counted,over short', '87.50,21.00,0.00,0.00,12.00,0.00,96.50,95.50,-1.00']);
-  });
-
-  it('ran without a console error or CSP violation', () => {
-    expect(consoleErrors).toEqual([]);
+    expect(consoleErrors, 'console errors and CSP violations').toEqual([]);
+    });
   });
 });
