@@ -135,7 +135,11 @@ class Engine implements SyncEngine {
   #lastPullAt: number | null = null;
   #lastFullPullAt: number | null = null;
   #lastRetentionAt: number | null = null;
-  #lastError: string | null = null;
+  /**
+   * The last failure of each kind of work, cleared by that work's next success: the status says
+   * what is true now, not what once went wrong (a 429 or a full disk long since recovered).
+   */
+  readonly #errors: Record<ErrorSource, string | null> = { push: null, pull: null, probe: null, permission: null };
   #pushPermissionProblems: string[] = [];
   /** A pull failed because the server was unreachable. */
   #pullMissed = false;
@@ -216,7 +220,7 @@ class Engine implements SyncEngine {
       deadLetters: stats.deadLetters,
       backoff: this.#backoff && this.#backoff.untilMs > now ? this.#backoff : null,
       credentials: this.#credentials,
-      lastError: this.#lastError,
+      lastError: this.#errors.permission ?? this.#errors.push ?? this.#errors.pull ?? this.#errors.probe,
       reachProblem: this.#reachProblem,
       readProblems: [...this.#puller.readProblems].map(([scope, detail]) => ({ scope, detail, since: this.#readProblemSince.get(scope) ?? now })),
       initialSyncDone: this.#puller.initialSyncDone(this.#locationId),
@@ -321,7 +325,7 @@ class Engine implements SyncEngine {
     this.#pushTimer = null;
     this.#pushing = this.#pushOnce()
       .catch((error: unknown) => {
-        this.#lastError = `push failed: ${(error as Error).message}`;
+        this.#errors.push = `push failed: ${(error as Error).message}`;
         this.#logger.error({ err: error }, 'push failed unexpectedly');
       })
       .finally(() => {
@@ -371,7 +375,9 @@ class Engine implements SyncEngine {
     if (result.halt) {
       const error = result.halt.error;
       if (this.#online && error instanceof ApiError && (error.kind === 'network' || error.kind === 'timeout')) this.#failureToCheck = true;
-      this.#handleFailure(error);
+      this.#handleFailure(error, 'push');
+    } else {
+      this.#errors.push = null; // a drain that ran to its end: whatever stopped an earlier one has passed
     }
   }
 
@@ -383,7 +389,8 @@ class Engine implements SyncEngine {
     this.#reachProblem = null;
     this.#transportFailures = 0;
     if (this.#backoff?.reason.startsWith('offline')) this.#backoff = null;
-    if (wasOffline) this.#lastError = null;
+    // Back: what the outage made fail is not true any more (each kind clears again on its next success).
+    if (wasOffline) this.#errors.push = this.#errors.pull = this.#errors.probe = null;
     if (this.#pullMissed) {
       // Reconnected: the pull that failed while offline runs now, not at its next interval.
       this.#pullMissed = false;
@@ -395,20 +402,20 @@ class Engine implements SyncEngine {
     const problems = [...this.#pushPermissionProblems, ...this.#puller.permissionProblems];
     if (problems.length > 0 && this.#credentials === 'ok') {
       this.#credentials = 'insufficient_permission';
-      this.#lastError = problems[0] ?? null;
     } else if (problems.length === 0 && this.#credentials === 'insufficient_permission') {
       this.#credentials = 'ok';
     }
+    this.#errors.permission = problems[0] ?? null;
   }
 
   /** Turns a failure that stops sync for everything (not one operation) into status and a pause. */
-  #handleFailure(error: unknown): void {
+  #handleFailure(error: unknown, source: ErrorSource): void {
     const now = this.#clock.now();
     if (!(error instanceof ApiError)) {
-      this.#lastError = (error as Error).message;
+      this.#errors[source] = (error as Error).message;
       return;
     }
-    this.#lastError = error.message;
+    this.#errors[source] = error.message;
     switch (error.kind) {
       case 'network':
       case 'timeout': {
@@ -452,14 +459,17 @@ class Engine implements SyncEngine {
           // Going offline on this failure: check at once whether it was a blip.
           if (this.#online) this.#failureToCheck = true;
         }
-        this.#handleFailure(error);
+        this.#handleFailure(error, 'pull');
         if (!(error instanceof ApiError)) this.#logger.error({ err: error }, 'pull failed unexpectedly');
       })
       .finally(() => {
         this.#pulling = null;
         this.#emit();
         if (this.#stopped) return;
-        this.#pullTimer = setTimeout(() => this.#runPull(), this.#timers.pullIntervalMs);
+        // A pull stopped by a rate limit runs again when the pause ends, not a whole interval later.
+        const now = this.#clock.now();
+        const paused = this.#errors.pull !== null && this.#backoff?.reason.startsWith('rate limited') && this.#backoff.untilMs > now ? this.#backoff.untilMs - now : null;
+        this.#pullTimer = setTimeout(() => this.#runPull(), paused === null ? this.#timers.pullIntervalMs : Math.min(paused, this.#timers.pullIntervalMs));
         this.#pullTimer.unref?.();
         this.#scheduleProbe();
       });
@@ -471,6 +481,7 @@ class Engine implements SyncEngine {
     const fullOrders = this.#lastFullPullAt === null || now - this.#lastFullPullAt >= this.#timers.fullPullIntervalMs;
     await this.#puller.reconcile({ locationId: this.#locationId, fullOrders });
     this.#markOnline();
+    this.#errors.pull = null;
     for (const scope of this.#readProblemSince.keys()) if (!this.#puller.readProblems.has(scope)) this.#readProblemSince.delete(scope);
     for (const scope of this.#puller.readProblems.keys()) if (!this.#readProblemSince.has(scope)) this.#readProblemSince.set(scope, now);
     this.#lastPullAt = this.#clock.now();
@@ -527,6 +538,7 @@ class Engine implements SyncEngine {
     this.#probing = probeApi(this.#api, Math.min(this.#timers.probe.timeoutMs, this.#tuning.requestTimeoutMs))
       .then(() => {
         this.#markOnline();
+        this.#errors.probe = null;
         this.#refreshPermissionState();
         // Back (or still) reachable: whatever waits goes now, not at the end of an old pause.
         if (this.#store.outbox.unfinishedCount() > 0) this.#runPush();
@@ -534,7 +546,7 @@ class Engine implements SyncEngine {
       .catch((error: unknown) => {
         if (error instanceof ApiError && error.status !== null) this.#markOnline();
         if (answersNotAsAnApi(error)) this.#reachProblem = { kind: 'not_an_api', host: this.#apiHost() };
-        this.#handleFailure(error);
+        this.#handleFailure(error, 'probe');
       })
       .finally(() => {
         this.#probing = null;
@@ -549,6 +561,9 @@ class Engine implements SyncEngine {
  * not exist (a network down fails with EAI_AGAIN or a timeout instead), or a refusal from a
  * server that has not answered once since sync started.
  */
+/** The kinds of work whose last failure the status tells, each until its next success. */
+type ErrorSource = 'push' | 'pull' | 'probe' | 'permission';
+
 function reachProblemOf(error: ApiError, everAnswered: boolean, host: string): ReachProblem | null {
   if (error.transportCode === 'ENOTFOUND') return { kind: 'dns_not_found', host };
   if (error.transportCode === 'ECONNREFUSED' && !everAnswered) return { kind: 'refused', host };

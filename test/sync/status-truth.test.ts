@@ -100,4 +100,16 @@ describe('sync status', () => {
     // A resolver that cannot be reached answers EAI_AGAIN: that is an outage, and says so.
     expect(engine.status().reachProblem).toEqual(code === 'ENOTFOUND' ? { kind: 'dns_not_found', host } : null);
   });
+
+  it('a rate limit that has passed is not told any more: lastError clears once the work it stopped has run again', async () => {
+    const { sandbox, store } = await sandboxAndStore(defer);
+    await sandbox.faults.set({ rate_limit_rate: 1, retry_after_sec: 1 });
+    const engine = engineFor(sandbox, store, { locationId: sandbox.credentials.locationIds[0]! });
+    engine.start();
+    defer(() => engine.stop());
+    await waitFor(() => engine.status().lastError?.includes('429') === true, 10_000, 'the rate limit to be told');
+    await sandbox.faults.reset();
+    await waitFor(() => engine.status().lastPullAt !== null, 10_000, 'a pull after the pause');
+    expect(engine.status()).toMatchObject({ lastError: null, pending: 0, readProblems: [] });
+  });
 });
