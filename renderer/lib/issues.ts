@@ -13,13 +13,17 @@ export interface SplitRefusal<F extends string> {
  * `labels` name a field in the message under it ("customer.name" → "The name": "The name can be at
  * most 120 characters."); without one the core's words stand alone.
  */
+/** How bridge/plain-issues.ts's fragments start: words about a value that has no subject yet. */
+const FRAGMENT = /^(is|are|should|cannot|needs|can|must)\b/;
+
 export function splitRefusal<F extends string>(caught: unknown, fields: readonly F[], labels: Partial<Record<F, string>> = {}): SplitRefusal<F> {
   const found: Partial<Record<F, string>> = {};
   const rest: string[] = [];
   if (caught instanceof BridgeCallError && caught.issues && caught.issues.length > 0) {
     for (const issue of caught.issues) {
       const field = fields.find((f) => issue.path === f || issue.path.endsWith(`.${f}`));
-      const label = field ? labels[field] : undefined;
+      // The plain fragments ("can be at most 120 characters") need the field's name; a schema's own words name it already.
+      const label = field && FRAGMENT.test(issue.message) ? labels[field] : undefined;
       if (field && found[field] === undefined) found[field] = sentence(label ? `${label} ${issue.message}` : issue.message);
       else if (!field) rest.push(sentence(issue.message));
     }

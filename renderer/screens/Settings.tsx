@@ -147,7 +147,7 @@ function SettingsForm({ settings, currency, system, store, oauthMessage, message
 
   return (
     <div className="settings">
-      {system ? <ConnectionForm settings={settings} run={run} clearMessage={() => setMessage(null)} /> : null}
+      {system ? <ConnectionForm settings={settings} onSaved={saved('Settings saved.')} clearMessage={() => setMessage(null)} /> : null}
       {store ? <StoreForm settings={settings} currency={currency} setMessage={setMessage} /> : null}
       {store ? <CheckoutSettings settings={settings} currency={currency} onSaved={saved('Checkout settings saved.')} /> : null}
       {store ? <PrintingSettings settings={settings} onSaved={saved('Printing settings saved.')} /> : null}
@@ -172,8 +172,24 @@ function SettingsForm({ settings, currency, system, store, oauthMessage, message
 
 type Run = (action: () => Promise<unknown>, done: string) => Promise<void>;
 
-/** The cloud's addresses, the location and the webhook receiver: the owner's (or IT's). */
-function ConnectionForm({ settings, run, clearMessage }: { settings: SettingsView; run: Run; clearMessage: () => void }) {
+/** The connection form's fields, as the core's refusals name them (issue paths), and how a sentence names each. */
+const CONNECTION_FIELDS = ['apiBaseUrl', 'apiHost', 'authUrl', 'locationId', 'webhook.host', 'webhook.port', 'webhookSigningSecret'] as const;
+type ConnectionField = (typeof CONNECTION_FIELDS)[number];
+const CONNECTION_LABELS: Record<ConnectionField, string> = {
+  apiBaseUrl: 'the API base URL',
+  apiHost: 'the API host',
+  authUrl: 'the dashboard URL',
+  locationId: 'the location',
+  'webhook.host': 'the host',
+  'webhook.port': 'the port',
+  webhookSigningSecret: 'the signing secret',
+};
+/** What the bridge takes (bridge/contract.ts, settings.update). */
+const LOCATION_ID_MAX = 80;
+const WEBHOOK_HOST_MAX = 255;
+
+/** The cloud's addresses, the location and the webhook receiver: the owner's (or IT's). Each refusal under its field, the first focused. */
+function ConnectionForm({ settings, onSaved, clearMessage }: { settings: SettingsView; onSaved: () => void; clearMessage: () => void }) {
   const client = useBridge();
   const { data: locations } = useQuery('location.list', {});
   const [apiBaseUrl, setApiBaseUrl] = useState(settings.apiBaseUrl);
@@ -184,54 +200,88 @@ function ConnectionForm({ settings, run, clearMessage }: { settings: SettingsVie
   // Kept as typed: a port that is not a number is refused next to the field, never read as 0.
   const [portText, setPortText] = useState(String(settings.webhook.port));
   const [webhookSecret, setWebhookSecret] = useState('');
-  const portId = useId();
-  const [portError, setPortError] = useState<string | null>(null);
+  const ids = {
+    apiBaseUrl: useId(),
+    apiHost: useId(),
+    authUrl: useId(),
+    locationId: useId(),
+    'webhook.host': useId(),
+    'webhook.port': useId(),
+    webhookSigningSecret: useId(),
+  } satisfies Record<ConnectionField, string>;
+  const [errors, setErrors] = useState<Partial<Record<ConnectionField, string>>>({});
+  /** What the core refused about no field of this form. */
+  const [note, setNote] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   useEffect(() => {
-    if (portError) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [portError]);
-
-  const save = (event: FormEvent) => {
-    event.preventDefault();
-    const port = readWholeNumber(portText, 0, 65535);
-    setPortError(port.error);
-    if (port.value === null) {
-      clearMessage();
-      return;
-    }
-    void run(
-      () =>
-        client.call('settings.update', {
-          apiBaseUrl,
-          apiHost,
-          authUrl,
-          ...(locationId ? { locationId } : {}),
-          webhook: { ...webhook, port: port.value },
-          ...(webhookSecret ? { webhookSigningSecret: webhookSecret } : {}),
-        }),
-      'Settings saved.',
-    );
+    if (attempt > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [attempt]);
+  const field = (name: ConnectionField) => describedBy(ids[name], errors[name] ?? null);
+  const error = (name: ConnectionField) => <FieldError id={ids[name]} message={errors[name] ?? null} />;
+  /** A field typed in again is no longer refused. */
+  const edit = (name: ConnectionField, set: () => void) => {
+    set();
+    if (errors[name] !== undefined) setErrors(({ [name]: _fixed, ...rest }) => rest);
   };
 
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    clearMessage();
+    setNote(null);
+    const port = readWholeNumber(portText, 0, 65535);
+    if (port.value === null) {
+      setErrors({ 'webhook.port': port.error ?? 'The port is a whole number from 0 to 65535.' });
+      setAttempt((n) => n + 1);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      // An address left empty is one not set here (the core keeps what it has), never an empty one.
+      await client.call('settings.update', {
+        ...(apiBaseUrl.trim() ? { apiBaseUrl: apiBaseUrl.trim() } : {}),
+        ...(apiHost.trim() ? { apiHost: apiHost.trim() } : {}),
+        ...(authUrl.trim() ? { authUrl: authUrl.trim() } : {}),
+        ...(locationId ? { locationId } : {}),
+        webhook: { ...webhook, port: port.value },
+        ...(webhookSecret ? { webhookSigningSecret: webhookSecret } : {}),
+      });
+      onSaved();
+    } catch (caught) {
+      const refusal = splitRefusal(caught, CONNECTION_FIELDS, CONNECTION_LABELS);
+      setErrors(refusal.fields);
+      setNote(refusal.note);
+      setAttempt((n) => n + 1);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const refused = Object.keys(errors).length > 0;
+
   return (
-    <form className="card" onSubmit={save} aria-label="Connection" ref={formRef}>
+    <form className="card" onSubmit={(event) => void save(event)} aria-label="Connection" ref={formRef} noValidate>
       <h2>Connection</h2>
       <label>
         API base URL
-        <input type="url" value={apiBaseUrl} onChange={(event) => setApiBaseUrl(event.target.value)} />
+        <input type="url" value={apiBaseUrl} onChange={(event) => edit('apiBaseUrl', () => setApiBaseUrl(event.target.value))} {...field('apiBaseUrl')} />
       </label>
+      {error('apiBaseUrl')}
       <label>
         API host (OAuth token endpoint)
-        <input type="url" value={apiHost} onChange={(event) => setApiHost(event.target.value)} />
+        <input type="url" value={apiHost} onChange={(event) => edit('apiHost', () => setApiHost(event.target.value))} {...field('apiHost')} />
       </label>
+      {error('apiHost')}
       <label>
         Dashboard (consent page) URL
-        <input type="url" value={authUrl} onChange={(event) => setAuthUrl(event.target.value)} />
+        <input type="url" value={authUrl} onChange={(event) => edit('authUrl', () => setAuthUrl(event.target.value))} {...field('authUrl')} />
       </label>
+      {error('authUrl')}
       <label>
         Location
         {locations && locations.length > 0 ? (
-          <select value={locationId} onChange={(event) => setLocationId(event.target.value)}>
+          <select value={locationId} onChange={(event) => edit('locationId', () => setLocationId(event.target.value))} {...field('locationId')}>
             {locations.some((l) => l.id === locationId) ? null : <option value={locationId}>{locationId || 'Choose a location'}</option>}
             {locations.map((location) => (
               <option key={location.id} value={location.id}>
@@ -240,9 +290,16 @@ function ConnectionForm({ settings, run, clearMessage }: { settings: SettingsVie
             ))}
           </select>
         ) : (
-          <input value={locationId} onChange={(event) => setLocationId(event.target.value)} placeholder="loc_… (the list appears after the first sync)" />
+          <input
+            value={locationId}
+            maxLength={LOCATION_ID_MAX}
+            onChange={(event) => edit('locationId', () => setLocationId(event.target.value))}
+            placeholder="loc_… (the list appears after the first sync)"
+            {...field('locationId')}
+          />
         )}
       </label>
+      {error('locationId')}
       <h2>Webhook receiver</h2>
       <label className="checkbox">
         <input type="checkbox" checked={webhook.enabled} onChange={(event) => setWebhook({ ...webhook, enabled: event.target.checked })} />
@@ -250,26 +307,29 @@ function ConnectionForm({ settings, run, clearMessage }: { settings: SettingsVie
       </label>
       <label>
         Listen on host
-        <input value={webhook.host} onChange={(event) => setWebhook({ ...webhook, host: event.target.value })} />
+        <input value={webhook.host} maxLength={WEBHOOK_HOST_MAX} onChange={(event) => edit('webhook.host', () => setWebhook({ ...webhook, host: event.target.value }))} {...field('webhook.host')} />
       </label>
+      {error('webhook.host')}
       <label>
         Port (0 picks a free one)
-        <input inputMode="numeric" value={portText} onChange={(event) => setPortText(event.target.value)} {...describedBy(portId, portError)} />
+        <input inputMode="numeric" value={portText} onChange={(event) => edit('webhook.port', () => setPortText(event.target.value))} {...field('webhook.port')} />
       </label>
-      <FieldError id={portId} message={portError} />
+      {error('webhook.port')}
       <label>
         Signing secret {settings.webhook.secretSet ? '(set; paste a new one to replace it)' : '(from the dashboard, starts with whsec_)'}
-        <input type="password" autoComplete="off" value={webhookSecret} onChange={(event) => setWebhookSecret(event.target.value)} />
+        <input type="password" autoComplete="off" value={webhookSecret} onChange={(event) => edit('webhookSigningSecret', () => setWebhookSecret(event.target.value))} {...field('webhookSigningSecret')} />
       </label>
+      {error('webhookSigningSecret')}
       {settings.webhook.url ? (
         <p className="muted" data-testid="webhook-url">
           Receiving at {settings.webhook.url}
           {settings.webhook.secretSet ? '' : ' — events are refused until the signing secret is set.'}
         </p>
       ) : null}
-      {portError ? <p className="muted">Nothing was saved: fix the field marked above.</p> : null}
+      <ErrorNote message={note} />
+      {refused ? <p className="muted">Nothing was saved: fix the field marked above.</p> : null}
       <div className="dialog-actions">
-        <button type="submit" className="primary big">
+        <button type="submit" className="primary big" disabled={busy}>
           Save connection
         </button>
       </div>

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { App } from '../../renderer/App';
 import { SyncIndicator } from '../../renderer/components/SyncIndicator';
 import type { BridgeClient } from '../../renderer/lib/bridge-client';
+import { Settings } from '../../renderer/screens/Settings';
 import { Shift } from '../../renderer/screens/Shift';
 import { startSandbox } from '../../sandbox/index';
 import { ITEMS, startCoreOnSandbox } from '../core/fixtures';
@@ -50,7 +51,7 @@ describe('the register', () => {
     await waitFor(() => expect(name.getAttribute('aria-invalid')).toBe('true'));
     const described = (name.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent);
     expect(described).toContain('The name can be at most 120 characters.');
-    expect(document.activeElement).toBe(name);
+    await waitFor(() => expect(document.activeElement).toBe(name));
     // No raw validator text anywhere else on the screen, and nothing was saved.
     expect(document.body.textContent).not.toMatch(/Too big|expected string|customer\.name/);
     expect(await client.call('orders.list', {})).toEqual([]);
@@ -134,6 +135,30 @@ describe('the payment dialog', () => {
     const dialog = within(await chargeSoup(client, { table: '4', guests: '3' }));
     fireEvent.click(dialog.getByLabelText('Split evenly'));
     await waitFor(() => expect(dialog.getByRole('group', { name: 'Ways' }).querySelector('output')?.textContent).toBe('3 ways'));
+  });
+});
+
+describe('Settings', () => {
+  it('says a bad API address under its field, focused, and nothing at the foot of the page', async () => {
+    const client = await withCore(undefined, undefined, { signIn: 'owner' });
+    renderWith(client, <Settings currency="usd" />);
+    const form = within(await screen.findByRole('form', { name: 'Connection' }));
+    const address = form.getByLabelText('API base URL');
+    const before = (await client.call('settings.get', {})).apiBaseUrl;
+    type(address, 'https://api.example.com/api');
+    fireEvent.click(form.getByRole('button', { name: 'Save connection' }));
+    await waitFor(() => expect(fieldError(address)).toBe('The API base URL ends with /v1.'));
+    await waitFor(() => expect(document.activeElement).toBe(address));
+    // Said once, where the address is; not again far below.
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual(['The API base URL ends with /v1.']);
+    expect((await client.call('settings.get', {})).apiBaseUrl).toBe(before);
+    type(address, 'not an address');
+    fireEvent.click(form.getByRole('button', { name: 'Save connection' }));
+    await waitFor(() => expect(fieldError(address)).toBe('The API base URL should be a web address (http or https).'));
+    // Typing again takes the refusal away.
+    type(address, 'https://api.example.com/v1');
+    expect(fieldError(address)).toBeNull();
+    expect(address.getAttribute('aria-invalid')).toBeNull();
   });
 });
 
