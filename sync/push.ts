@@ -387,7 +387,9 @@ export class OutboxPusher {
       return false; // the next pull brings the server's version
     }
     const target = op.kind === 'order.fulfil' ? 'fulfilled' : op.kind === 'order.cancel' ? 'cancelled' : null;
-    if (ambiguousBefore && target !== null && current.status === target) {
+    // Closed in a state this terminal does not know (`voided`): after a lost reply, the cloud has our change.
+    const closedAsItSays = typeof current.cloud_status === 'string';
+    if (ambiguousBefore && target !== null && (current.status === target || closedAsItSays)) {
       this.#complete(op, current);
       return true;
     }
