@@ -524,3 +524,52 @@ describe('npm run sandbox -- --profile --record-shape', () => {
     }
   });
 });
+
+describe('quirks (sandbox/quirks.ts): what a /v1 may do where the spec is silent, each off by default', () => {
+  it('short pages: half of per_page a page, meta.per_page as asked, total_pages and links.next over the real pages', async () => {
+    const sb = await sandbox({ quirks: { short_pages: true } });
+    const first = (await v1(sb, 'GET', '/orders?per_page=10')).body;
+    expect(first.data).toHaveLength(5);
+    expect(first.meta).toMatchObject({ per_page: 10, total_pages: Math.ceil(first.meta.total / 5) });
+    expect(first.links.next).toContain('page=2');
+    const ids = new Set<string>();
+    for (let page = 1; page <= first.meta.total_pages; page++) for (const o of (await v1(sb, 'GET', `/orders?per_page=10&page=${page}`)).body.data) ids.add(o.id);
+    expect(ids.size).toBe(first.meta.total);
+  });
+
+  it('an empty page 2 that still links on; every record on the pages around it', async () => {
+    const sb = await sandbox({ quirks: { empty_page_with_next: true } });
+    const second = (await v1(sb, 'GET', '/orders?per_page=50&page=2')).body;
+    expect(second.data).toEqual([]);
+    expect(second.links.next).toContain('page=3');
+    expect(second.meta.total_pages).toBe(Math.ceil(second.meta.total / 50) + 1);
+    const ids = new Set<string>();
+    for (let page = 1; page <= second.meta.total_pages; page++) for (const o of (await v1(sb, 'GET', `/orders?per_page=50&page=${page}`)).body.data) ids.add(o.id);
+    expect(ids.size).toBe(second.meta.total);
+  });
+
+  it('orders newest first', async () => {
+    const sb = await sandbox({ quirks: { newest_first: true } });
+    const stamps = (await v1(sb, 'GET', '/orders?per_page=20')).body.data.map((o: { created_at: string }) => Date.parse(o.created_at));
+    expect(stamps).toEqual([...stamps].sort((a, b) => b - a));
+  });
+
+  it('states the spec does not list: voided orders, settled payments, a repeated capture refused as 422 in spec-minimal; GET /payments/intents/{id}', async () => {
+    const sb = await sandbox({ profile: 'spec-minimal', quirks: { unknown_order_states: true, unknown_payment_states: true } });
+    const statuses = new Set<string>();
+    for (let page = 1; page <= 3; page++) for (const o of (await v1(sb, 'GET', `/orders?per_page=100&page=${page}`)).body.data) statuses.add(o.status);
+    expect([...statuses].sort()).toEqual(['fulfilled', 'open', 'voided']);
+    const order = (await v1(sb, 'GET', '/orders?status=open&per_page=1')).body.data[0];
+    const intent = (await v1(sb, 'POST', '/payments/intents', { body: { order_id: order.id, amount: 100, currency: 'usd' } })).body;
+    expect(intent.status).toBe('authorized');
+    expect((await v1(sb, 'POST', `/payments/intents/${intent.id}/capture`)).body.status).toBe('settled');
+    const again = await v1(sb, 'POST', `/payments/intents/${intent.id}/capture`);
+    expect(again.status).toBe(422);
+    expect((await v1(sb, 'GET', `/payments/intents/${intent.id}`)).body).toEqual({ id: intent.id, order_id: order.id, amount: 100, currency: 'usd', status: 'settled' });
+    await v1(sb, 'POST', `/payments/${intent.id}/refunds`, { body: { amount: 100 } });
+    expect((await v1(sb, 'GET', `/payments/intents/${intent.id}`)).body.status).toBe('reversed');
+    sb.updateSettings({ quirks: { unknown_payment_states: false } });
+    expect((await v1(sb, 'GET', `/payments/intents/${intent.id}`)).body.status).toBe('refunded');
+    expect(sb.settings().quirks).toEqual({ ...NO_QUIRKS, unknown_order_states: true });
+  });
+});
