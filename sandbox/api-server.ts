@@ -221,7 +221,9 @@ export function createApiHandler(deps: ApiServerDeps) {
         }
         throw err;
       }
-      const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+      // The Host names the links a list answers with; one that makes no URL is the client's mistake, not a 500.
+      const url = URL.parse(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+      if (url === null) throw new ApiError('invalid_request', 'the Host header is not a valid host name', { param: 'Host' });
       if (url.pathname === '/oauth/token') return await deps.oauthToken(req, res, raw);
       if (url.pathname === '/openapi.json' && req.method === 'GET') return sendJson(res, 200, deps.openapi());
       if (url.pathname.startsWith('/v1/')) return await handleV1(req, res, url, raw, requestId, settings, mode);

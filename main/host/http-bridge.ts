@@ -115,7 +115,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   }
 
   function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): void {
-    const relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
+    let relative: string;
+    try {
+      relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
+    } catch {
+      // A malformed %-escape: thrown here it would escape the request handler and stop the server.
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('bad path');
+      return;
+    }
     const file = normalize(join(rendererRoot, relative));
     if (!file.startsWith(rendererRoot)) {
       res.writeHead(404).end();

@@ -95,6 +95,31 @@ describe('the bridge over HTTP, given bodies that are not a request', () => {
   });
 });
 
+describe('the page server, given paths that are not a file', () => {
+  it('answers a malformed %-escape with 400 and keeps serving', async () => {
+    for (const path of ['/%E0%A4%A', '/%', '/assets/%zz.js']) {
+      const reply = await new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: host.port, path, headers: { host: `127.0.0.1:${host.port}` } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(reply, path).toBe(400);
+    }
+    const page = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: host.port, path: '/', headers: { host: `127.0.0.1:${host.port}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(page).toBe(200);
+  });
+});
+
 describe('the webhook receiver, given signed bodies that are not an event', () => {
   const signed = (body: string) =>
     post(webhookUrl, body, { 'content-type': 'application/json', 'service-signature': signatureHeader(SECRET, body, Math.floor(Date.now() / 1000)) });
