@@ -248,6 +248,19 @@ export class StaffRoster {
   }
 
   /**
+   * A right sign-in found without hashing (a PIN that signed in since launch: no slow step, so
+   * nothing to reserve): it clears the wrong PINs before it, as a settled right sign-in does.
+   */
+  rightWithoutCheck(): void {
+    this.transaction(() => {
+      if (this.guard().failures === 0) return;
+      const last = this.sql.allSql<{ n: number | null }>('SELECT MAX(seq) AS n FROM pin_attempts', [])[0]?.n ?? 0;
+      this.#writeGuard(this.guard(), Math.max(this.#clearedThrough(), last));
+      this.#recount();
+    });
+  }
+
+  /**
    * Lifts a lockout (the owner, or IT from the command line): the wrong PINs so far no longer count
    * toward the wait and the guessing budget is full again. Audited as `staff.lockout_lifted` by
    * `actor` (a staff id, or "it"), with the wrong PINs of the last 24 h. Answers what it lifted.

@@ -42,9 +42,14 @@ export class PinDirectory {
     return found;
   }
 
-  async find<T extends { id: string; pin_hash: string }>(pin: string, candidates: readonly T[]): Promise<T | null> {
+  /** Who a PIN belongs to if they signed in with it since launch (no hashing); null otherwise. */
+  known<T extends { id: string }>(pin: string, candidates: readonly T[]): T | null {
     const knownId = this.#known.get(this.#digest(pin));
-    const known = knownId === undefined ? undefined : candidates.find((c) => c.id === knownId);
+    return (knownId === undefined ? undefined : candidates.find((c) => c.id === knownId)) ?? null;
+  }
+
+  async find<T extends { id: string; pin_hash: string }>(pin: string, candidates: readonly T[]): Promise<T | null> {
+    const known = this.known(pin, candidates);
     if (known) return known;
     // Those who signed in most recently first: the regulars are found in the first batch.
     const ordered = [...candidates].sort((a, b) => (this.#lastSeen.get(b.id) ?? 0) - (this.#lastSeen.get(a.id) ?? 0));
