@@ -140,6 +140,30 @@ describe('an order record the screens cannot read', () => {
   });
 });
 
+describe('a menu price from the cloud past what one order comes to', () => {
+  it('leaves the menu readable for everyone; ringing the item up is refused in words', async () => {
+    const seed = (store: Parameters<NonNullable<Parameters<typeof startTestCore>[2]>>[0]) =>
+      store.server.applyServerRecord('menu_item', {
+        id: 'mi_yacht',
+        location_id: 'loc_test',
+        category_id: 'cat_mains',
+        name: 'Yacht',
+        description: '',
+        price: 5_000_000_000,
+        currency: 'usd',
+        available: true,
+        low_stock: false,
+        modifier_ids: [],
+        deleted: false,
+      });
+    t = await startTestCore({}, {}, seed, { signIn: 'cashier', openShift: false });
+    const menu = await ok(t.core, 'menu.snapshot', {});
+    expect(menu.items.find((i) => i.id === 'mi_yacht')?.price).toBe(5_000_000_000);
+    const error = refusal(await raw(t.core, 'orders.place', { lines: [{ menuItemId: 'mi_yacht', quantity: 1 }] }));
+    expect(error.message).toMatch(/more than one order/i);
+  });
+});
+
 describe('an order past what one till rings up', () => {
   it('is refused in words on orders.place and orders.update, and nothing is recorded', async () => {
     t = await startTestCore({}, {}, undefined, { signIn: 'manager', openShift: false });
