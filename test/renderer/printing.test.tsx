@@ -7,7 +7,7 @@
 // "Print the receipt after each payment" setting and "Print receipt" on the last order.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Order } from '../../bridge/contract';
+import type { CommandName, Order } from '../../bridge/contract';
 import { PERMISSIONS } from '../../bridge/staff/roles';
 import { hashManagerPin } from '../../main/config/index';
 import type { Store } from '../../store/index';
@@ -57,6 +57,32 @@ const printerRow = (name: string) => document.querySelector(`[data-testid="print
 /** The text of the FieldError a field points at (aria-describedby), or null. */
 const fieldError = (field: HTMLElement) => (field.getAttribute('aria-describedby') ? document.getElementById(field.getAttribute('aria-describedby')!)?.textContent ?? null : null);
 
+/**
+ * Waits until every printer is ready with nothing waiting, in doubt or being sent: whatever was
+ * queued has printed, so what the fake printers hold now is all there will be.
+ */
+async function printersIdle(client: BridgeClient): Promise<void> {
+  await waitFor(
+    async () => {
+      const { printers } = await client.call('printing.status', {});
+      expect(printers.filter((p) => p.state !== 'ready' || p.pending > 0 || p.inDoubt > 0)).toEqual([]);
+    },
+    { timeout: 10_000 },
+  );
+}
+
+/** The client, and a promise that settles once the core has answered `command` to something rendered with it. */
+function answeredOnce(client: BridgeClient, command: CommandName): { client: BridgeClient; answered: Promise<void> } {
+  let settle!: () => void;
+  const answered = new Promise<void>((resolve) => (settle = resolve));
+  const call = (async (name: CommandName, payload: never) => {
+    const value = await client.call(name, payload);
+    if (name === command) settle();
+    return value;
+  }) as BridgeClient['call'];
+  return { client: { call, on: (event, listener) => client.on(event, listener), onConnection: (listener) => client.onConnection(listener) }, answered };
+}
+
 async function paidOrder(client: BridgeClient, method: 'cash' | 'card' = 'card'): Promise<Order> {
   const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 2 }, { menuItemId: ITEMS.latte, quantity: 1 }] });
   return (await client.call('payments.take', { orderId: order.id, method, amount: order.total, ...(method === 'cash' ? { tendered: 5000 } : {}) })).order;
@@ -76,10 +102,11 @@ function seedTicketForBar(store: Store): void {
 
 describe('the printers pill', () => {
   it('is not there when no printer is set up', async () => {
-    const client = await withCore();
+    const { client, answered } = answeredOnce(await withCore(), 'printing.status');
     renderWith(client, <PrinterIndicator />);
     expect((await client.call('printing.status', {})).enabled).toBe(false);
-    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    // The pill has had the core's answer (and React the commit after it): still nothing.
+    await act(() => answered);
     expect(screen.queryByTestId('printer-indicator')).toBeNull();
   });
 
@@ -107,7 +134,8 @@ describe('the printers pill', () => {
     kitchen.setStatus({});
     await waitFor(() => expect(pill().textContent).toBe('Printers ready'), { timeout: 12_000 });
     await waitFor(() => expect(printerRow('kitchen').textContent).toContain('0 tickets waiting'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await kitchen.waitFor(() => kitchen.count(order.number!) >= 1, 'the ticket after the paper is back');
+    await printersIdle(client);
     expect(kitchen.count(order.number!)).toBe(1);
   });
 
@@ -143,7 +171,7 @@ describe('the printers pill', () => {
     fireEvent.click(panel().getByRole('button', { name: 'It printed' }));
     await waitFor(() => expect(panel().getByTestId('printers-notice').textContent).toBe(`Receipt · Order ${second.label}: marked as printed.`));
     expect(panel().queryByTestId('print-job')).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await printersIdle(client);
     expect(receipt.jobs()).toHaveLength(printed);
   });
 
@@ -292,7 +320,7 @@ describe('open the drawer', () => {
 
 describe('printing the receipt after each payment', () => {
   it('is a manager setting: a manager turns it off (no PIN asked), receipts then print on request from the last order', async () => {
-    const { client, receipt } = await withPrinters({ signIn: 'manager' });
+    const { client, receipt, kitchen } = await withPrinters({ signIn: 'manager' });
     renderWith(client, <Settings currency="usd" />);
     const form = within(await screen.findByRole('form', { name: 'Printing' }));
     const toggle = form.getByLabelText('Print the receipt after each payment') as HTMLInputElement;
@@ -306,7 +334,9 @@ describe('printing the receipt after each payment', () => {
 
     // A payment now prints no receipt by itself; the last order offers it.
     const order = await paidOrder(client);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Its kitchen ticket came out and nothing else waits: no receipt came with it.
+    await kitchen.waitFor(() => kitchen.count(order.label) === 1, 'the kitchen ticket');
+    await printersIdle(client);
     expect(receipt.jobs()).toHaveLength(0);
     renderWith(client, <LastOrder order={order} notice={null} onNext={() => undefined} autoReceipt={false} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Print receipt' }));
@@ -319,10 +349,12 @@ describe('printing the receipt after each payment', () => {
     const { client } = await withPrinters();
     const paid = await paidOrder(client);
     const open = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
-    renderWith(client, <LastOrder order={paid} notice={null} onNext={() => undefined} autoReceipt />);
-    renderWith(client, <LastOrder order={open} notice={null} onNext={() => undefined} autoReceipt={false} />);
-    await act(() => client.call('printing.status', {}));
-    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
-    expect(screen.queryByRole('button', { name: 'Print receipt' })).toBeNull();
+    const printsByItself = renderWith(client, <LastOrder order={paid} notice={null} onNext={() => undefined} autoReceipt />);
+    const unpaid = renderWith(client, <LastOrder order={open} notice={null} onNext={() => undefined} autoReceipt={false} />);
+    // A paid order on a till that prints on request offers it: once it shows, the printers' status is in for all three.
+    const onRequest = renderWith(client, <LastOrder order={paid} notice={null} onNext={() => undefined} autoReceipt={false} />);
+    await within(onRequest.container).findByRole('button', { name: 'Print receipt' });
+    expect(within(printsByItself.container).queryByRole('button', { name: 'Print receipt' })).toBeNull();
+    expect(within(unpaid.container).queryByRole('button', { name: 'Print receipt' })).toBeNull();
   });
 });
