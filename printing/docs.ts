@@ -87,8 +87,15 @@ export const ReceiptDoc = z.object({
   cashier: ShortText.nullable().optional(),
   lines: z.array(ReceiptLine),
   totals: z.object({
-    subtotal: ShortText,
-    /** Order-level discounts (line discounts print under their line). */
+    /** What the lines come to before any discount (null: no such row, e.g. a refund by amount). */
+    subtotal: ShortText.nullable(),
+    /** The subtotal row's words ("Subtotal"; "Before tax" on a refund). */
+    subtotalLabel: ShortText.default('Subtotal'),
+    /**
+     * Every discount row between the subtotal and the taxes: what the lines' own discounts took off
+     * together ("Item discounts", each also said under its line), then the order's discount. The
+     * subtotal minus these plus the added taxes is the total, on paper as on screen.
+     */
     discounts: z.array(DocAmount).default([]),
     taxes: z.array(DocAmount).default([]),
     /** Prices include the taxes listed: they print as "incl." lines after the total. */
@@ -108,8 +115,30 @@ export const ReceiptDoc = z.object({
     })
     .nullable()
     .optional(),
-  /** Prints "NOT YET CONFIRMED BY THE CLOUD" (sold offline, a card stored to forward). */
+  /** Prints "NOT YET CONFIRMED BY THE CLOUD" (sold offline, a card stored to forward). Read at print time instead when `cloud` names records. */
   unconfirmed: z.boolean().default(false),
+  /**
+   * The records the cloud must have for this paper to be confirmed (the order, its card payments,
+   * a refund): the print worker reads their sync state when it prints and says NOT YET CONFIRMED
+   * only if one is still unconfirmed then. `waitMs`: how long after it was queued the paper may
+   * wait for the confirmation before it prints anyway (a card taken online is confirmed within
+   * moments; 0 for a sale made offline).
+   */
+  cloud: z
+    .object({
+      records: z.array(z.object({ kind: ShortText, id: ShortText })).max(100),
+      waitMs: z.number().int().min(0).max(60_000).default(0),
+    })
+    .nullable()
+    .default(null),
+  /** A reprint of a receipt already printed: COPY under the header and at the bottom. */
+  copy: z.boolean().default(false),
+  /** Paper for a check not paid in full, a bill: says it is not a receipt; `due` says what is left. */
+  bill: z.boolean().default(false),
+  /** What is still owed on the check (a bill, or the receipt of a part payment), and what was paid so far. */
+  due: z.object({ paidSoFar: ShortText.nullable().default(null), amount: ShortText }).nullable().default(null),
+  /** Suggested tips on a bill ("15%", "$3.30"), from the till's checkout settings. */
+  tipGuide: z.array(DocAmount).default([]),
   /** Lines printed at the bottom ("Thank you!"). */
   footer: z.array(ShortText).default([]),
 });

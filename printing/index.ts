@@ -13,7 +13,7 @@ export {
   ReportDoc,
   DrawerKickDoc,
 } from './docs';
-export { receiptMarkup, kitchenMarkup, reportMarkup, escapeText, wrapText, formatTime, UNCONFIRMED_TEXT, REPRINT_TEXT } from './markup';
+export { receiptMarkup, kitchenMarkup, reportMarkup, escapeText, wrapText, formatTime, UNCONFIRMED_TEXT, REPRINT_TEXT, COPY_TEXT, NOT_A_RECEIPT_TEXT } from './markup';
 export {
   renderReceipt,
   renderKitchenTicket,
@@ -57,4 +57,5 @@ export {
   type StatusResult,
 } from './transport';
 export { receiptJob, kitchenJobs, drawerJob, reportJob } from './jobs';
-export { PrintWorker, type PrintWorkerOptions, type PrinterStatusView, type PrinterState, type PrintLogger } from './worker';
+export { PrintWorker, type PrintWorkerOptions, type PrinterStatusView, type PrinterState, type PrintLogger, type CloudState } from './worker';
+export { printableText } from './charset';

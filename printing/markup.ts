@@ -11,6 +11,8 @@ type Report = z.output<typeof ReportDoc>;
 
 export const UNCONFIRMED_TEXT = 'NOT YET CONFIRMED BY THE CLOUD';
 export const REPRINT_TEXT = 'REPRINT - may have printed already';
+export const COPY_TEXT = 'COPY';
+export const NOT_A_RECEIPT_TEXT = 'NOT A RECEIPT - payment still due';
 
 /** Characters receiptline reads as markup, escaped with a backslash wherever they appear in text. */
 const SPECIAL = /[\\|{}\-=~_"`^]/g;
@@ -164,16 +166,21 @@ function banner(text: string, cpl: number, size: '^^' | '^^^'): string[] {
   return wrapText(text, perLine).map((line) => `\`${size}~${escapeText(line)}~\``);
 }
 
-export function receiptMarkup(doc: Receipt, cpl: number, options: { reprint?: boolean } = {}): string {
-  const totalsAmounts = [doc.totals.subtotal, ...doc.totals.discounts.map((d) => d.amount), ...doc.totals.taxes.map((t) => t.amount), doc.totals.tip ?? ''];
+export function receiptMarkup(doc: Receipt, cpl: number, options: { reprint?: boolean; unconfirmed?: boolean } = {}): string {
+  const unconfirmed = options.unconfirmed ?? doc.unconfirmed;
+  const totalsAmounts = [doc.totals.subtotal ?? '', ...doc.totals.discounts.map((d) => d.amount), ...doc.totals.taxes.map((t) => t.amount), doc.totals.tip ?? ''];
   const lineAmounts = doc.lines.flatMap((l) => [l.amount, l.discount?.amount ?? '']);
   const paymentAmounts = doc.payments.flatMap((p) => [p.amount, p.tip ?? '']);
-  const columns = new TwoColumns(cpl, amountColumn(cpl, [...totalsAmounts, ...lineAmounts, ...paymentAmounts, doc.change ?? ''], [doc.totals.total]));
+  const dueAmounts = [doc.due?.paidSoFar ?? '', ...(doc.bill ? [] : [doc.due?.amount ?? '']), ...doc.tipGuide.map((t) => t.amount)];
+  const bigAmounts = [doc.totals.total, ...(doc.bill && doc.due ? [doc.due.amount] : [])];
+  const columns = new TwoColumns(cpl, amountColumn(cpl, [...totalsAmounts, ...lineAmounts, ...paymentAmounts, ...dueAmounts, doc.change ?? ''], bigAmounts));
   const out: string[] = locationHeader(doc.location, cpl);
   out.push('');
   if (doc.variant === 'refund') out.push(...banner('REFUND', cpl, '^^^'));
+  if (doc.bill) out.push(...banner('BILL', cpl, '^^^'), ...centered(NOT_A_RECEIPT_TEXT, cpl, '"', '"'));
+  if (doc.copy) out.push(...banner(COPY_TEXT, cpl, '^^'));
   if (options.reprint) out.push(...centered(REPRINT_TEXT, cpl, '"', '"'));
-  if (doc.unconfirmed) out.push(...banner(UNCONFIRMED_TEXT, cpl, '^^'));
+  if (unconfirmed) out.push(...banner(UNCONFIRMED_TEXT, cpl, '^^'));
   out.push('---', `{width:*,${Math.min(Math.max(textWidth(doc.tillLetter) + 5, 8), Math.floor(cpl / 2))}}`);
   out.push(`|^^Order ${escapeText(doc.orderLabel)} | Till ${escapeText(doc.tillLetter)}|`);
   out.push('{width:*}', `|${columnText(formatTime(doc.time), cpl)}`);
@@ -195,7 +202,7 @@ export function receiptMarkup(doc: Receipt, cpl: number, options: { reprint?: bo
 
   out.push('---', columns.widths);
   const amountRow = (a: DocAmount) => columns.row(a.label, a.amount);
-  out.push(columns.row('Subtotal', doc.totals.subtotal));
+  if (doc.totals.subtotal !== null) out.push(columns.row(doc.totals.subtotalLabel, doc.totals.subtotal));
   out.push(...doc.totals.discounts.map(amountRow));
   if (!doc.totals.taxIncluded) out.push(...doc.totals.taxes.map(amountRow));
   out.push(columns.row(doc.variant === 'refund' ? 'REFUNDED' : 'TOTAL', doc.totals.total, { big: true, emphasis: true }));
@@ -211,7 +218,18 @@ export function receiptMarkup(doc: Receipt, cpl: number, options: { reprint?: bo
     }
     if (doc.change) out.push(columns.row('Change', doc.change, { emphasis: true }));
   }
-  if (doc.unconfirmed) out.push('{width:*}', '', ...centered(UNCONFIRMED_TEXT, cpl, '"', '"'));
+  if (doc.due) {
+    out.push('---');
+    if (doc.due.paidSoFar) out.push(columns.row('Paid so far', doc.due.paidSoFar));
+    out.push(columns.row(doc.bill ? 'DUE' : 'Balance due', doc.due.amount, { big: doc.bill, emphasis: true }));
+  }
+  if (doc.tipGuide.length > 0) {
+    out.push('{width:*}', '', `|${columnText('Suggested tip (on the amount due):', cpl)}`, columns.widths);
+    out.push(...doc.tipGuide.map((t) => columns.row(t.label, t.amount, { indent: 2 })));
+  }
+  if (doc.bill) out.push('{width:*}', '', ...centered(NOT_A_RECEIPT_TEXT, cpl, '"', '"'));
+  if (doc.copy) out.push('{width:*}', '', ...centered(COPY_TEXT, cpl, '"', '"'));
+  if (unconfirmed) out.push('{width:*}', '', ...centered(UNCONFIRMED_TEXT, cpl, '"', '"'));
   if (doc.footer.length > 0) out.push('{width:*}', '', ...doc.footer.flatMap((line) => centered(line, cpl)));
   return out.join('\n') + '\n';
 }

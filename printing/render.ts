@@ -1,12 +1,12 @@
 // Documents to printer bytes (ESC/POS) or to SVG (the on-screen preview), through one ReceiptLine
 // markup each (printing/markup.ts) and receiptline's transform. docs/printing.md says why receiptline.
 import { transform, type Printer } from 'receiptline';
+import type { z } from 'zod';
+import { printableDocument, type PrinterEncoding } from './charset';
 import { DrawerKickDoc, KitchenTicketDoc, ReceiptDoc, ReportDoc } from './docs';
-import { kitchenMarkup, receiptMarkup, reportMarkup } from './markup';
+import { formatTime, kitchenMarkup, receiptMarkup, reportMarkup } from './markup';
 
-/** receiptline's character sets ('multilingual' switches ESC/POS code pages as the text needs). */
-export const PRINTER_ENCODINGS = ['multilingual', 'cp437', 'cp852', 'cp858', 'cp860', 'cp863', 'cp865', 'cp866', 'cp1252', 'cp932', 'cp936', 'cp949', 'cp950', 'shiftjis', 'gb18030', 'ksc5601', 'big5', 'tis620'] as const;
-export type PrinterEncoding = (typeof PRINTER_ENCODINGS)[number];
+export { PRINTER_ENCODINGS, type PrinterEncoding } from './charset';
 
 /** receiptline's ESC/POS command sets: 'escpos' for Epson TM and compatibles (Star in ESC/POS emulation), 'generic' for clones. */
 export const ESCPOS_COMMAND_SETS = ['escpos', 'epson', 'sii', 'citizen', 'fit', 'generic', 'impact', 'impactb'] as const;
@@ -25,6 +25,11 @@ export interface RenderOptions {
   cut?: boolean;
   /** The job may have printed before (a person sent it again): it says REPRINT. */
   reprint?: boolean;
+  /**
+   * A receipt whose document names its cloud records (`cloud`): whether they were all confirmed
+   * when it prints (the worker reads it then). Leaves the document's `unconfirmed` as it is when absent.
+   */
+  cloudConfirmed?: boolean;
 }
 
 export const DEFAULT_CPL = 48;
@@ -41,25 +46,39 @@ function transformMarkup(markup: string, options: RenderOptions): Buffer | strin
   return Buffer.from(bytes, 'latin1');
 }
 
+/**
+ * A parsed document's text as this printer can print it (printing/charset.ts), its time formatted
+ * first: the bytes and the preview carry the same characters.
+ */
+function printable<T extends { time: z.output<typeof ReceiptDoc>['time'] }>(doc: T, options: RenderOptions): T {
+  return printableDocument({ ...doc, time: formatTime(doc.time) }, options.encoding ?? 'multilingual');
+}
+
+function receiptOptions(doc: z.output<typeof ReceiptDoc>, options: RenderOptions): { reprint?: boolean; unconfirmed?: boolean } {
+  const unconfirmed = doc.cloud && doc.cloud.records.length > 0 && options.cloudConfirmed !== undefined ? !options.cloudConfirmed : doc.unconfirmed;
+  return { reprint: options.reprint, unconfirmed };
+}
+
 /** Customer receipt (or the refund receipt, `variant: 'refund'`). Throws a ZodError on a document that is not one. */
 export function renderReceipt(doc: ReceiptDoc, options: RenderOptions & { target: 'svg' }): string;
 export function renderReceipt(doc: ReceiptDoc, options?: RenderOptions & { target?: 'escpos' }): Buffer;
 export function renderReceipt(doc: ReceiptDoc, options: RenderOptions = {}): Buffer | string {
-  return transformMarkup(receiptMarkup(ReceiptDoc.parse(doc), options.cpl ?? DEFAULT_CPL, options), options);
+  const parsed = printable(ReceiptDoc.parse(doc), options);
+  return transformMarkup(receiptMarkup(parsed, options.cpl ?? DEFAULT_CPL, receiptOptions(parsed, options)), options);
 }
 
 /** Kitchen ticket: large type, modifiers indented, notes; 'add' and 'void' variants carry a banner. */
 export function renderKitchenTicket(doc: KitchenTicketDoc, options: RenderOptions & { target: 'svg' }): string;
 export function renderKitchenTicket(doc: KitchenTicketDoc, options?: RenderOptions & { target?: 'escpos' }): Buffer;
 export function renderKitchenTicket(doc: KitchenTicketDoc, options: RenderOptions = {}): Buffer | string {
-  return transformMarkup(kitchenMarkup(KitchenTicketDoc.parse(doc), options.cpl ?? DEFAULT_CPL, options), options);
+  return transformMarkup(kitchenMarkup(printable(KitchenTicketDoc.parse(doc), options), options.cpl ?? DEFAULT_CPL, options), options);
 }
 
 /** The end-of-day report (titled rows). */
 export function renderReport(doc: ReportDoc, options: RenderOptions & { target: 'svg' }): string;
 export function renderReport(doc: ReportDoc, options?: RenderOptions & { target?: 'escpos' }): Buffer;
 export function renderReport(doc: ReportDoc, options: RenderOptions = {}): Buffer | string {
-  return transformMarkup(reportMarkup(ReportDoc.parse(doc), options.cpl ?? DEFAULT_CPL), options);
+  return transformMarkup(reportMarkup(printable(ReportDoc.parse(doc), options), options.cpl ?? DEFAULT_CPL), options);
 }
 
 /** ESC p m t1 t2: pulse the drawer kick-out connector (pin 2: m = 0, pin 5: m = 1; t in 2 ms units). */
@@ -83,22 +102,33 @@ export function renderJob(kind: RenderableKind, payload: unknown, options: Rende
   switch (kind) {
     case 'receipt':
     case 'refund_receipt': {
-      const doc = ReceiptDoc.parse(payload);
-      return transformMarkup(receiptMarkup({ ...doc, variant: kind === 'receipt' ? 'sale' : 'refund' }, cpl, options), options);
+      const doc = printable(ReceiptDoc.parse(payload), options);
+      return transformMarkup(receiptMarkup({ ...doc, variant: kind === 'receipt' ? 'sale' : 'refund' }, cpl, receiptOptions(doc, options)), options);
     }
     case 'kitchen':
     case 'kitchen_add':
     case 'kitchen_void': {
-      const doc = KitchenTicketDoc.parse(payload);
+      const doc = printable(KitchenTicketDoc.parse(payload), options);
       const variant = kind === 'kitchen' ? 'new' : kind === 'kitchen_add' ? 'add' : 'void';
       return transformMarkup(kitchenMarkup({ ...doc, variant }, cpl, options), options);
     }
     case 'report':
-      return transformMarkup(reportMarkup(ReportDoc.parse(payload), cpl), options);
+      return transformMarkup(reportMarkup(printable(ReportDoc.parse(payload), options), cpl), options);
     case 'drawer': {
       const bytes = drawerKickBytes(DrawerKickDoc.parse(payload ?? {}));
       if (options.target === 'svg') return transformMarkup('{width:*}\n"Cash drawer"\n', { ...options, cut: false });
       return bytes;
     }
   }
+}
+
+/**
+ * The cloud records a queued receipt's document names (`cloud`), and how long it may wait for
+ * them, without rendering it; null for any other job or a payload that is not a receipt.
+ */
+export function receiptCloudRecords(kind: RenderableKind, payload: unknown): { records: { kind: string; id: string }[]; waitMs: number } | null {
+  if (kind !== 'receipt' && kind !== 'refund_receipt') return null;
+  const parsed = ReceiptDoc.safeParse(payload);
+  const cloud = parsed.success ? parsed.data.cloud : null;
+  return cloud && cloud.records.length > 0 ? cloud : null;
 }

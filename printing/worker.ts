@@ -12,7 +12,7 @@
 import { systemClock, type Clock } from '../common/clock';
 import type { PrintJob, PrintQueue } from '../store/print-queue';
 import { configuredPrinters, type PrinterConfig, type PrintingConfig } from './config';
-import { renderJob } from './render';
+import { receiptCloudRecords, renderJob } from './render';
 import { blockingCondition } from './status';
 import { connectPrinter, PrintTransportError, queryStatus, type PrinterConnection, type TransportTimeouts } from './transport';
 
@@ -55,7 +55,18 @@ export interface PrintWorkerOptions {
   statusPollMs?: number;
   onChange?: (printers: PrinterStatusView[]) => void;
   logger?: PrintLogger;
+  /**
+   * Where the cloud stands on records a receipt names (its `cloud`), asked when it is about to
+   * print: 'confirmed' (all of them), 'waiting' (one is still on its way) or 'refused'. Without
+   * it a receipt prints its document's `unconfirmed` as queued.
+   */
+  cloudState?: (records: readonly { kind: string; id: string }[]) => CloudState;
 }
+
+export type CloudState = 'confirmed' | 'waiting' | 'refused';
+
+/** How often a receipt waiting for the cloud's confirmation looks again. */
+const CLOUD_RECHECK_MS = 50;
 
 class PrinterLoop {
   state: PrinterState = 'ready';
@@ -117,6 +128,7 @@ export class PrintWorker {
   readonly #listeners = new Set<(printers: PrinterStatusView[]) => void>();
   readonly #logger: PrintLogger | undefined;
   readonly #startedAt: number;
+  readonly #cloudState: PrintWorkerOptions['cloudState'];
   #running = false;
   #lastEmitted = '';
 
@@ -131,6 +143,7 @@ export class PrintWorker {
     this.#timeouts = options.timeouts ?? {};
     this.#statusPollMs = options.statusPollMs ?? 30_000;
     this.#logger = options.logger;
+    this.#cloudState = options.cloudState;
     if (options.onChange) this.#listeners.add(options.onChange);
   }
 
@@ -298,7 +311,12 @@ export class PrintWorker {
         }
         const job = this.#queue.claim(loop.config.name, now);
         if (job) {
-          await this.#print(loop, job);
+          const cloud = this.#cloudOf(job, now);
+          if (cloud.holdMs > 0) {
+            await loop.sleep(cloud.holdMs);
+            continue;
+          }
+          await this.#print(loop, job, cloud.confirmed);
           continue;
         }
         const poll = this.#pollInterval(loop);
@@ -339,11 +357,24 @@ export class PrintWorker {
     this.#setState(loop, state, reason);
   }
 
-  async #print(loop: PrinterLoop, job: PrintJob): Promise<void> {
+  /**
+   * A receipt naming its cloud records: whether the cloud has them all now, and how long to hold
+   * it for a confirmation on its way (its `waitMs` after it was queued), 0 to print now.
+   */
+  #cloudOf(job: PrintJob, now: number): { confirmed: boolean | undefined; holdMs: number } {
+    const cloud = this.#cloudState ? receiptCloudRecords(job.kind, job.payload) : null;
+    if (!cloud || !this.#cloudState) return { confirmed: undefined, holdMs: 0 };
+    const state = this.#cloudState(cloud.records);
+    const left = job.createdAt + cloud.waitMs - now;
+    if (state === 'waiting' && left > 0 && !job.reprint) return { confirmed: false, holdMs: Math.min(left, CLOUD_RECHECK_MS) };
+    return { confirmed: state === 'confirmed', holdMs: 0 };
+  }
+
+  async #print(loop: PrinterLoop, job: PrintJob, cloudConfirmed?: boolean): Promise<void> {
     const { config } = loop;
     let bytes: Buffer;
     try {
-      bytes = renderJob(job.kind, job.payload, { cpl: config.cpl, encoding: config.encoding, commandSet: config.commandSet, reprint: job.reprint });
+      bytes = renderJob(job.kind, job.payload, { cpl: config.cpl, encoding: config.encoding, commandSet: config.commandSet, reprint: job.reprint, cloudConfirmed });
     } catch (error) {
       const reason = `its ${job.kind} document cannot be printed: ${message(error)}`;
       this.#logger?.warn({ printer: config.name, job: job.id, error: message(error) }, 'print job failed');

@@ -2,7 +2,9 @@
 // own views as printing/'s documents, queued in the same transaction as the write that causes
 // them (store.printQueue), and the worker that prints them. With no printer configured nothing is
 // queued and the register works as before (docs/printing.md).
-import type { Check, Location, Order, PrinterView, PrintingStatus, PrintJobView } from '../../bridge/contract';
+import { refundForUnits, DEFAULT_TIP_PERCENTS_BPS, tipFor } from '../../bridge/checkout/index';
+import { mergeTaxLines, type NamedTaxAmount } from '../../bridge/checkout/tax-lines';
+import type { AppliedDiscount, Check, Location, Order, PrinterView, PrintingStatus, PrintJobView } from '../../bridge/contract';
 import { formatMoney } from '../../bridge/money';
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/log';
@@ -15,6 +17,7 @@ import {
   renderJob,
   PrintWorker,
   RECEIPT_PRINTER,
+  type CloudState,
   type KitchenLine,
   type KitchenTicketDoc,
   type PrinterStatusView,
@@ -22,7 +25,8 @@ import {
   type ReceiptDoc,
   type ReportDoc,
 } from '../../printing/index';
-import type { NewPrintJob, OrderDoc, PrintJob, Store } from '../../store/index';
+import { EntityKind, type NewPrintJob, type OrderDoc, type PrintJob, type Store } from '../../store/index';
+import { priceOrder } from './checkout';
 import { CoreError } from './errors';
 
 
@@ -34,6 +38,28 @@ const FINISHED_JOBS_KEPT_MS = 7 * 24 * 60 * 60_000;
 
 const money = (amount: number, currency: string) => formatMoney(amount, currency);
 const percent = (ppm: number) => `${Number((ppm / 10_000).toFixed(4))}%`;
+
+/**
+ * How long a card receipt taken online may wait for the cloud to confirm its payment before it
+ * prints anyway (saying NOT YET CONFIRMED): the push usually lands within a second.
+ */
+export const RECEIPT_CLOUD_WAIT_MS = 3_000;
+
+/** The refund reasons the cloud knows (bridge RefundReason), in words. */
+const REFUND_REASONS: Record<string, string> = {
+  requested_by_customer: 'Requested by customer',
+  duplicate: 'Duplicate charge',
+  fraudulent: 'Fraudulent charge',
+  order_cancelled: 'Order cancelled',
+  other: 'Other',
+};
+
+export function refundReasonText(reason: string): string {
+  const known = REFUND_REASONS[reason];
+  if (known) return known;
+  const words = reason.replace(/_/g, ' ').trim();
+  return words === '' ? 'Not given' : words[0]!.toUpperCase() + words.slice(1);
+}
 
 /** What to do about a printer, in the cashier's words. */
 function printerMessage(view: PrinterStatusView): string | null {
@@ -66,9 +92,13 @@ export class PrintLink {
     private readonly clock: Clock,
     onChange: (status: PrintingStatus) => void,
     logger: Logger,
+    /** The suggested tips of the checkout settings (basis points), printed on a bill. */
+    private readonly tipPercents: () => readonly number[] = () => DEFAULT_TIP_PERCENTS_BPS,
   ) {
     const enabled = setup.receipt !== null || setup.kitchen.length > 0;
-    this.#worker = enabled ? new PrintWorker({ queue: store.printQueue, printers: setup, clock, logger: logger.child({ component: 'printing' }) }) : null;
+    this.#worker = enabled
+      ? new PrintWorker({ queue: store.printQueue, printers: setup, clock, logger: logger.child({ component: 'printing' }), cloudState: (records) => this.#cloudState(records) })
+      : null;
     this.#worker?.onChange(() => onChange(this.status()));
   }
 
@@ -138,11 +168,27 @@ export class PrintLink {
     return kitchenJobs({ orderId: doc.id, version: 'cancelled', doc: this.#kitchenDoc(doc, tillLetter, timeZone, 'void', []), routing: this.setup.routing, defaultPrinter: this.#kitchenPrinter(), voidPrinters: printers });
   }
 
+  /** Where the cloud stands on a receipt's records, read from the outbox when it prints. */
+  #cloudState(records: readonly { kind: string; id: string }[]): CloudState {
+    const known = records.flatMap((r) => {
+      const kind = EntityKind.safeParse(r.kind);
+      return kind.success ? [{ kind: kind.data, id: r.id }] : [];
+    });
+    const states = [...this.store.outbox.syncStatesOf(known).values()];
+    if (states.includes('dead')) return 'refused';
+    return states.length > 0 ? 'waiting' : 'confirmed';
+  }
+
   /** After a payment: the receipt (when receipts print by themselves) and, for cash, the drawer. */
   forPayment(order: Order, location: Location, tillLetter: string, payment: { id: string; method: 'card' | 'cash' }, change: number): NewPrintJob[] {
     if (this.setup.receipt === null) return [];
     const jobs: NewPrintJob[] = [];
-    if (this.autoReceipt()) jobs.push(receiptJob({ orderId: order.id, key: payment.id, doc: receiptDoc(order, location, tillLetter, this.clock.now(), { change }) }));
+    if (this.autoReceipt()) {
+      // A card taken online is on its way to the cloud: its receipt may wait a moment for the confirmation.
+      const sentOnline = order.payments.some((p) => p.id === payment.id && p.method === 'card' && p.status === 'pending');
+      const doc = receiptDoc(order, location, tillLetter, this.clock.now(), { change, cloudWaitMs: sentOnline ? RECEIPT_CLOUD_WAIT_MS : 0 });
+      jobs.push(receiptJob({ orderId: order.id, key: payment.id, doc }));
+    }
     if (payment.method === 'cash') jobs.push(drawerJob({ key: payment.id, orderId: order.id }));
     return jobs;
   }
@@ -150,13 +196,7 @@ export class PrintLink {
   /** After a refund: a refund receipt, and the drawer when cash goes back. */
   forRefund(order: Order, location: Location, tillLetter: string, refund: { id: string; amount: number; reason: string; cash: boolean }): NewPrintJob[] {
     if (this.setup.receipt === null) return [];
-    const doc: ReceiptDoc = {
-      ...receiptDoc(order, location, tillLetter, this.clock.now(), {}),
-      variant: 'refund',
-      totals: { subtotal: money(refund.amount, order.currency), total: money(refund.amount, order.currency) },
-      payments: [{ tender: refund.cash ? 'Cash' : 'Card', amount: money(refund.amount, order.currency) }],
-      refund: { originalOrder: order.label, reason: refund.reason },
-    };
+    const doc = refundDoc(order, this.store.cashier.getOrder(order.id), location, tillLetter, this.clock.now(), refund);
     return [receiptJob({ orderId: order.id, key: refund.id, doc }), ...(refund.cash ? [drawerJob({ key: refund.id, orderId: order.id })] : [])];
   }
 
@@ -166,23 +206,37 @@ export class PrintLink {
     if (!this.#worker) throw new CoreError('unavailable', 'No printer is set up on this terminal. IT sets printers with --receipt-printer and --kitchen-printer (docs/printing.md).');
   }
 
+  /** What a reprint or the preview shows: a bill while money is still due, else the receipt. */
+  #paperOnRequest(order: Order, location: Location, tillLetter: string): ReceiptDoc {
+    return receiptDoc(order, location, tillLetter, this.clock.now(), { asBill: true, tipPercents: this.tipPercents() });
+  }
+
   /**
-   * The receipt on request: the customer's receipt when none was printed for the order yet
-   * (receipts on request), else a copy marked COPY. Each is its own job.
+   * Paper on request. A check not paid in full gets a bill (what is due, what was paid so far,
+   * suggested tips; not a receipt), a new one each time. A paid check gets the customer's receipt
+   * when none was printed for it yet (receipts on request), else a copy marked COPY.
    */
   reprint(order: Order, location: Location, tillLetter: string): void {
     this.#requireEnabled();
     if (this.setup.receipt === null) throw new CoreError('unavailable', 'No receipt printer is set up on this terminal.');
-    const receipts = this.store.printQueue.list({ orderId: order.id }).filter((j) => j.kind === 'receipt' && j.state !== 'discarded').length;
-    const doc = receiptDoc(order, location, tillLetter, this.clock.now(), {});
-    const job = receipts === 0 ? receiptJob({ orderId: order.id, key: 'on-request', doc }) : receiptJob({ orderId: order.id, key: `copy-${receipts}`, doc: { ...doc, footer: ['COPY', 'Thank you!'] } });
+    const doc = this.#paperOnRequest(order, location, tillLetter);
+    const earlier = this.store.printQueue.list({ orderId: order.id }).filter((j) => j.kind === 'receipt' && j.state !== 'discarded');
+    const bills = earlier.filter((j) => j.dedupeKey.includes(':bill-')).length;
+    const receipts = earlier.length - bills;
+    const job = doc.bill
+      ? receiptJob({ orderId: order.id, key: `bill-${bills + 1}`, doc })
+      : receipts === 0
+        ? receiptJob({ orderId: order.id, key: 'on-request', doc })
+        : receiptJob({ orderId: order.id, key: `copy-${receipts}`, doc: { ...doc, copy: true } });
     this.store.printQueue.enqueue([job]);
     this.notify();
   }
 
   preview(order: Order, location: Location, tillLetter: string): { svg: string; widthChars: number } {
     const widthChars = this.setup.receipt?.cpl ?? 42;
-    const svg = renderJob('receipt', receiptDoc(order, location, tillLetter, this.clock.now(), {}), { target: 'svg', cpl: widthChars });
+    const doc = this.#paperOnRequest(order, location, tillLetter);
+    const cloudConfirmed = doc.cloud ? this.#cloudState(doc.cloud.records) === 'confirmed' : undefined;
+    const svg = renderJob('receipt', doc, { target: 'svg', cpl: widthChars, encoding: this.setup.receipt?.encoding, cloudConfirmed });
     return { svg: String(svg), widthChars };
   }
 
@@ -277,31 +331,79 @@ export class PrintLink {
   }
 }
 
-/** The customer's receipt of an order as the register shows it: every figure formatted as on screen. */
-export function receiptDoc(order: Order, location: Location, tillLetter: string, now: number, extra: { change?: number }): ReceiptDoc {
-  const c = order.currency;
-  const check: Check = order.check;
-  const live = order.payments.filter((p) => p.status !== 'failed');
+/** A discount in the screen's words: "10% off · Loyalty", "$5.00 off · Regular", "Comp · Cold". */
+function describeDiscount(discount: Pick<AppliedDiscount, 'kind' | 'value' | 'reason'>, currency: string): string {
+  if (discount.kind === 'percent' && discount.value === 10_000) return /^comp\b/i.test(discount.reason) ? discount.reason : `Comp · ${discount.reason}`;
+  const size = discount.kind === 'percent' ? `${Number((discount.value / 100).toFixed(2))}%` : money(discount.value, currency);
+  return `${size} off · ${discount.reason}`;
+}
+
+const taxLabel = (t: NamedTaxAmount) => (t.ratePpm > 0 ? `${t.name} ${percent(t.ratePpm)}` : t.name);
+
+/**
+ * The rows between the subtotal and the taxes, as the screen's CheckTotals shows them: what the
+ * lines' own discounts took off together ("Item discounts"; "Discounts" when the order has no
+ * discount of its own), then the order's discount by name. Subtotal − these + added taxes = total.
+ */
+function discountRows(check: Check, currency: string): { label: string; amount: string }[] {
+  const byOrder = check.orderDiscount && check.orderDiscount.amount > 0 ? check.orderDiscount : null;
+  const others = check.discountTotal - (byOrder?.amount ?? 0);
+  return [
+    ...(others > 0 ? [{ label: byOrder ? 'Item discounts' : 'Discounts', amount: `-${money(others, currency)}` }] : []),
+    ...(byOrder ? [{ label: describeDiscount(byOrder, currency), amount: `-${money(byOrder.amount, currency)}` }] : []),
+  ];
+}
+
+/** The records the cloud must have for this order's paper to be confirmed: the order and its card payments. */
+function cloudRecords(order: Order): { kind: string; id: string }[] {
+  return [{ kind: 'order', id: order.id }, ...order.payments.filter((p) => p.method === 'card' && p.status !== 'failed').map((p) => ({ kind: 'payment_intent', id: p.id }))];
+}
+
+function heading(order: Order, location: Location, tillLetter: string, now: number) {
   return {
-    variant: 'sale',
     location: { name: location.name, ...(location.address ? { address: location.address } : {}), ...(location.phone ? { phone: location.phone } : {}) },
     cashier: order.staff?.name ?? null,
     orderLabel: order.label,
     tillLetter,
     time: { iso: new Date(now).toISOString(), timeZone: location.timezone || 'UTC' },
     service: { type: order.service.type, table: order.service.table, guests: order.service.guests, customerName: order.customer.name || null },
+  };
+}
+
+/**
+ * The paper of an order as the register shows it: every figure formatted as on screen. Paid in
+ * full: the customer's receipt. Money still due: the receipt of a part payment says the balance;
+ * `asBill` (paper on request) makes it a bill, not a receipt, with the suggested tips.
+ */
+export function receiptDoc(
+  order: Order,
+  location: Location,
+  tillLetter: string,
+  now: number,
+  extra: { change?: number; asBill?: boolean; tipPercents?: readonly number[]; cloudWaitMs?: number },
+): ReceiptDoc {
+  const c = order.currency;
+  const check: Check = order.check;
+  const live = order.payments.filter((p) => p.status !== 'failed');
+  // As the screen says it: an open order not paid in full (a fulfilled order pulled from the cloud comes without its payments).
+  const owing = order.displayState === 'open_unpaid' || order.displayState === 'open_part_paid';
+  const due = owing ? Math.max(0, order.total - order.paidAmount) : 0;
+  const bill = due > 0 && extra.asBill === true;
+  return {
+    variant: 'sale',
+    ...heading(order, location, tillLetter, now),
     lines: order.lines.map((line) => ({
       name: line.name,
       quantity: line.quantity,
       modifiers: line.modifiers.map((m) => m.name),
       note: line.note,
       amount: money(line.lineTotal, c),
-      discount: line.discount ? { label: line.discount.reason, amount: `-${money(line.discount.amount, c)}` } : null,
+      discount: line.discount && line.discount.amount > 0 ? { label: describeDiscount(line.discount, c), amount: `-${money(line.discount.amount, c)}` } : null,
     })),
     totals: {
       subtotal: money(check.subtotal, c),
-      discounts: check.orderDiscount ? [{ label: check.orderDiscount.reason, amount: `-${money(check.orderDiscount.amount, c)}` }] : [],
-      taxes: check.taxes.map((t) => ({ label: t.ratePpm > 0 ? `${t.name} ${percent(t.ratePpm)}` : t.name, amount: money(t.amount, c) })),
+      discounts: discountRows(check, c),
+      taxes: mergeTaxLines(check.taxes).map((t) => ({ label: taxLabel(t), amount: money(t.amount, c) })),
       taxIncluded: check.taxIncluded,
       tip: order.tipTotal > 0 ? money(order.tipTotal, c) : null,
       total: money(check.total, c),
@@ -313,8 +415,75 @@ export function receiptDoc(order: Order, location: Location, tillLetter: string,
       splitPart: p.splitPart,
     })),
     change: extra.change ? money(extra.change, c) : null,
-    // Sold or paid while the cloud has not confirmed it: the receipt says so, and never shows a made-up server id.
+    due: due > 0 ? { paidSoFar: order.paidAmount > 0 ? money(order.paidAmount, c) : null, amount: money(due, c) } : null,
+    bill,
+    tipGuide: bill ? (extra.tipPercents ?? []).map((bps) => ({ label: `${Number((bps / 100).toFixed(2))}%`, amount: money(tipFor(due, bps), c) })) : [],
+    // As the order stands now; the print worker reads the records' sync state again when it prints.
     unconfirmed: order.syncState !== 'synced' || live.some((p) => p.syncState !== 'synced'),
-    footer: ['Thank you!'],
+    cloud: { records: cloudRecords(order), waitMs: extra.cloudWaitMs ?? 0 },
+    footer: bill ? [] : ['Thank you!'],
+  };
+}
+
+/** Σ of a line's `figure` over `quantity` of its units after `already` were given back (refundForUnits' shares). */
+function unitsShare(figure: number, gross: number, lineQuantity: number, already: number, quantity: number): number {
+  return refundForUnits({ lines: [{ gross, total: figure }] }, 0, lineQuantity, already, quantity);
+}
+
+/**
+ * The refund receipt: only what was given back. A refund by item lists the units refunded by
+ * line (what they cost after their discounts), its tax and the total back; a refund by amount
+ * says the amount and its share of the order's tax. Where the money went back, the reason in words.
+ */
+export function refundDoc(
+  order: Order,
+  doc: OrderDoc | undefined,
+  location: Location,
+  tillLetter: string,
+  now: number,
+  refund: { id: string; amount: number; reason: string; cash: boolean },
+): ReceiptDoc {
+  const c = order.currency;
+  const check = order.check;
+  const view = order.payments.flatMap((p) => p.refunds).find((r) => r.id === refund.id);
+  const breakdown = doc ? priceOrder(doc).breakdown : null;
+  const lines: ReceiptDoc['lines'] = [];
+  let itemsBack = 0;
+  let itemsTax = 0;
+  for (const item of view?.items ?? []) {
+    const line = order.lines[item.lineIndex];
+    const priced = breakdown?.lines[item.lineIndex];
+    if (!line || !priced) continue;
+    // Printed with the refund that gave them back: the units before it were refunded earlier.
+    const already = Math.max(0, line.refundedQuantity - item.quantity);
+    const back = refundForUnits(breakdown, item.lineIndex, line.quantity, already, item.quantity);
+    const tax = unitsShare(priced.tax, priced.gross, line.quantity, already, item.quantity);
+    itemsBack += back;
+    itemsTax += tax;
+    lines.push({ name: line.name, quantity: item.quantity, modifiers: line.modifiers.map((m) => m.name), amount: money(check.taxIncluded ? back : back - tax, c) });
+  }
+  const byItems = lines.length > 0 && itemsBack === refund.amount;
+  // By amount: the refund's share of the order's tax (what is left is what it is before tax).
+  const tax = byItems ? itemsTax : check.total > 0 ? Math.min(refund.amount, Math.round((refund.amount * check.taxTotal) / check.total)) : 0;
+  const taxes = mergeTaxLines(check.taxes);
+  const label = taxes.length === 1 ? taxLabel(taxes[0]!) : 'Tax';
+  const showTax = tax > 0 || check.taxTotal > 0;
+  return {
+    variant: 'refund',
+    ...heading(order, location, tillLetter, now),
+    cashier: view?.staff?.name ?? order.staff?.name ?? null,
+    lines: byItems ? lines : [],
+    totals: {
+      subtotal: showTax && !check.taxIncluded ? money(refund.amount - tax, c) : null,
+      subtotalLabel: byItems ? 'Items before tax' : 'Amount before tax',
+      taxes: showTax ? [{ label, amount: money(tax, c) }] : [],
+      taxIncluded: check.taxIncluded,
+      total: money(refund.amount, c),
+    },
+    payments: [{ tender: refund.cash ? 'Back in cash' : 'Back to the card', amount: money(refund.amount, c) }],
+    refund: { originalOrder: order.label, reason: refundReasonText(refund.reason) },
+    unconfirmed: view ? view.syncState !== 'synced' : true,
+    cloud: { records: [{ kind: 'refund', id: refund.id }], waitMs: 0 },
+    footer: [],
   };
 }

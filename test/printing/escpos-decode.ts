@@ -11,6 +11,18 @@ export interface DecodedEscPos {
   statusQueries: number[];
 }
 
+/**
+ * The upper halves (0x80..0xff) of the code pages receiptline's 'multilingual' encoding switches
+ * to with ESC t n (n = 0 cp437, 16 cp1252, 17 cp866, 18 cp852, 19 cp858), as receiptline lists them.
+ */
+const CODE_PAGES: Record<number, string> = {
+  0: 'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■ ',
+  16: '€�‚ƒ„…†‡ˆ‰Š‹Œ�Ž��‘’“”•–—˜™š›œ�žŸ ¡¢£¤¥¦§¨©ª«¬­®¯°±²³´µ¶·¸¹º»¼½¾¿ÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖ×ØÙÚÛÜÝÞßàáâãäåæçèéêëìíîïðñòóôõö÷øùúûüýþÿ',
+  17: 'АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдежзийклмноп░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀рстуфхцчшщъыьэюяЁёЄєЇїЎў°∙·√№¤■ ',
+  18: 'ÇüéâäůćçłëŐőîŹÄĆÉĹĺôöĽľŚśÖÜŤťŁ×čáíóúĄąŽžĘę¬źČş«»░▒▓│┤ÁÂĚŞ╣║╗╝Żż┐└┴┬├─┼Ăă╚╔╩╦╠═╬¤đĐĎËďŇÍÎě┘┌█▄ŢŮ▀ÓßÔŃńňŠšŔÚŕŰýÝţ´­˝˛ˇ˘§÷¸°¨˙űŘř■ ',
+  19: 'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜø£Ø×ƒáíóúñÑªº¿®¬½¼¡«»░▒▓│┤ÁÂÀ©╣║╗╝¢¥┐└┴┬├─┼ãÃ╚╔╩╦╠═╬¤ðÐÊËÈ€ÍÎÏ┘┌█▄¦Ì▀ÓßÔÒõÕµþÞÚÛÙýÝ¯´­±‗¾¶§÷¸°¨·¹³²■ ',
+};
+
 const ESC_ONE_ARG = new Set([' ', '!', '-', '3', 'E', 'G', 'M', 'R', 'U', 'V', 'a', 'd', 'e', 'J', 'K', 't', '{', 'r', 'T', '=', 'O']);
 const GS_ONE_ARG = new Set(['!', 'B', 'a', 'b', 'f', 'h', 'H', 'r', 'w', 'I', 'E', '/', 'T', 'j']);
 const GS_TWO_ARGS = new Set(['L', 'W', '$', '\\', 'P']);
@@ -90,8 +102,10 @@ export function decodeEscPos(input: Uint8Array): DecodedEscPos {
     } else if (b < 0x20 || b === 0x7f) {
       i += 1;
     } else {
-      // Code page 1 (receiptline's rules): its box-drawing characters read as lines.
-      out.text += b < 0x80 ? String.fromCharCode(b) : codePage === 1 && b >= 0x8f && b <= 0x9f ? '-' : '?';
+      // Code page 1 (receiptline's rules): its box-drawing characters read as lines. A byte of a
+      // code page not listed reads as "?": what a person would find unreadable.
+      const upper = CODE_PAGES[codePage]?.[b - 0x80];
+      out.text += b < 0x80 ? String.fromCharCode(b) : codePage === 1 && b >= 0x8f && b <= 0x9f ? '-' : upper && upper !== '\ufffd' ? upper : '?';
       i += 1;
     }
   }

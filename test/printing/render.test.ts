@@ -1,6 +1,6 @@
 // Rendering: one ReceiptLine markup per document, to ESC/POS bytes (read back as paper) and to SVG.
 import { describe, expect, it } from 'vitest';
-import { drawerKickBytes, renderJob, renderKitchenTicket, renderReceipt, renderReport, UNCONFIRMED_TEXT, wrapText } from '../../printing';
+import { COPY_TEXT, drawerKickBytes, NOT_A_RECEIPT_TEXT, printableText, renderJob, renderKitchenTicket, renderReceipt, renderReport, UNCONFIRMED_TEXT, wrapText } from '../../printing';
 import { decodeEscPos, normalizedText } from './escpos-decode';
 import { sampleReceipt, sampleTicket } from './fixtures';
 
@@ -139,6 +139,72 @@ describe('drawer kick and report', () => {
   it('refuses a payload that is not the kind\'s document (the worker marks such a job failed)', () => {
     expect(() => renderJob('receipt', { orderLabel: 'A1' })).toThrow();
     expect(() => renderJob('kitchen', null)).toThrow();
+  });
+});
+
+describe('characters the printer cannot print', () => {
+  it('drops emoji and keeps what the code page has: "light ice 🧊" is "light ice", never "??"', () => {
+    const ticket = sampleTicket('C1', { lines: [{ name: 'Iced tea', quantity: 1, note: 'light ice 🧊', modifiers: ['no 🍋 please', '👨‍👩‍👧 share ❤️'] }], orderNote: 'Zoë’s birthday 🎂 – café crème' });
+    const text = normalizedText(decodeEscPos(renderKitchenTicket(ticket, { cpl: 42 })));
+    expect(text).not.toContain('?');
+    expect(text).toContain('NOTE: light ice');
+    expect(text).toContain('+ no please');
+    expect(text).toContain('+ share');
+    expect(text).toContain('ORDER NOTE: Zoë’s birthday – café crème');
+  });
+
+  it('transliterates what a fixed code page lacks (cp437 has é and ó, not ő, Ł, ź, €, “ ”) and marks a script it cannot print with one "*"', () => {
+    const doc = sampleReceipt('C2', { lines: [{ name: 'Gőzgombóc “Łódź” 🥟', quantity: 1, note: 'Pho 牛肉', amount: '€9.00' }] });
+    const text = normalizedText(decodeEscPos(renderReceipt(doc, { cpl: 42, encoding: 'cp437' })));
+    expect(text).not.toContain('?');
+    expect(text).toContain('1 x Gozgombóc "Lódz" EUR9.00');
+    expect(text).toContain('Note: Pho *');
+    expect(printableText('Straße Æble Œuf naïve', 'cp437')).toBe('Straße Æble OEuf naïve'); // ß Æ ï are in cp437, Œ is not
+    expect(printableText('Straße', 'cp852')).toBe('Straße');
+  });
+
+  it('shows the same text in the preview as on paper', () => {
+    const svg = renderKitchenTicket(sampleTicket('C3', { lines: [{ name: 'Tea 🍵', quantity: 1 }] }), { target: 'svg', cpl: 42 });
+    expect(svg).not.toContain('🍵');
+    expect(svg.replace(/<[^>]+>/g, '')).not.toContain('?');
+  });
+});
+
+describe('bills, copies and refunds', () => {
+  it('prints a bill for a check not paid in full: BILL, not a receipt, what was paid and what is DUE, the suggested tips', () => {
+    const doc = sampleReceipt('D1', {
+      payments: [{ tender: 'Card', amount: 'EUR 10.00', splitPart: '1 of 2' }],
+      change: null,
+      bill: true,
+      due: { paidSoFar: 'EUR 10.00', amount: 'EUR 15.65' },
+      tipGuide: [{ label: '15%', amount: 'EUR 2.35' }, { label: '20%', amount: 'EUR 3.13' }],
+      footer: [],
+    });
+    const text = normalizedText(decodeEscPos(renderReceipt(doc, { cpl: 42 })));
+    for (const expected of ['BILL', 'Paid so far EUR 10.00', 'DUE EUR 15.65', 'Suggested tip (on the amount due):', '15% EUR 2.35', '20% EUR 3.13']) expect(text).toContain(expected);
+    expect(text.split(NOT_A_RECEIPT_TEXT)).toHaveLength(3);
+  });
+
+  it('prints the balance on the receipt of a part payment, and COPY on a copy', () => {
+    const part = normalizedText(decodeEscPos(renderReceipt(sampleReceipt('D2', { due: { paidSoFar: 'EUR 10.00', amount: 'EUR 15.65' } }))));
+    expect(part).toContain('Balance due EUR 15.65');
+    expect(part).not.toContain(NOT_A_RECEIPT_TEXT);
+    const copy = normalizedText(decodeEscPos(renderReceipt(sampleReceipt('D3', { copy: true }))));
+    expect(copy.split('\n').filter((line) => line === COPY_TEXT)).toHaveLength(2);
+  });
+
+  it('prints a refund receipt without a Subtotal: what was before tax, the tax, REFUNDED', () => {
+    const doc = sampleReceipt('D4', {
+      variant: 'refund',
+      lines: [{ name: 'Fries', quantity: 1, amount: 'EUR 4.00' }],
+      totals: { subtotal: 'EUR 4.00', subtotalLabel: 'Items before tax', taxes: [{ label: 'VAT 10%', amount: 'EUR 0.40' }], total: 'EUR 4.40' },
+      payments: [{ tender: 'Back in cash', amount: 'EUR 4.40' }],
+      change: null,
+      refund: { reason: 'Requested by customer' },
+    });
+    const text = normalizedText(decodeEscPos(renderJob('refund_receipt', doc)));
+    expect(text).not.toContain('Subtotal');
+    for (const expected of ['Items before tax EUR 4.00', 'VAT 10% EUR 0.40', 'REFUNDED EUR 4.40', 'Back in cash EUR 4.40', 'Reason: Requested by customer']) expect(text).toContain(expected);
   });
 });
 
