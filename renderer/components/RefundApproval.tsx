@@ -1,6 +1,6 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { BridgeCallError } from '../lib/bridge-client';
-import { useApproval } from '../lib/session';
+import { APPROVAL_PIN_FORM, approvalAskedText, useApproval } from '../lib/session';
 import { FieldError } from './FieldError';
 import { ManagerPinField } from './ManagerPinField';
 
@@ -10,6 +10,11 @@ export interface RefundApproval {
   payload: { managerPin?: string };
   /** The core refused for want of a manager (or a right PIN): true when that was said next to the PIN field. */
   refused: (caught: unknown) => boolean;
+  /**
+   * Before anything is asked or sent: true when no approval is needed or a PIN is typed; else the
+   * need is said next to the PIN field, which takes the focus, and false.
+   */
+  ready: () => boolean;
 }
 
 export function useRefundApproval(): RefundApproval {
@@ -17,10 +22,11 @@ export function useRefundApproval(): RefundApproval {
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   const errorId = useId();
+  const pinRef = useRef<HTMLInputElement>(null);
   return {
     field: approval.needed ? (
       <>
-        <ManagerPinField permission="refund" value={pin} onChange={setPin} errorId={errorId} error={error} />
+        <ManagerPinField permission="refund" inputRef={pinRef} value={pin} onChange={setPin} errorId={errorId} error={error} />
         <FieldError id={errorId} message={error} />
       </>
     ) : null,
@@ -31,6 +37,13 @@ export function useRefundApproval(): RefundApproval {
         return true;
       }
       setError(null);
+      return false;
+    },
+    ready: () => {
+      if (!approval.needed) return true;
+      if (APPROVAL_PIN_FORM.test(pin)) return true;
+      setError(pin === '' ? approvalAskedText('refund') : 'A PIN is 4 to 8 digits.');
+      pinRef.current?.focus();
       return false;
     },
   };

@@ -20,6 +20,7 @@ function items(count: number): string {
 export function RefundByItems({
   order,
   reasonField,
+  reasonReady,
   reason,
   approval,
   onRefunded,
@@ -29,6 +30,8 @@ export function RefundByItems({
   order: Order;
   /** The shared reason picker, shown with the units. */
   reasonField: ReactNode;
+  /** The reason is picked (with words for "Other"), else said under it. */
+  reasonReady: () => boolean;
   reason: RefundReason;
   /** A manager's PIN when the signed-in person may not refund. */
   approval: RefundApproval;
@@ -74,7 +77,10 @@ export function RefundByItems({
 
   const ask = (event: FormEvent) => {
     event.preventDefault();
-    if (count > 0 && problem === null) setConfirming(true);
+    // The approval first: "Yes, refund" is asked only of a refund that can go through.
+    if (count === 0 || problem !== null) return;
+    const approved = approval.ready();
+    if (reasonReady() && approved) setConfirming(true);
   };
 
   if (confirming && amount.value !== null && shares?.value) {

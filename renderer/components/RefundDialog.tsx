@@ -5,6 +5,7 @@ import { money, readAmount, toAmountText } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
 import { Dialog, ErrorNote } from './Dialog';
 import { describedBy, FieldError } from './FieldError';
+import { useReasonChoice } from './ReasonChoice';
 import { useRefundApproval, type RefundApproval } from './RefundApproval';
 import { RefundByItems } from './RefundByItems';
 
@@ -24,6 +25,7 @@ function RefundByAmount({
   order,
   refundable,
   reasonField,
+  reasonReady,
   reason,
   approval,
   onRefunded,
@@ -32,6 +34,7 @@ function RefundByAmount({
   order: Order;
   refundable: Payment[];
   reasonField: ReactNode;
+  reasonReady: () => boolean;
   reason: RefundReason;
   approval: RefundApproval;
   onRefunded: (order: Order, confirmation: string) => void;
@@ -54,6 +57,9 @@ function RefundByAmount({
     const { amount, error: refused } = readAmount(amountText, order.currency, { min: 1, max: remaining });
     setAmountError(refused);
     if (amount === null) return;
+    // The approval and the reason before anything is sent: the later check focuses the field higher up.
+    const approved = approval.ready();
+    if (!reasonReady() || !approved) return;
     setBusy(true);
     setError(null);
     try {
@@ -123,7 +129,8 @@ function RefundByAmount({
  */
 export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onRefunded: (order: Order, confirmation: string) => void; onClose: () => void }) {
   const refundable = order.payments.filter((p) => p.status !== 'failed' && p.amount > p.refundedAmount);
-  const [reason, setReason] = useState<RefundReason>('requested_by_customer');
+  const reasonChoice = useReasonChoice({ options: REFUND_REASONS, initial: 'requested_by_customer', other: 'other', what: 'the refund' });
+  const reason = reasonChoice.reason ?? 'requested_by_customer';
   const [mode, setMode] = useState<RefundMode>('amount');
   /** A refund by item is asking "Refund …?": the mode cannot change under the question. */
   const [asking, setAsking] = useState(false);
@@ -138,19 +145,7 @@ export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onR
       </Dialog>
     );
   }
-  const reasonField = (
-    <label>
-      Reason
-      <select value={reason} onChange={(event) => setReason(event.target.value as RefundReason)}>
-        {Object.entries(REFUND_REASONS).map(([value, label]) => (
-          <option key={value} value={value}>
-            {label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-  const shared = { order, reason, reasonField, approval, onRefunded, onClose };
+  const shared = { order, reason, reasonField: reasonChoice.field, reasonReady: reasonChoice.ready, approval, onRefunded, onClose };
   return (
     <Dialog title={title} onClose={onClose}>
       {itemsLeft ? (

@@ -4,7 +4,7 @@
 // provider (a screen in a test) ask the core themselves with the same hook.
 import { createContext, createElement, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { StaffSession } from '../../bridge/contract';
-import { leastRoleFor, type Permission } from '../../bridge/staff/roles';
+import { leastRoleFor, PERMISSIONS, type Permission } from '../../bridge/staff/roles';
 import { BridgeCallError, type BridgeClient } from './bridge-client';
 import { BridgeContext, describeError, useBridge } from './hooks';
 
@@ -28,6 +28,17 @@ const SessionContext = createContext<SessionState | null>(null);
 export function approvalLabel(permission: Permission): string {
   return leastRoleFor(permission) === 'owner' ? 'Owner PIN to approve' : 'Manager PIN to approve';
 }
+
+/**
+ * Said next to the approval PIN when the action is asked for before anyone approved it: the words
+ * the core would refuse it with (main/core/staff/desk.ts), said before any question is asked.
+ */
+export function approvalAskedText(permission: Permission): string {
+  return `${PERMISSIONS[permission]} needs ${leastRoleFor(permission) === 'owner' ? 'the owner' : 'a manager'}: they can approve it with their PIN.`;
+}
+
+/** An approval PIN as the core takes it. */
+export const APPROVAL_PIN_FORM = /^\d{4,8}$/;
 
 /**
  * What an action guarded by `permission` needs from the screen: `needed` when the signed-in

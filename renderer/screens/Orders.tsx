@@ -4,6 +4,7 @@ import { ApprovalPin } from '../components/ApprovalPin';
 import { CheckTotals } from '../components/CheckTotals';
 import { Dialog, ErrorNote, StatusNote } from '../components/Dialog';
 import { PaymentDialog } from '../components/PaymentDialog';
+import { useReasonChoice } from '../components/ReasonChoice';
 import { ReceiptDialog } from '../components/ReceiptDialog';
 import { RefundDialog } from '../components/RefundDialog';
 import { BridgeCallError } from '../lib/bridge-client';
@@ -57,18 +58,30 @@ function paymentLine(payment: Order['payments'][number], currency: string): stri
   return `${payment.method === 'card' ? 'Card' : 'Cash'} ${money(payment.amount, currency)}${tip}${part} · ${status}${refunded}`;
 }
 
+/** Why an order is voided, in the staff's words; "Other" asks for a few words of its own. */
+const VOID_REASONS = {
+  mistake: 'Rung up by mistake',
+  changed_mind: 'Customer changed their mind',
+  kitchen: 'The kitchen cannot make it',
+  left: 'Customer left',
+  other: 'Other',
+} as const;
+
 /**
- * "Cancel this order?", with a manager's PIN when the signed-in person may not void orders. Says
- * first what cancelling does not do (give the money back).
+ * "Cancel this order?", with a reason (a void is a manager's decision with a reason) and a
+ * manager's PIN when the signed-in person may not void orders. Says first what cancelling does
+ * not do (give the money back).
  */
 function CancelOrderDialog({ order, onClose, onCancelled }: { order: Order; onClose: () => void; onCancelled: () => void }) {
   const client = useBridge();
   const approval = useApproval('order.void');
+  const reason = useReasonChoice({ options: VOID_REASONS, initial: null, other: 'other', what: 'the void' });
   const [pin, setPin] = useState('');
   const [pinError, setPinError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const cancel = async () => {
+    if (!reason.ready()) return;
     setBusy(true);
     setError(null);
     setPinError(null);
@@ -88,6 +101,7 @@ function CancelOrderDialog({ order, onClose, onCancelled }: { order: Order; onCl
           ? `It was paid ${money(order.paidAmount, order.currency)}. Cancelling does not give the money back: refund it first if the customer should get it.`
           : 'The kitchen will stop on it. This cannot be undone.'}
       </p>
+      {reason.field}
       <ApprovalPin needed={approval.needed} permission="order.void" value={pin} onChange={setPin} error={pinError} />
       <ErrorNote message={error} />
       <div className="dialog-actions">

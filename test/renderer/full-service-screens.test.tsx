@@ -10,8 +10,8 @@ import type { BridgeClient } from '../../renderer/lib/bridge-client';
 import { Settings } from '../../renderer/screens/Settings';
 import { Shift } from '../../renderer/screens/Shift';
 import { startSandbox } from '../../sandbox/index';
-import { ITEMS, startCoreOnSandbox } from '../core/fixtures';
-import { CHECKOUT_CONFIG, FLAT_WHITE, fieldError, renderRegister, seedCoffee, tile } from './checkout-fixtures';
+import { ITEMS, STAFF, startCoreOnSandbox } from '../core/fixtures';
+import { CHECKOUT_CONFIG, FLAT_WHITE, fieldError, openRefund, orderRow, renderOrders, renderRegister, seedCoffee, tile } from './checkout-fixtures';
 import { createBridgeClient } from '../../renderer/lib/bridge-client';
 import { coreForEachTest, renderWith } from './with-core';
 
@@ -135,6 +135,71 @@ describe('the payment dialog', () => {
     const dialog = within(await chargeSoup(client, { table: '4', guests: '3' }));
     fireEvent.click(dialog.getByLabelText('Split evenly'));
     await waitFor(() => expect(dialog.getByRole('group', { name: 'Ways' }).querySelector('output')?.textContent).toBe('3 ways'));
+  });
+});
+
+/** A burger paid in cash, as the register takes it. */
+async function paidBurger(client: BridgeClient) {
+  const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 2 }] });
+  await client.call('payments.take', { orderId: order.id, method: 'cash', amount: order.total, tendered: order.total });
+  return order;
+}
+
+describe('refunds and voids', () => {
+  it('asks a cashier for the manager’s PIN before "Yes, refund", never after', async () => {
+    const client = await withCore(undefined, undefined, { signIn: 'cashier' });
+    const order = await paidBurger(client);
+    const dialog = within(await openRefund(client, order.id));
+    fireEvent.click(dialog.getByLabelText('By item'));
+    fireEvent.click(dialog.getByRole('button', { name: /^One more .* to refund$/ }));
+    const pin = dialog.getByLabelText('Manager PIN to approve');
+    fireEvent.click(dialog.getByTestId('refund-items'));
+    await waitFor(() => expect(fieldError(pin)).toBe('A refund needs a manager: they can approve it with their PIN.'));
+    await waitFor(() => expect(document.activeElement).toBe(pin));
+    expect(dialog.queryByTestId('refund-question')).toBeNull();
+    type(pin, STAFF.manager.pin);
+    fireEvent.click(dialog.getByTestId('refund-items'));
+    fireEvent.click(await dialog.findByTestId('confirm-refund-items'));
+    await waitFor(async () => expect((await client.call('orders.get', { id: order.id })).refundedAmount).toBeGreaterThan(0));
+  });
+
+  it('a refund for "Other" needs words, said under the field, before anything is refunded', async () => {
+    const client = await withCore();
+    const order = await paidBurger(client);
+    const dialog = within(await openRefund(client, order.id));
+    type(dialog.getByLabelText('Reason'), 'other');
+    fireEvent.click(dialog.getByTestId('confirm-refund'));
+    const words = dialog.getByLabelText('What happened') as HTMLInputElement;
+    await waitFor(() => expect(fieldError(words)).toBe('“Other” needs a few words: say what happened.'));
+    await waitFor(() => expect(document.activeElement).toBe(words));
+    expect(words.maxLength).toBe(100);
+    expect((await client.call('orders.get', { id: order.id })).refundedAmount).toBe(0);
+    type(words, 'Burger sent back cold');
+    expect(fieldError(words)).toBeNull();
+    fireEvent.click(dialog.getByTestId('confirm-refund'));
+    await waitFor(async () => expect((await client.call('orders.get', { id: order.id })).refundedAmount).toBe(order.total));
+  });
+
+  it('a void needs a reason, and "Other" needs words, before the order is cancelled', async () => {
+    const client = await withCore();
+    const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
+    await renderOrders(client);
+    await waitFor(() => expect(orderRow(order.id)).toBeTruthy());
+    fireEvent.click(within(orderRow(order.id)).getByRole('button'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel order' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    const confirm = dialog.getByRole('button', { name: 'Cancel order' });
+    const reason = dialog.getByLabelText('Reason');
+    fireEvent.click(confirm);
+    await waitFor(() => expect(fieldError(reason)).toBe('Choose the reason for the void.'));
+    type(reason, 'other');
+    fireEvent.click(confirm);
+    const words = dialog.getByLabelText('What happened');
+    await waitFor(() => expect(fieldError(words)).toBe('“Other” needs a few words: say what happened.'));
+    expect((await client.call('orders.get', { id: order.id })).status).toBe('open');
+    type(words, 'Table walked out before the food');
+    fireEvent.click(confirm);
+    await waitFor(async () => expect((await client.call('orders.get', { id: order.id })).status).toBe('cancelled'));
   });
 });
 

@@ -117,6 +117,7 @@ describe('approvals', () => {
     const pin = dialog.getByLabelText('Manager PIN to approve');
     const confirm = dialog.getByRole('button', { name: 'Cancel order' }) as HTMLButtonElement;
     expect(confirm.disabled).toBe(true);
+    fireEvent.change(dialog.getByLabelText('Reason'), { target: { value: 'mistake' } });
     fireEvent.change(pin, { target: { value: '1357' } });
     fireEvent.click(confirm);
     await waitFor(() => expect(fieldError(pin)).toMatch(/^That PIN is not right\. .* needs a manager\. Nothing was changed\.$/));
