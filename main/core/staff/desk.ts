@@ -250,8 +250,10 @@ export class StaffDesk {
 
   /**
    * Checks a PIN given to approve (before the command runs: the command itself stays synchronous).
-   * Only managers and owners can approve anything, so only their PINs are looked for, each hashed
-   * whatever the PIN: a cashier's PIN is refused as any wrong one is, after the same work. A right
+   * Only managers and owners can approve anything, so only their PINs are looked for: a cashier's
+   * PIN is refused as any wrong one is, after the same work (every manager's and owner's hash). A
+   * manager's PIN refused for what only the owner may do is answered as a wrong PIN too; it may be
+   * found sooner, which tells no more than signing in with it would, from the same budget. A right
    * approval PIN clears no wrong PIN (only a sign-in does).
    */
   async approver(pin: string | undefined): Promise<Approver> {
@@ -259,7 +261,7 @@ export class StaffDesk {
     const reserved = this.#reserve('approval');
     if ('waiting' in reserved) return { kind: 'locked', message: reserved.waiting };
     const approvers = this.#active().filter((s) => s.role !== 'cashier');
-    const found = await this.#check(reserved.seq, 'approval', () => this.#pins.findAmong(pin, approvers));
+    const found = await this.#check(reserved.seq, 'approval', () => this.#pins.find(pin, approvers));
     this.#settle(reserved.seq, found ? 'neutral' : 'wrong', 'approval');
     return found ? { kind: 'staff', staff: found, attempt: reserved.seq } : { kind: 'wrong' };
   }
@@ -285,7 +287,7 @@ export class StaffDesk {
     const reserved = this.#reserve('override');
     if ('waiting' in reserved) throw new CoreError('needs_sign_in', reserved.waiting, [{ path: 'pin', message: reserved.waiting }]);
     const owners = this.#active().filter((s) => s.role === 'owner');
-    const owner = await this.#check(reserved.seq, 'override', () => this.#pins.findAmong(pin, owners));
+    const owner = await this.#check(reserved.seq, 'override', () => this.#pins.find(pin, owners));
     if (!owner) {
       this.#settle(reserved.seq, 'wrong', 'override');
       this.#changed();

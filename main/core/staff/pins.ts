@@ -2,8 +2,8 @@
 // the staff hashes runs on libuv's thread pool, as many at once as the machine has cores. A wrong
 // PIN is always checked against every hash, so its answer takes as long whatever it is and its
 // timing names no one; a right PIN stops at the batch that holds its owner (who learns nothing new).
-// An approval or an owner's override uses `findAmong`: every candidate is hashed, always, so a PIN
-// refused there (someone's, but not allowed to approve) takes as long as one that is no one's.
+// An approval looks among managers and owners only, an owner's override among owners only: any
+// other PIN (a cashier's) is checked against every one of them, as a wrong PIN is.
 import { createHmac, randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { pinMatches } from '../../config/manager-pin';
@@ -28,18 +28,6 @@ export class PinDirectory {
   forget(): void {
     this.#key = randomBytes(32);
     this.#known.clear();
-  }
-
-  /** Who a PIN belongs to among `candidates`, after hashing it against every one (no shortcut). */
-  async findAmong<T extends { id: string; pin_hash: string }>(pin: string, candidates: readonly T[]): Promise<T | null> {
-    const batch = Math.max(2, Math.min(4, availableParallelism()));
-    let found: T | null = null;
-    for (let start = 0; start < candidates.length; start += batch) {
-      const group = candidates.slice(start, start + batch);
-      const results = await Promise.all(group.map((c) => pinMatches(pin, c.pin_hash)));
-      found ??= group.find((_, i) => results[i]) ?? null;
-    }
-    return found;
   }
 
   /** Who a PIN belongs to if they signed in with it since launch (no hashing); null otherwise. */
