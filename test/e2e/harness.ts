@@ -223,11 +223,8 @@ export async function waitForText(locator: Locator, text: string | RegExp, { tim
   try {
     await locator.filter({ hasText: pattern }).first().waitFor({ state: 'attached', ...(timeout === undefined ? {} : { timeout }) });
   } catch (error) {
-    const read = await locator
-      .first()
-      .textContent({ timeout: 1 })
-      .catch(() => null);
-    throw new Error(`${String(locator)} never read ${String(pattern)}: it reads ${read === null ? 'nothing (not on the page)' : JSON.stringify(read)}`, { cause: error });
+    const read = await locator.allTextContents().catch(() => []);
+    throw new Error(`${String(locator)} never read ${String(pattern)}: it reads ${read.length === 0 ? 'nothing (not on the page)' : JSON.stringify(read)}`, { cause: error });
   }
 }
 
