@@ -270,9 +270,10 @@ describe('checkout in the browser', () => {
     expect(await pay.locator('.payment-summary').textContent()).toMatch(/^Order A\d+ · Table 12 · 4 guests/);
     const label = /Order (A\d+)/.exec((await pay.locator('.payment-summary strong').textContent()) ?? '')![1]!;
 
-    // Split evenly three ways: saved as it is chosen, the Charge button for the first part.
+    // Split evenly three ways (it starts at the table's 4 guests): saved as it is chosen, the Charge button for the first part.
     await pay.getByText('Split evenly', { exact: true }).tap();
-    await pay.getByRole('button', { name: 'More ways' }).tap();
+    await waitForCount(pay.getByTestId('split-part'), 4);
+    await pay.getByRole('button', { name: 'Fewer ways' }).tap();
     await waitForCount(pay.getByTestId('split-part'), 3);
     expect(await pay.getByLabel(/Paying now/).count()).toBe(0);
     const split = await parts();
