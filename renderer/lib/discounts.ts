@@ -7,7 +7,8 @@ import { money, readAmount, readPercent, toAmountText, toPercentText } from './f
 /** One tap fills the reason; anything else is typed. */
 export const QUICK_REASONS = ['Comp – kitchen error', 'Staff meal', 'Loyalty', 'Manager courtesy'] as const;
 
-const MAX_REASON_LENGTH = 120;
+/** What the bridge takes (bridge/contract.ts, Discount): a longer reason is said here, not refused by the core after. */
+const MAX_REASON_LENGTH = 100;
 const FULL = 10_000;
 
 /** A comp is 100% off, asked for as its own choice so nobody types "100". */

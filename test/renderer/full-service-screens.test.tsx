@@ -99,6 +99,25 @@ describe('the register', () => {
   });
 });
 
+describe('the discount dialog', () => {
+  it('says a reason longer than the core takes (100 characters) under the reason, and applies nothing', async () => {
+    const client = await withCore(CHECKOUT_CONFIG, seedCoffee);
+    await renderRegister(client);
+    fireEvent.click(tile(ITEMS.soup));
+    fireEvent.click(screen.getByRole('button', { name: /^Order discount/ }));
+    const dialog = within(await screen.findByRole('dialog'));
+    type(dialog.getByLabelText('Percent off'), '10');
+    const reason = dialog.getByLabelText('Reason (or type your own)');
+    type(reason, 'x'.repeat(101));
+    fireEvent.click(dialog.getByTestId('apply-discount'));
+    expect(fieldError(reason)).toBe('A reason is at most 100 characters (this one has 101).');
+    expect(screen.queryByRole('dialog')).not.toBeNull();
+    type(reason, 'x'.repeat(100));
+    fireEvent.click(dialog.getByTestId('apply-discount'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+});
+
 describe('the payment dialog', () => {
   it('takes the refusal under the cash handed over away once a quick amount covers the charge', async () => {
     const client = await withCore(CHECKOUT_CONFIG, seedCoffee);
