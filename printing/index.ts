@@ -50,6 +50,7 @@ export {
   sendBytes,
   queryStatus,
   describeTarget,
+  COMPUTER_NOT_PRINTER,
   PrintTransportError,
   type PrinterTarget,
   type PrinterConnection,

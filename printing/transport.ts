@@ -59,10 +59,13 @@ export interface PrinterConnection {
  * Why a printer could not be reached or written, for its status. A file or device printer that
  * fails because the computer's disk is full or read-only says so: it is not the printer being off.
  */
+/** Ends a printer's error when the computer, not the printer, failed (a full or read-only disk). */
+export const COMPUTER_NOT_PRINTER = 'this is the computer, not the printer: ask IT or support';
+
 function errorText(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   const problem = machineProblemOf(error);
-  if (problem !== null) return `${MACHINE_PROBLEM_WORDS[problem]}${code ? ` (${code})` : ''}; this is the computer, not the printer: ask IT or support`;
+  if (problem !== null) return `${MACHINE_PROBLEM_WORDS[problem]}${code ? ` (${code})` : ''}; ${COMPUTER_NOT_PRINTER}`;
   return code ?? (error as Error).message;
 }
 

@@ -7,6 +7,7 @@
 import { allocate, CheckoutError, priceCheck, reviewDiscounts, splitByItems, splitEvenly, type CheckBreakdown, type DiscountReview, type SplitPart } from '../../bridge/checkout/index';
 import type { AppliedDiscount, Check, CheckoutRules, Discount, PricingRules, SplitView } from '../../bridge/contract';
 import type { DiscountDoc, LocationDoc, OrderDoc, OrderLineDoc, PricingDoc } from '../../store/index';
+import { DISCOUNTS_MAX } from '../../api/requests';
 import { CoreError } from './errors';
 
 /** What a till asks until IT or a manager says otherwise (docs/config.md, "Checkout"). */
@@ -177,8 +178,17 @@ export function wireExtras(doc: Pick<OrderDoc, 'lines' | 'service' | 'discount'>
   return extras;
 }
 
-/** What a priced draft gives away, judged against the approval limits (bridge/checkout/approval.ts). */
+/**
+ * What a priced draft gives away, judged against the approval limits (bridge/checkout/approval.ts).
+ * A draft with more discounts than the cloud keeps on one order is refused here, before anyone
+ * pays: the cloud would refuse the order after the customer had gone.
+ */
 export function reviewDraft(lines: readonly OrderLineDoc[], breakdown: CheckBreakdown, limits: CheckoutRules['discountApproval'], currency?: string): DiscountReview {
+  const discounts = lines.filter((line, index) => line.discount && breakdown.lines[index]!.lineDiscount > 0).length + (breakdown.orderDiscountTotal > 0 ? 1 : 0);
+  if (discounts > DISCOUNTS_MAX) {
+    const message = `One order can carry at most ${DISCOUNTS_MAX} discounts (this one has ${discounts}): take a discount off the whole order instead of line by line, or start a second order.`;
+    throw new CoreError('invalid_command', message, [{ path: 'discount', message }]);
+  }
   return reviewDiscounts(breakdown, lines.map((line) => line.name), limits, currency);
 }
 

@@ -276,6 +276,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     clock,
     (status) => events.emit('printing.status', status),
     logger,
+    () => settings.effective().checkout.tipPercents,
   );
   printing.start();
   const staff = new StaffDesk(store, config, () => settings.effective(), clock, events);

@@ -9,6 +9,7 @@ import { formatMoney } from '../../bridge/money';
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/log';
 import {
+  COMPUTER_NOT_PRINTER,
   diffKitchenLines,
   drawerJob,
   kitchenJobs,
@@ -67,6 +68,8 @@ function printerMessage(view: PrinterStatusView): string | null {
   if (!view.configured) return `${view.pending} ticket(s) wait for "${view.name}", which is not set up on this terminal: send them to another printer.`;
   switch (view.state) {
     case 'offline':
+      // A file printer on a full or read-only disk: the computer is the problem, and its error says so.
+      if (view.lastError?.endsWith(COMPUTER_NOT_PRINTER)) return `${name} cannot be written: ${view.lastError}. Its tickets wait.`;
       return `${name} does not answer: check that it is on and connected. Its tickets wait and print when it is back.`;
     case 'paper_out':
       return `${name} is out of paper: put in a new roll. Its tickets wait.`;

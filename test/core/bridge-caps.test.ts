@@ -2,7 +2,7 @@
 // cloud cannot take would be refused after the customer paid. Through the core, as the shells call it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DISCOUNT_REASON_MAX } from '../../api/records';
-import { ORDER_LINES_MAX as API_ORDER_LINES_MAX } from '../../api/requests';
+import { DISCOUNTS_MAX, ORDER_LINES_MAX as API_ORDER_LINES_MAX } from '../../api/requests';
 import { ORDER_LINES_MAX } from '../../bridge/contract';
 import { ITEMS, reopenStore, STAFF, startTestCore, type TestCore } from './fixtures';
 
@@ -56,5 +56,16 @@ describe('what the bridge accepts, capped at what /v1 takes', () => {
     expect(await refused('orders.place', { lines: [{ ...line, discount: discount(DISCOUNT_REASON_MAX + 1) }] })).toMatchObject({ code: 'invalid_command' });
     const order = await t.call('orders.place', { lines: lines(1), discount: discount(DISCOUNT_REASON_MAX) } as never);
     expect(order.id).toBeTruthy();
+  });
+
+  it('refuses more discounts on one order than the cloud keeps (100 discounted lines and an order discount), before anyone pays', async () => {
+    t = await startTestCore();
+    const small = { kind: 'percent', value: 500, reason: 'regular' } as const;
+    const discounted = Array.from({ length: DISCOUNTS_MAX }, () => ({ ...line, discount: small }));
+    const placed = await t.call('orders.place', { lines: discounted });
+    const refusal = await refused('orders.place', { lines: discounted, discount: small });
+    expect(refusal).toMatchObject({ code: 'invalid_command', message: expect.stringMatching(/at most 100 discounts \(this one has 101\)/) });
+    expect(await refused('orders.update', { id: placed.id, discount: small })).toMatchObject({ code: 'invalid_command' });
+    expect((await t.call('orders.get', { id: placed.id })).total).toBe(placed.total);
   });
 });

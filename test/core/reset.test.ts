@@ -75,7 +75,7 @@ describe('terminal.reset', () => {
     expect(wrong).toMatchObject({ code: 'needs_manager', message: expect.stringMatching(/not right/) });
     // A manager's PIN is not enough, nor is a manager signed in.
     const manager = await refusal(t.call('terminal.reset', { managerPin: STAFF.manager.pin }));
-    expect(manager).toMatchObject({ code: 'needs_manager', message: expect.stringMatching(/may not approve/) });
+    expect(manager).toMatchObject({ code: 'needs_manager', message: expect.stringMatching(/not right/) });
     await signIn(t.core, 'manager');
     expect((await refusal(t.call('terminal.reset', {}))).code).toBe('needs_manager');
     expect((await t.call('menu.snapshot', {})).items.length).toBeGreaterThan(0); // nothing removed
