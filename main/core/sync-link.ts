@@ -88,7 +88,7 @@ export function plainRefusal(refusal: DeadLetterRefusal | null, operation: Outbo
     case 'unresolved_reference':
       return `This change refers to something that never reached the cloud. Retry once that has synced, or discard this change.`;
     case 'conflict':
-      return `Another terminal changed the same items of this ${thing} at the same time; it shows theirs now. Retry to put yours back on those items (their other changes stay), or discard yours.`;
+      return `Another terminal changed the same items of this ${thing} at the same time; this till's version stays on screen, marked refused. Retry to send yours on those items (their other changes stay), or discard yours to take theirs.`;
     case 'unrecordable':
       return 'The cloud accepted this change, but this terminal could not save its answer. Ask a manager before retrying: it may already be done.';
     case 'invalid':

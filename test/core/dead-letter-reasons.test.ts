@@ -39,7 +39,7 @@ describe('a refused change in plain words', () => {
     expect(plainRefusal(refused('unrecordable'), order)).toMatch(/accepted this change, but .* Ask a manager before retrying/);
     expect(plainRefusal(refused('dependency'), intent)).toMatch(/^Not sent, because an earlier change it depends on was refused/);
     expect(plainRefusal(refused('conflict'), order)).toBe(
-      'Another terminal changed the same items of this order at the same time; it shows theirs now. Retry to put yours back on those items (their other changes stay), or discard yours.',
+      "Another terminal changed the same items of this order at the same time; this till's version stays on screen, marked refused. Retry to send yours on those items (their other changes stay), or discard yours to take theirs.",
     );
     // A letter kept from before refusals were recorded.
     expect(plainRefusal(null, order)).toBe('The cloud refused this change. Ask a manager to look at the details.');
