@@ -465,6 +465,10 @@ function SystemSections({
 }) {
   const client = useBridge();
   const [apiKey, setApiKey] = useState('');
+  /** Why the key was refused, under the key's field (focused). */
+  const [keyError, setKeyError] = useState<string | null>(null);
+  const keyErrorId = useId();
+  const keyRef = useRef<HTMLInputElement>(null);
   // This form's own news (a click, an event it saw) wins; otherwise the core's last word, which
   // survives the form being rebuilt when the settings change under it.
   const [oauthNews, setOauth] = useState<string | null>(null);
@@ -512,20 +516,37 @@ function SystemSections({
           onSubmit={(event) => {
             event.preventDefault();
             setError(null);
+            setKeyError(null);
             setMessage(null);
             client.call('credentials.setApiKey', { apiKey }).then(
               ({ keyCheck }) => {
                 setApiKey('');
                 setMessage(keyCheck);
               },
-              (caught: unknown) => setError(describeError(caught)),
+              (caught: unknown) => {
+                const refusal = splitRefusal(caught, ['apiKey'] as const, { apiKey: 'the API key' });
+                setKeyError(refusal.fields.apiKey ?? refusal.note);
+                keyRef.current?.focus();
+              },
             );
           }}
         >
           <label>
             API key
-            <input type="password" autoComplete="off" placeholder="sk_test_… or sk_live_…" value={apiKey} onChange={(event) => setApiKey(event.target.value)} />
+            <input
+              ref={keyRef}
+              type="password"
+              autoComplete="off"
+              placeholder="sk_test_… or sk_live_…"
+              value={apiKey}
+              onChange={(event) => {
+                setApiKey(event.target.value);
+                setKeyError(null);
+              }}
+              {...describedBy(keyErrorId, keyError)}
+            />
           </label>
+          <FieldError id={keyErrorId} message={keyError} />
           <div className="dialog-actions">
             <button type="submit" className="secondary big" disabled={apiKey === ''}>
               Use this API key

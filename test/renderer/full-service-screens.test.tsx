@@ -246,6 +246,19 @@ describe('Settings', () => {
   });
 });
 
+describe('Settings, the account', () => {
+  it('says a refused API key under the key’s field, focused, not at the foot of the page', async () => {
+    const client = await withCore(undefined, undefined, { signIn: 'owner' });
+    renderWith(client, <Settings currency="usd" />);
+    const key = await screen.findByLabelText('API key');
+    type(key, 'not a key');
+    fireEvent.click(screen.getByRole('button', { name: 'Use this API key' }));
+    await waitFor(() => expect(fieldError(key)).toBe('An API key starts with sk_test_ or sk_live_.'));
+    await waitFor(() => expect(document.activeElement).toBe(key));
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+  });
+});
+
 describe('the Shift screen', () => {
   it('offers no "Open with no float" while a row of the count is refused', async () => {
     const client = await withCore({}, undefined, { signIn: 'cashier', openShift: false });
