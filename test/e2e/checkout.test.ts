@@ -13,7 +13,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MenuItem, MenuSnapshot } from '../../bridge/contract';
 import { launchChromium, openRegister, startTerminal, waitForCount, waitForText, type Terminal } from './harness';
-import { expectAccessible, SCREENSHOTS, SMALL_TILL, tillShots } from './shots';
+import { expectAccessible, SCREENSHOTS, screenshotIfFailed, SMALL_TILL, tillShots } from './shots';
 
 /** The item with a required group ("Size", choose 1) and optional "Extras" (sandbox/seed.ts). */
 const COFFEE = 'Iced flat white';
@@ -187,7 +187,8 @@ afterAll(async () => {
   await terminal?.close();
 });
 
-afterEach(async () => {
+afterEach(async ({ task }) => {
+  await screenshotIfFailed(page, task, 'checkout');
   await page?.context().close();
   expect(consoleErrors, 'console errors and CSP violations').toEqual([]);
 });

@@ -23,7 +23,7 @@ import { normalizedText } from '../printing/escpos-decode';
 import { FakePrinter } from '../printing/fake-printer';
 import { goToScreen, launchChromium, openRegister, signInAs, startTerminal, waitForText, type Terminal } from './harness';
 import type { StaffKey } from '../core/fixtures';
-import { expectAccessible, SCREENSHOTS, tillShots, WIDE_TILL } from './shots';
+import { expectAccessible, SCREENSHOTS, screenshotIfFailed, tillShots, WIDE_TILL } from './shots';
 
 /** The manager's PIN: it approves what the cashier may not do. */
 const PIN = STAFF.manager.pin;
@@ -123,7 +123,8 @@ beforeAll(async () => {
   );
 });
 
-afterEach(async () => {
+afterEach(async ({ task }) => {
+  await screenshotIfFailed(page, task, 'printing');
   await page?.context().close();
   expect(consoleErrors, 'console errors and CSP violations').toEqual([]);
 });

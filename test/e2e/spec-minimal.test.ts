@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MenuSnapshot } from '../../bridge/contract';
 import { callCore, launchChromium, openRegister, startTerminal, waitForText, type Terminal } from './harness';
+import { screenshotIfFailed } from './shots';
 
 const SHOTS = 'test-results/screenshots';
 let browser: Browser;
@@ -36,7 +37,8 @@ beforeEach(async () => {
   ({ page, errors: consoleErrors } = await openRegister(browser, terminal));
 });
 
-afterEach(async () => {
+afterEach(async ({ task }) => {
+  await screenshotIfFailed(page, task, 'spec-minimal');
   await page?.context().close();
   expect(consoleErrors, 'console errors').toEqual([]);
 });

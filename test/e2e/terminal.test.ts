@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CommandInput, CommandName, CommandResult, MenuItem, MenuSnapshot, Order } from '../../bridge/contract';
 import { callCore, goToScreen, launchChromium, openRegister, signInOnLockScreen, startTerminal, waitForCount, waitForText, type Terminal } from './harness';
-import { settle } from './shots';
+import { screenshotIfFailed, settle } from './shots';
 
 const SHOTS = 'test-results/screenshots';
 let browser: Browser;
@@ -165,7 +165,8 @@ describe('cashier flows in the browser', () => {
   beforeEach(async () => {
     ({ page, errors: consoleErrors } = await openRegister(browser, terminal));
   });
-  afterEach(async () => {
+  afterEach(async ({ task }) => {
+    await screenshotIfFailed(page, task, 'terminal');
     await page?.context().close();
     expect(consoleErrors, 'console errors and CSP violations').toEqual([]);
   });
@@ -277,7 +278,7 @@ describe('cashier flows in the browser', () => {
       }
       // The first push that fails turns the indicator; nothing the cashier did waited for it.
       await waitForText(page.getByTestId('sync-indicator'), /Offline/);
-      await expect.poll(pendingCount).toBeGreaterThanOrEqual(5);
+      await waitForText(page.getByTestId('sync-pending'), /^([5-9]|\d{2,}) waiting/);
       await shot('register-offline');
       // Signing out now would strand those changes: the terminal asks first and says so.
       await screen('Settings');
@@ -449,7 +450,7 @@ describe('cashier flows in the browser', () => {
       await (await searchedTile(item)).click();
       await page.getByRole('button', { name: /Save changes/ }).click();
       await waitForText(page.locator('.notice'), /Order saved for Grace/);
-      await expect.poll(pendingCount).toBeGreaterThan(0);
+      await waitForText(page.getByTestId('sync-pending'), /^[1-9]\d* waiting/);
       await terminal.sandbox.db
         .updateTable('orders')
         .set({ doc: sql<string>`json_set(doc, '$.items[0].quantity', 3, '$.total', ${item.price * 3}, '$.updated_at', ${new Date().toISOString()})` })
@@ -488,7 +489,7 @@ describe('cashier flows in the browser', () => {
       await ready();
       await page.keyboard.press('F7');
       await waitForText(page.locator('.notice'), /^Order saved/);
-      await expect.poll(pendingCount).toBeGreaterThan(0);
+      await waitForText(page.getByTestId('sync-pending'), /^[1-9]\d* waiting/);
       // While the till is cut off, the menu price goes up in the cloud (straight in the sandbox's
       // database: its API is down too).
       await terminal.sandbox.db
