@@ -10,6 +10,8 @@ export interface BenchSandboxInfo {
   dashboardApiUrl: string;
   apiKey: string;
   locationId: string;
+  /** The location of the extra orders the bench sandbox seeds. */
+  ordersLocationId: string;
   orders: number;
 }
 

@@ -1,7 +1,8 @@
 // The sync engine's throughput, each figure next to its raw limit measured in the same run:
 // draining queued orders vs the sandbox's raw rate for the same POSTs (autocannon), a full pull vs plain undici
 // GETs of the same pages, webhook ingest vs stripe-node's constructEvent plus a raw insert, and
-// the terminal's memory with 100,000 orders in its database. The sandbox runs in its own process.
+// the terminal's memory with 100,000 orders in its database and its peak during a first sync of
+// 100,000. The sandbox runs in its own process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -372,10 +373,49 @@ async function memoryBench(): Promise<BenchRow> {
   }
 }
 
+/** Orders a fresh till pulls in the first-sync memory row (the issue's budget: < 150 MB at all times). */
+const FIRST_SYNC_ORDERS = 100_000;
+
+/**
+ * The terminal's peak RSS during a first sync of FIRST_SYNC_ORDERS orders through LATENCY_MS of
+ * latency per request (an empty store, the engine's defaults, the bundle run by plain node),
+ * sampled every 20 ms and at every status, next to the same process's RSS before it started.
+ */
+async function firstSyncMemoryBench(): Promise<BenchRow> {
+  const sandbox = await childSandbox(FIRST_SYNC_ORDERS);
+  try {
+    await setLatency(sandbox.info, LATENCY_MS);
+    const bundle = join(process.cwd(), 'node_modules', '.cache', 'sync-bench', 'first-sync-terminal.mjs');
+    await build({ entryPoints: [fixture('first-sync-terminal.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: bundle, logLevel: 'silent' });
+    const terminal = await child<{ idle: number; peak: number; end: number; ms: number; done: boolean; lastError: string | null }>([
+      '--expose-gc',
+      bundle,
+      sandbox.info.baseUrl,
+      sandbox.info.apiKey,
+      sandbox.info.ordersLocationId,
+    ]);
+    const report = terminal.info;
+    await terminal.close();
+    const mb = (bytes: number) => bytes / 1024 / 1024;
+    return row({
+      name: `terminal peak RSS during a first sync of ${FIRST_SYNC_ORDERS.toLocaleString('en-US')} orders through ${LATENCY_MS} ms (${(report.ms / 1000).toFixed(0)} s; ${mb(report.end).toFixed(0)} MB at the end)${report.done ? '' : ' (did not finish)'}`,
+      value: mb(report.peak),
+      unit: 'MB',
+      baselineName: 'idle RSS of the same process before sync',
+      baseline: mb(report.idle),
+      better: 'lower',
+      target: '< 150 MB at all times',
+      ok: mb(report.peak) < 150 && report.done,
+    });
+  } finally {
+    await sandbox.close();
+  }
+}
+
 const suite: BenchSuite = {
   name: 'sync',
   async run(): Promise<BenchRow[]> {
-    return [await drainBench(), ...(await pullBench()), await webhookBench(), await memoryBench()];
+    return [await drainBench(), ...(await pullBench()), await webhookBench(), await memoryBench(), await firstSyncMemoryBench()];
   },
 };
 
