@@ -16,6 +16,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // 2-core machines: the heavy suites (crash, outage, e2e) must not starve each other.
     maxWorkers: 2,
+    // Testing Library's waits in DOM suites (test/dom-waits.ts); nothing in the others.
+    setupFiles: ['test/dom-waits.ts'],
     projects: [
       { extends: true, test: { name: 'default', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'] } },
       ...['spec-minimal/flat', 'spec-minimal/jsonapi'].map((profile) => ({

@@ -184,7 +184,7 @@ describe('signing in', () => {
     expect((await core().call('staff.session', {})).lockedOutForMs).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: /^Staff/ }));
-    await screen.findByRole('heading', { name: 'Staff' });
+    await screen.findByRole('heading', { name: 'Staff', level: 2 });
     expect((await screen.findByTestId('pin-guessing')).textContent).toMatch(/^6 wrong PINs since .+: someone may be guessing PINs\./);
   });
 });
