@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useRef, useState } from 'react';
+import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { CommandInput, CommandName, CommandResult, EventName, MenuSnapshot, SyncStatusView, UpdateStatus } from '../../bridge/contract';
 import { BridgeCallError, type BridgeClient } from './bridge-client';
 
@@ -102,10 +102,12 @@ export function useEventStreamConnected(): boolean {
  */
 export function useShortcuts(map: Record<string, (event: KeyboardEvent) => void>, active = true): void {
   const latest = useRef(map);
-  useEffect(() => {
+  // Layout effects: the handlers of the render on screen are the ones a key reaches, even a key
+  // pressed right after a render (a passive effect could still hold the previous render's, or none).
+  useLayoutEffect(() => {
     latest.current = map;
   });
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!active) return;
     const onKey = (event: KeyboardEvent) => {
       if (document.querySelector('dialog[open]')) return;

@@ -6,6 +6,7 @@ import { describedBy, FieldError } from '../components/FieldError';
 import { describeError, useBridge } from '../lib/hooks';
 import { splitRefusal } from '../lib/issues';
 import { useSession } from '../lib/session';
+import { StaffNameField } from '../components/StaffNameField';
 
 const MAX_PIN = 8;
 const MIN_PIN = 4;
@@ -280,11 +281,7 @@ function SetupOwner() {
         This terminal has no staff yet. The owner signs in first, then adds everyone else on the Staff screen. There is no default PIN and no way in without
         one: choose a PIN of 4 to 8 digits that is not easy to guess, and keep it to yourself.
       </p>
-      <label>
-        Your name
-        <input value={name} autoComplete="off" maxLength={60} autoFocus onChange={(event) => setName(event.target.value)} {...describedBy(ids.name, fieldError('name'))} />
-      </label>
-      <FieldError id={ids.name} message={fieldError('name')} />
+      <StaffNameField label="Your name" value={name} onChange={setName} error={fieldError('name')} errorId={ids.name} focus={{ autoFocus: true }} />
       <NewPinField label="PIN (4 to 8 digits)" value={pin} onChange={setPin} errorId={ids.pin} error={fieldError('pin')} />
       <NewPinField label="PIN again" value={repeat} onChange={setRepeat} errorId={ids.repeat} error={fieldError('repeat')} />
       <ErrorNote message={note} />

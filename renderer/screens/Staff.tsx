@@ -6,6 +6,7 @@ import { describedBy, FieldError } from '../components/FieldError';
 import { describeError, useBridge } from '../lib/hooks';
 import { splitRefusal } from '../lib/issues';
 import { useSession } from '../lib/session';
+import { StaffNameField } from '../components/StaffNameField';
 
 type Field = 'name' | 'role' | 'pin' | 'repeat';
 type Errors = Partial<Record<Field, string>>;
@@ -249,11 +250,7 @@ function AddStaff({ roles, onAdded }: { roles: Role[]; onAdded: (member: StaffMe
   return (
     <form className="card add-staff" aria-label="Add a staff member" onSubmit={(event) => void submit(event)} ref={formRef} noValidate>
       <h2>Add a staff member</h2>
-      <label>
-        Name
-        <input value={name} autoComplete="off" maxLength={60} onChange={(event) => setName(event.target.value)} {...describedBy(ids.name, errors.name ?? null)} />
-      </label>
-      <FieldError id={ids.name} message={errors.name ?? null} />
+      <StaffNameField label="Name" value={name} onChange={setName} error={errors.name ?? null} errorId={ids.name} />
       <RoleField value={role} roles={roles} onChange={setRole} error={errors.role ?? null} errorId={ids.role} />
       <PinFields pin={pin} repeat={repeat} setPin={setPin} setRepeat={setRepeat} errors={errors} ids={ids} label="PIN" />
       <p className="muted field-hint">4 to 8 digits, not an easy one (1111, 1234) and not someone else&apos;s. They can be told it once; nobody can read it back.</p>
@@ -302,11 +299,7 @@ function EditStaff({ member, roles, onClose, onSaved }: { member: StaffMember; r
   return (
     <Dialog title={`Change ${member.name}`} onClose={onClose}>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <label>
-          Name
-          <input value={name} autoComplete="off" maxLength={60} data-autofocus onChange={(event) => setName(event.target.value)} {...describedBy(ids.name, errors.name ?? null)} />
-        </label>
-        <FieldError id={ids.name} message={errors.name ?? null} />
+        <StaffNameField label="Name" value={name} onChange={setName} error={errors.name ?? null} errorId={ids.name} focus={{ 'data-autofocus': true }} />
         <RoleField value={role} roles={roles.includes(member.role) ? roles : [member.role, ...roles]} onChange={setRole} error={errors.role ?? null} errorId={ids.role} />
         <PinFields pin={pin} repeat={repeat} setPin={setPin} setRepeat={setRepeat} errors={errors} ids={ids} label="New PIN" />
         <p className="muted field-hint">Leave the PIN empty to keep theirs.</p>
