@@ -418,15 +418,19 @@ export const ShiftSummary = z.object({
   currency: z.string(),
   orders: z.number().int(),
   cancelled: z.number().int(),
-  byMethod: z.object({ card: Total, cash: Total }),
+  /**
+   * Cash taken, cash tips, refunds and the net: null to those who may not read the report while
+   * their drawer's shift is open, as they would add up to what it should hold (a blind count).
+   */
+  byMethod: z.object({ card: Total, cash: Total.nullable() }),
   /** Tips on top of the payments, by tender. */
-  tips: z.object({ card: Total, cash: Total }),
+  tips: z.object({ card: Total, cash: Total.nullable() }),
   /** Tax and discounts on the day's orders that were not cancelled. */
   tax: z.number().int(),
   discounts: z.number().int(),
   queuedOffline: Total,
-  refunded: Total,
-  net: z.number().int(),
+  refunded: Total.nullable(),
+  net: z.number().int().nullable(),
 });
 export type ShiftSummary = z.infer<typeof ShiftSummary>;
 
@@ -485,10 +489,14 @@ export const ShiftView = z.object({
   currency: z.string(),
   float: Total,
   floatCount: CountedCash,
-  /** Cash taken toward orders, and cash tips, during the shift. */
-  cashSales: z.number().int(),
-  cashTips: z.number().int(),
-  cashRefunds: z.number().int(),
+  /**
+   * Cash taken toward orders, cash tips and cash refunded during the shift. While the shift is
+   * open they add up to what the drawer should hold, so only those who may read the report
+   * ('reports.view') get them; to anyone else they are null until the count is in (a blind count).
+   */
+  cashSales: z.number().int().nullable(),
+  cashTips: z.number().int().nullable(),
+  cashRefunds: z.number().int().nullable(),
   paidOuts: z.number().int(),
   drops: z.number().int(),
   cardSales: z.number().int(),
@@ -542,18 +550,40 @@ export const ZReport = z.object({
   offlineCards: z.object({ count: z.number().int(), amount: z.number().int() }),
   /** What the cloud does not have yet ("A17: payment waiting"). */
   notInCloud: z.array(z.object({ orderId: Id, label: z.string(), what: z.string() })),
+  /** Orders placed here on the day still open with money due: not in the sales above. */
+  openChecks: z.object({
+    count: z.number().int(),
+    total: z.number().int(),
+    paid: z.number().int(),
+    due: z.number().int(),
+    orders: z.array(z.object({ orderId: Id, label: z.string(), total: z.number().int(), paid: z.number().int(), due: z.number().int(), staff: StaffRef.nullable() })),
+  }),
+  /** Orders closed unpaid on the day (a manager's decision, with a reason): not in the sales above; what was due is written off. */
+  walkouts: z.object({
+    count: z.number().int(),
+    total: z.number().int(),
+    paid: z.number().int(),
+    unpaid: z.number().int(),
+    orders: z.array(
+      z.object({ orderId: Id, label: z.string(), total: z.number().int(), paid: z.number().int(), unpaid: z.number().int(), reason: z.string(), staff: StaffRef.nullable(), approvedBy: StaffRef.nullable() }),
+    ),
+  }),
+  /** Each shift on its own line (expected, counted, over/short once closed; an open one has none yet). */
   shifts: z.array(ShiftView),
   /** Records of the day that could not be read, each in a sentence: left out of the figures above. */
   unreadable: z.array(z.string()),
+  /** The closed shifts added up: expected, counted and over/short cover the same shifts. Open ones are counted apart. */
   cash: z.object({
+    closedShifts: z.number().int(),
+    openShifts: z.number().int(),
     float: z.number().int(),
     sales: z.number().int(),
     tips: z.number().int(),
     refunds: z.number().int(),
     paidOuts: z.number().int(),
     drops: z.number().int(),
-    expected: z.number().int(),
-    /** Of the closed shifts; null while none is closed. */
+    /** null while no shift is closed. */
+    expected: z.number().int().nullable(),
     counted: z.number().int().nullable(),
     overShort: z.number().int().nullable(),
   }),
@@ -718,7 +748,19 @@ export const commands = {
     }),
     Order,
   ),
-  'orders.fulfil': command(z.strictObject({ id: Id }), Order),
+  /**
+   * Completes an order. One with money due is refused (take the payment first), unless closed as
+   * a walkout: a manager's decision with a reason (needs 'order.walkout'), listed on the Z report
+   * apart from sales.
+   */
+  'orders.fulfil': command(
+    z.strictObject({
+      id: Id,
+      walkout: z.strictObject({ reason: z.string().trim().min(1, 'say why it is closed unpaid').max(120) }).optional(),
+      managerPin: ManagerPin.optional(),
+    }),
+    Order,
+  ),
   'orders.cancel': command(z.strictObject({ id: Id, managerPin: ManagerPin.optional() }), Order),
 
   'payments.take': command(

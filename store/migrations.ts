@@ -415,8 +415,27 @@ const bridgeRequests: Migration = {
   },
 };
 
+const walkouts: Migration = {
+  version: 17,
+  name: 'walkouts: an order closed unpaid, by whom, approved by whom and why (the Z report lists them apart from sales)',
+  up(db) {
+    db.exec(`
+      CREATE TABLE walkouts (
+        order_id TEXT PRIMARY KEY,
+        staff_id TEXT NOT NULL,
+        approved_by TEXT,
+        reason TEXT NOT NULL,
+        unpaid INTEGER NOT NULL CHECK (unpaid > 0),
+        business_day TEXT NOT NULL,
+        at INTEGER NOT NULL) STRICT, WITHOUT ROWID;
+      CREATE INDEX walkouts_by_day ON walkouts (business_day);
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
   unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts, pinAttempts, bridgeRequests,
+  walkouts,
 ];

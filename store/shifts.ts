@@ -51,6 +51,20 @@ function fromRow(r: ShiftRow): ShiftDoc {
   return { ...r, float_count: floatCount ?? [], count, ...(damaged.length > 0 ? { unreadable: `${damaged.join(' and ')} cannot be read` } : {}) };
 }
 
+/** An order closed with money still due, a manager's decision (migration 17). */
+export interface WalkoutDoc {
+  order_id: string;
+  /** Who closed it. */
+  staff_id: string;
+  /** The manager or owner whose PIN approved it; null when the one who closed it may. */
+  approved_by: string | null;
+  reason: string;
+  /** What was due when it was closed: written off, never a sale. */
+  unpaid: number;
+  business_day: string;
+  at: number;
+}
+
 export interface CashMovementDoc {
   id: string;
   shift_id: string;
@@ -159,10 +173,34 @@ export class ShiftBook {
     return this.sql.allSql<AttributionDoc>('SELECT * FROM attributions WHERE business_day = ? ORDER BY at', [day]);
   }
 
+  recordWalkout(doc: WalkoutDoc): void {
+    this.sql.runSql('INSERT INTO walkouts (order_id, staff_id, approved_by, reason, unpaid, business_day, at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      doc.order_id,
+      doc.staff_id,
+      doc.approved_by,
+      doc.reason,
+      doc.unpaid,
+      doc.business_day,
+      doc.at,
+    ]);
+  }
+
+  /** The walkouts of a business day, oldest first. */
+  walkoutsOn(day: string): WalkoutDoc[] {
+    return this.sql.allSql<WalkoutDoc>('SELECT * FROM walkouts WHERE business_day = ? ORDER BY at, order_id', [day]);
+  }
+
+  /** Which of these orders were closed as walkouts (on any day). */
+  walkoutsOf(orderIds: readonly string[]): Map<string, WalkoutDoc> {
+    if (orderIds.length === 0) return new Map();
+    const rows = this.sql.allSql<WalkoutDoc>('SELECT * FROM walkouts WHERE order_id IN (SELECT value FROM json_each(?))', [JSON.stringify(orderIds)]);
+    return new Map(rows.map((r) => [r.order_id, r]));
+  }
+
   /** Business days with anything recorded, newest first. */
   days(limit: number): string[] {
     return this.sql
-      .allSql<{ day: string }>('SELECT day FROM (SELECT DISTINCT business_day AS day FROM attributions UNION SELECT business_day FROM shifts) ORDER BY day DESC LIMIT ?', [limit])
+      .allSql<{ day: string }>('SELECT day FROM (SELECT DISTINCT business_day AS day FROM attributions UNION SELECT business_day FROM shifts UNION SELECT business_day FROM walkouts) ORDER BY day DESC LIMIT ?', [limit])
       .map((r) => r.day);
   }
 }

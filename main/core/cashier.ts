@@ -5,6 +5,7 @@ import { planItemRefund } from '../../bridge/refund-plan';
 import type { CommandPayload, CommandResult, Discount, Location, MenuItem, Order, ShiftSummary } from '../../bridge/contract';
 import { indexMenu, searchMenu } from '../../bridge/menu-search';
 import { formatMoney, MAX_AMOUNT, MAX_TILL_CASH } from '../../bridge/money';
+import { can } from '../../bridge/staff/roles';
 import type { Clock } from '../../common/clock';
 import type { CategoryDoc, MenuItemDoc, ModifierDoc, OrderDoc, OrderLineDoc, PaymentDoc, ServiceDoc, Store } from '../../store/index';
 import {
@@ -519,9 +520,33 @@ export class Cashier {
     return split;
   }
 
-  fulfilOrder({ id }: CommandPayload<'orders.fulfil'>, act: Act): Order {
-    this.#requireOpen(this.#requireOrder(id), 'fulfilled');
-    const doc = this.store.cashier.fulfilOrder(id, { actor: act.by.id });
+  /**
+   * An order placed here with money due is not completed: the payment comes first. Closing it
+   * unpaid is a walkout, a manager's decision with a reason, recorded apart (the Z report lists it,
+   * never as a sale). The cloud hears 'fulfilled' either way: /v1 has no walkout (docs/spec-gaps.md).
+   * Orders from elsewhere are paid where they came from, which this till may not know.
+   */
+  fulfilOrder({ id, walkout }: CommandPayload<'orders.fulfil'>, act: Act): Order {
+    const order = this.#requireOrder(id);
+    this.#requireOpen(order, 'fulfilled');
+    const placedHere = this.store.shifts.attributionsOf('order', [id]).has(id);
+    const view = this.#view(order);
+    const due = placedHere ? view.total - view.paidAmount : 0;
+    if (walkout === undefined && due > 0) {
+      throw new CoreError('conflict', `${formatMoney(due, order.currency)} is still due on this order: take the payment first. A manager can close it unpaid as a walkout, with a reason.`);
+    }
+    if (walkout !== undefined && due <= 0) {
+      throw new CoreError('conflict', placedHere ? 'Nothing is due on this order: complete it without a walkout.' : 'This order was not placed at this till: it is paid where it came from.');
+    }
+    const approvedBy = walkout ? this.staff.require(act, 'order.walkout') : null;
+    const doc = this.store.transaction(() => {
+      const done = this.store.cashier.fulfilOrder(id, { actor: act.by.id });
+      if (walkout) {
+        this.store.shifts.recordWalkout({ order_id: id, staff_id: act.by.id, approved_by: approvedBy, reason: walkout.reason, unpaid: due, business_day: this.today(), at: this.clock.now() });
+        this.store.cashier.recordAudit(act.by.id, 'order.walkout', { reason: walkout.reason, total: view.total, paid: view.paidAmount, unpaid: due, ...StaffDesk.approval(approvedBy) }, { kind: 'order', id });
+      }
+      return done;
+    });
     this.#ordersChanged([id]);
     return this.#view(doc);
   }
@@ -775,10 +800,10 @@ export class Cashier {
     return [...all.values()];
   }
 
-  shiftSummary({ since }: CommandPayload<'shift.summary'>): ShiftSummary {
+  shiftSummary({ since }: CommandPayload<'shift.summary'>, act: Act): ShiftSummary {
     const start = since ? Date.parse(since) : startOfDay(this.clock.now(), this.location()?.timezone ?? '');
     const orders = this.#readableViews(this.#ordersSince(start)).map((read) => read.view);
-    const summary: ShiftSummary = {
+    const summary = {
       since: new Date(start).toISOString(),
       currency: this.currency(),
       orders: orders.filter((o) => o.status !== 'cancelled').length,
@@ -803,6 +828,10 @@ export class Cashier {
       summary.refunded += payment.refundedAmount;
     }
     summary.net = summary.byMethod.card + summary.byMethod.cash - summary.refunded;
+    // A blind count: the cash of an open shift is not told to who may not read the report.
+    if (!can(act.by.role, 'reports.view') && this.shifts.openShiftOf(act.by)) {
+      return { ...summary, byMethod: { ...summary.byMethod, cash: null }, tips: { ...summary.tips, cash: null }, refunded: null, net: null };
+    }
     return summary;
   }
 }

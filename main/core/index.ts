@@ -469,7 +469,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     },
     'location.get': () => cashier.locationDetails(),
     'location.list': () => cashier.locations(),
-    'shift.summary': (p) => cashier.shiftSummary(p),
+    'shift.summary': (p, c) => cashier.shiftSummary(p, c.act()),
     'shift.current': (_p, c) => shifts.current(c.act()),
     'shift.open': ({ count }, c) => shifts.open(c.act(), count),
     'shift.moveCash': ({ kind, amount, reason }, c) => shifts.moveCash(c.act(), { kind, amount, reason }),

@@ -369,18 +369,20 @@ function ReportBody({ report }: { report: ZReport }) {
           empty="No tax on this day's sales."
         />
         <ReportTable
-          title="Cash in the drawers"
+          title="Cash of the closed shifts"
           testId="report-cash"
           columns={[{ label: 'Figure' }, amount]}
           rows={[
+            ['Closed shifts', report.cash.closedShifts],
+            ...(report.cash.openShifts > 0 ? [['Open shifts, not counted yet (below)', report.cash.openShifts]] : []),
             ['Floats', m(report.cash.float)],
             ['+ Cash sales', m(report.cash.sales)],
             ['+ Cash tips', m(report.cash.tips)],
             ['− Cash refunds', m(report.cash.refunds)],
             ['− Paid-outs', m(report.cash.paidOuts)],
             ['− Drops', m(report.cash.drops)],
-            ['Expected', m(report.cash.expected)],
-            ['Counted (closed shifts)', report.cash.counted === null ? '—' : m(report.cash.counted)],
+            ['Expected', report.cash.expected === null ? '—' : m(report.cash.expected)],
+            ['Counted', report.cash.counted === null ? '—' : m(report.cash.counted)],
           ]}
           foot={[
             'Over/short',
@@ -388,6 +390,23 @@ function ReportBody({ report }: { report: ZReport }) {
           ]}
         />
       </div>
+
+      <ReportTable
+        title="Open checks (not in sales)"
+        testId="report-open-checks"
+        columns={[{ label: 'Order' }, { label: 'Staff' }, { label: 'Total', num: true }, { label: 'Paid', num: true }, { label: 'Due', num: true }]}
+        rows={report.openChecks.orders.map((o) => [o.label, o.staff?.name ?? '—', m(o.total), m(o.paid), m(o.due)])}
+        foot={[`${report.openChecks.count} open`, '', m(report.openChecks.total), m(report.openChecks.paid), m(report.openChecks.due)]}
+        empty="No check is open."
+      />
+      <ReportTable
+        title="Walkouts (not in sales)"
+        testId="report-walkouts"
+        columns={[{ label: 'Order' }, { label: 'Closed by' }, { label: 'Approved by' }, { label: 'Reason' }, { label: 'Total', num: true }, { label: 'Paid', num: true }, { label: 'Unpaid', num: true }]}
+        rows={report.walkouts.orders.map((w) => [w.label, w.staff?.name ?? '—', w.approvedBy?.name ?? '—', w.reason, m(w.total), m(w.paid), m(w.unpaid)])}
+        foot={[`${report.walkouts.count} ${report.walkouts.count === 1 ? 'walkout' : 'walkouts'}`, '', '', '', m(report.walkouts.total), m(report.walkouts.paid), m(report.walkouts.unpaid)]}
+        empty="No order was closed unpaid."
+      />
 
       <ReportTable
         title="By tender"
@@ -425,13 +444,18 @@ function ReportBody({ report }: { report: ZReport }) {
         empty="Nobody sold or took payments on this day."
       />
       <ReportTable
-        title="Cash and shifts"
+        title="Cash and shifts, each on its own"
         testId="report-shifts"
         columns={[
           { label: 'Drawer' },
           { label: 'Opened' },
           { label: 'Closed' },
           { label: 'Float', num: true },
+          { label: '+ Cash sales', num: true },
+          { label: '+ Tips', num: true },
+          { label: '− Refunds', num: true },
+          { label: '− Paid-outs', num: true },
+          { label: '− Drops', num: true },
           { label: 'Expected', num: true },
           { label: 'Counted', num: true },
           { label: 'Over/short', num: true },
@@ -441,12 +465,28 @@ function ReportBody({ report }: { report: ZReport }) {
           `${formatTime(shift.openedAt)} · ${shift.openedBy.name}`,
           shift.closedAt ? `${formatTime(shift.closedAt)} · ${shift.closedBy?.name ?? ''}` : 'Still open',
           m(shift.float),
-          shift.expected === null ? '—' : m(shift.expected),
+          shift.cashSales === null ? '—' : m(shift.cashSales),
+          shift.cashTips === null ? '—' : m(shift.cashTips),
+          shift.cashRefunds === null ? '—' : m(shift.cashRefunds),
+          m(shift.paidOuts),
+          m(shift.drops),
+          shift.expected === null ? 'At close' : m(shift.expected),
           shift.counted === null ? '—' : m(shift.counted),
           shift.overShort === null ? '—' : <span className={overShortClass(shift.overShort)}>{overShortText(shift.overShort, report.currency)}</span>,
         ])}
         empty="No drawer was opened on this day."
       />
+      {report.unreadable.length > 0 ? (
+        <section className="card report-unreadable" aria-label="Unreadable records" data-testid="report-unreadable">
+          <h2>Records that cannot be read ({report.unreadable.length})</h2>
+          <p className="muted">Left out of the figures above.</p>
+          <ul>
+            {report.unreadable.map((what) => (
+              <li key={what}>{what}</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </article>
   );
 }

@@ -270,7 +270,8 @@ function OpenShift({
   onMove: (kind: CashMoveKind) => void;
   onClose: () => void;
 }) {
-  const m = (amount: number) => money(amount, shift.currency);
+  // Blind count: the core sends no cash figure that adds up to what the drawer should hold (null) until the count is in.
+  const m = (amount: number | null) => (amount === null ? 'After the count' : money(amount, shift.currency));
   return (
     <section className="card open-shift" aria-label="Open shift">
       <div className="open-shift-head">
@@ -412,7 +413,7 @@ function CloseShiftForm({ shift, perCashier, onCancel, onClosed }: { shift: Shif
 }
 
 function ClosedShift({ shift, canViewReport, onReport, onDone }: { shift: ShiftView; canViewReport: boolean; onReport: () => void; onDone: () => void }) {
-  const m = (amount: number) => money(amount, shift.currency);
+  const m = (amount: number | null) => (amount === null ? '—' : money(amount, shift.currency));
   const headingRef = useRef<HTMLHeadingElement>(null);
   // The result is what the person waits for: it takes the focus (and a screen reader reads it).
   useEffect(() => headingRef.current?.focus(), []);
@@ -468,7 +469,7 @@ function TodaySummary() {
   const { data: summary, error } = useQuery('shift.summary', {}, ['orders.changed', 'shift.changed']);
   if (error) return <ErrorNote message={error} />;
   if (!summary) return null;
-  const m = (amount: number) => money(amount, summary.currency);
+  const m = (amount: number | null) => (amount === null ? 'After the count' : money(amount, summary.currency));
   return (
     <section className="card today-summary" aria-label="Shift summary">
       <h2>Today at this location</h2>
@@ -481,7 +482,7 @@ function TodaySummary() {
         <Fact term="Tax">{m(summary.tax)}</Fact>
         <Fact term="Discounts and comps">{m(summary.discounts)}</Fact>
         <Fact term="Card tips">{m(summary.tips.card)}</Fact>
-        {summary.tips.cash > 0 ? <Fact term="Cash tips">{m(summary.tips.cash)}</Fact> : null}
+        {summary.tips.cash !== 0 ? <Fact term="Cash tips">{m(summary.tips.cash)}</Fact> : null}
         <Fact term="Card stored offline">{m(summary.queuedOffline)}</Fact>
         <Fact term="Refunded">{m(summary.refunded)}</Fact>
         <Fact term="Net taken" testId="shift-net">

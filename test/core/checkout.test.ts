@@ -126,7 +126,7 @@ describe('paying a split check', () => {
     expect(await t.raw('payments.take', { orderId: order.id, method: 'cash', amount: 1 })).toMatchObject({ ok: false, error: { code: 'conflict' } });
 
     const shift = await t.call('shift.summary', {});
-    expect(shift.byMethod.card + shift.byMethod.cash).toBe(order.total);
+    expect(shift.byMethod.card + shift.byMethod.cash!).toBe(order.total);
     expect(shift.tips).toEqual({ card: 550, cash: 0 });
     expect(shift.tax).toBe(order.check.taxTotal);
     expect(shift.discounts).toBe(order.check.discountTotal);

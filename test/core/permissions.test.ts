@@ -135,6 +135,13 @@ const ROWS: Row[] = [
     payload: (id: string) => ({ id, lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] }),
   }),
   row({
+    label: 'closing an order with money due (a walkout)',
+    permission: 'order.walkout',
+    setup: async (c, actor) => place(c, actor),
+    command: 'orders.fulfil',
+    payload: (id: string) => ({ id, walkout: { reason: 'left without paying' } }),
+  }),
+  row({
     label: "changing another cashier's order",
     permission: 'order.adopt',
     actAs: { cashier: 'cashier2' },

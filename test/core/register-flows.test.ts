@@ -55,9 +55,9 @@ describe('order state at a glance', () => {
     expect(paid.order).toMatchObject({ status: 'open', displayState: 'paid_in_kitchen' });
     expect(await t.call('orders.fulfil', { id: order.id })).toMatchObject({ status: 'fulfilled', displayState: 'completed' });
 
-    // Fulfilled reads "Completed" whatever this terminal knows of its payments (a pulled order brings none).
+    // Fulfilled reads "Completed" whatever this terminal knows of its payments (a pulled order brings none; a walkout).
     const unpaid = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
-    expect(await t.call('orders.fulfil', { id: unpaid.id })).toMatchObject({ status: 'fulfilled', displayState: 'completed' });
+    expect(await t.call('orders.fulfil', { id: unpaid.id, walkout: { reason: 'left without paying' } })).toMatchObject({ status: 'fulfilled', displayState: 'completed' });
     const cancelled = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
     expect(await t.call('orders.cancel', { id: cancelled.id })).toMatchObject({ status: 'cancelled', displayState: 'cancelled' });
     // The list carries the same derived state.

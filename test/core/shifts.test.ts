@@ -11,10 +11,11 @@ import type { Core } from '../../main/core/index';
 import { startSandbox, type Sandbox } from '../../sandbox/index';
 import { waitFor } from '../sync/harness';
 import { ITEMS, STAFF, startTestCore, type TestCore } from './fixtures';
-import { byStaffModel, dayArbitrary, fixedRunningClock, reportFigures, runDay, startTillOnSandbox, type DayResult } from './staff-day';
+import { byStaffModel, dayArbitrary, fixedRunningClock, isOpenCheck, isSale, reportFigures, runDay, startTillOnSandbox, type DayResult } from './staff-day';
 import { as, count, ok, raw, readDb, refusal, STAFF_ID } from './staff-fixtures';
 
 const T0 = Date.UTC(2030, 2, 14, 15, 0, 0);
+const DAY_MS = 24 * 60 * 60_000;
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
 let t: TestCore | undefined;
@@ -57,7 +58,10 @@ describe('a shift', () => {
       ['drop', 1000, STAFF_ID.cashier],
     ]);
 
-    // Blind while open: the figures that go in are shown, what the drawer should hold is not.
+    // Blind while open: the cashier sees what went in and out by hand, never the cash that adds up
+    // to what the drawer should hold; a manager (who may read the report) sees it.
+    expect(await ok(t.core, 'shift.current', {})).toMatchObject({ float: 5100, cashSales: null, cashTips: null, cashRefunds: null, paidOuts: 500, drops: 1000, payments: 3, expected: null });
+    await as(t.core, 'manager');
     const current = await ok(t.core, 'shift.current', {});
     expect(current).toMatchObject({
       status: 'open',
@@ -81,7 +85,7 @@ describe('a shift', () => {
     expect(await ok(t.core, 'shift.current', {})).toBeNull();
 
     const report = await ok(t.core, 'reports.z', {});
-    expect(report.cash).toEqual({ float: 5100, sales: 1650, tips: 200, refunds: 300, paidOuts: 500, drops: 1000, expected, counted: 5100, overShort: -50 });
+    expect(report.cash).toEqual({ closedShifts: 1, openShifts: 0, float: 5100, sales: 1650, tips: 200, refunds: 300, paidOuts: 500, drops: 1000, expected, counted: 5100, overShort: -50 });
     expect(report.shifts.map((s) => s.id)).toEqual([closed.id]);
   });
 
@@ -127,9 +131,9 @@ describe('a shift', () => {
     expect(shiftOf(payA.payment.id)).toBe(mine.id);
     expect(shiftOf(payB.payment.id)).toBe(theirs.id);
     expect(shiftOf(cardB.payment.id)).toBe(theirs.id);
-    expect(await ok(t.core, 'shift.current', {})).toMatchObject({ id: theirs.id, cashSales: 500, cardSales: 400, payments: 2 });
+    expect(await ok(t.core, 'shift.current', {})).toMatchObject({ id: theirs.id, cashSales: null, cardSales: 400, payments: 2 });
     await as(t.core, 'cashier');
-    expect(await ok(t.core, 'shift.current', {})).toMatchObject({ id: mine.id, cashSales: 1200, cardSales: 0, payments: 1 });
+    expect(await ok(t.core, 'shift.current', {})).toMatchObject({ id: mine.id, cashSales: null, cardSales: 0, payments: 1 });
 
     // Each closes their own (approved by the manager): each expects only their cash.
     const closedA = await ok(t.core, 'shift.close', { count: [{ value: 2000, count: 1 }], managerPin: STAFF.manager.pin });
@@ -207,10 +211,22 @@ function checkDay({ model, shift, report }: DayResult): void {
   });
 
   // (b) the report's figures add up, and to the model.
-  const sold = model.orders.filter((o) => !o.voided);
+  const sold = model.orders.filter(isSale);
   const voided = model.orders.filter((o) => o.voided);
+  const open = model.orders.filter(isOpenCheck);
+  const walkedOut = model.orders.filter((o) => o.walkoutBy !== null);
   expect(report.sales.orders).toBe(sold.length);
   expect(report.sales.total).toBe(sum(sold.map((o) => o.total)));
+  // Open checks and walkouts apart from the sales: every order placed is in exactly one place.
+  expect(report.openChecks).toMatchObject({ count: open.length, total: sum(open.map((o) => o.total)), paid: sum(open.map((o) => o.paid)), due: sum(open.map((o) => o.total - o.paid)) });
+  expect(report.openChecks.orders.map((o) => [o.orderId, o.staff?.id]).sort()).toEqual(open.map((o) => [o.id, STAFF_ID[o.owner]]).sort());
+  expect(report.walkouts).toMatchObject({ count: walkedOut.length, total: sum(walkedOut.map((o) => o.total)), unpaid: sum(walkedOut.map((o) => o.total - o.paid)) });
+  expect(report.walkouts.orders.map((w) => [w.orderId, w.staff?.id, w.approvedBy?.id ?? null]).sort()).toEqual(
+    walkedOut.map((o) => [o.id, STAFF_ID[o.walkoutBy!], o.walkoutBy === 'cashier' || o.walkoutBy === 'cashier2' ? STAFF_ID.manager : null]).sort(),
+  );
+  expect(report.sales.total + report.openChecks.total + report.walkouts.total + report.voids.amount).toBe(sum(model.orders.map((o) => o.total)));
+  // What was paid toward the orders: the sales in full, the rest toward open checks and walkouts.
+  expect(sum(model.payments.map((p) => p.amount))).toBe(report.sales.total + report.openChecks.paid + report.walkouts.paid);
   expect(sum(report.byStaff.map((s) => s.sales))).toBe(report.sales.total);
   expect(sum(report.byTender.map((r) => r.amount))).toBe(sum(model.payments.map((p) => p.amount)));
   expect(sum(report.byTender.map((r) => r.tips))).toBe(sum(model.payments.map((p) => p.tip)));
@@ -218,7 +234,7 @@ function checkDay({ model, shift, report }: DayResult): void {
   expect(report.byTender.find((r) => r.method === 'cash')).toMatchObject({ amount: sum(cash.map((p) => p.amount)), tips: sum(cash.map((p) => p.tip)) });
   expect(report.refunds).toMatchObject({ count: model.refunds.length, amount: sum(model.refunds.map((r) => r.amount)), cash: sum(model.refunds.map((r) => r.amount)), card: 0 });
   expect(report.voids).toEqual({ count: voided.length, amount: sum(voided.map((o) => o.total)) });
-  expect(report.cash).toMatchObject({ expected: shift.expected, counted: model.counted, overShort: model.counted - model.drawer, float: model.float });
+  expect(report.cash).toMatchObject({ closedShifts: 1, openShifts: 0, expected: shift.expected, counted: model.counted, overShort: model.counted - model.drawer, float: model.float });
   expect(report.tips).toEqual({ card: sum(card.map((p) => p.tip)), cash: sum(cash.map((p) => p.tip)) });
   // By staff: each row as the model has it (who owns each order now, who took, refunded, voided).
   const staff = new Map(report.byStaff.map(({ staff: who, ...row }) => [who.id, row]));
@@ -230,27 +246,34 @@ function checkDay({ model, shift, report }: DayResult): void {
 
 describe('random days at the till', () => {
   it('(a)+(b): the shift expects the cash the model counts; the Z report adds up', { timeout: 90_000 }, async () => {
+    // One till for every day, each day on a business day of its own (the report of a day holds
+    // only what was done on it): a new core per day cost each staff member's first sign-in, a PIN
+    // hash, every time, where a till signs its regulars in from memory.
+    const clock = new ManualClock(T0);
+    const till = await startTestCore(DAY_CONFIG, { clock }, undefined, { signIn: null });
+    // A second passes between commands: records get distinct times, the day stays the same.
+    const ticking = {
+      invoke: (request: Parameters<Core['invoke']>[0]) => {
+        clock.advance(1_000);
+        return till.core.invoke(request);
+      },
+    };
     let runs = 0;
-    await fc.assert(
-      fc.asyncProperty(dayArbitrary, async (day) => {
-        runs += 1;
-        const clock = new ManualClock(T0);
-        const till = await startTestCore(DAY_CONFIG, { clock }, undefined, { signIn: null });
-        try {
-          // A second passes between commands: records get distinct times, the day stays the same.
-          const ticking = {
-            invoke: (request: Parameters<Core['invoke']>[0]) => {
-              clock.advance(1_000);
-              return till.core.invoke(request);
-            },
-          };
+    try {
+      await fc.assert(
+        fc.asyncProperty(dayArbitrary, async (day) => {
+          runs += 1;
+          clock.advance(DAY_MS - ((clock.now() - T0) % DAY_MS));
+          // A day that failed part-way (while shrinking) may have left its drawer open.
+          await as(ticking, 'owner');
+          if (await ok(ticking, 'shift.current', {})) await ok(ticking, 'shift.close', { count: [], note: 'left open by a failed day' });
           checkDay(await runDay(ticking, day, FIXTURE_ITEMS));
-        } finally {
-          await till.core.shutdown();
-        }
-      }),
-      { numRuns: 12 },
-    );
+        }),
+        { numRuns: 12 },
+      );
+    } finally {
+      await till.core.shutdown();
+    }
     expect(runs).toBe(12);
   });
 });

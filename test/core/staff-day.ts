@@ -23,6 +23,8 @@ export type DayAction =
   | { kind: 'pay'; who: StaffKey; order: number; method: 'cash' | 'card'; part: number; split: boolean; tip: number; extraTendered: number }
   | { kind: 'refund'; who: StaffKey; payment: number; percent: number }
   | { kind: 'void'; who: StaffKey; order: number }
+  /** An order with money due closed unpaid: a manager's decision with a reason. */
+  | { kind: 'walkout'; who: StaffKey; order: number }
   | { kind: 'move'; who: StaffKey; move: 'paid_out' | 'drop'; percent: number };
 
 export interface Day {
@@ -67,6 +69,7 @@ const action: fc.Arbitrary<DayAction> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('refund' as const), who, payment: fc.nat(50), percent: fc.integer({ min: 1, max: 100 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('void' as const), who, order: fc.nat(50) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('walkout' as const), who, order: fc.nat(50) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('move' as const), who, move: fc.constantFrom<'paid_out' | 'drop'>('paid_out', 'drop'), percent: fc.integer({ min: 1, max: 60 }) }) },
 );
 
@@ -80,7 +83,7 @@ export const dayArbitrary: fc.Arbitrary<Day> = fc.record({
 
 /** What the actions came to, kept by the test on its own. */
 export interface DayModel {
-  orders: { id: string; total: number; owner: StaffKey; voided: boolean; voidedBy: StaffKey | null; paid: number; split: boolean }[];
+  orders: { id: string; total: number; owner: StaffKey; voided: boolean; voidedBy: StaffKey | null; walkoutBy: StaffKey | null; paid: number; split: boolean }[];
   payments: { id: string; method: 'cash' | 'card'; amount: number; tip: number; refunded: number; by: StaffKey }[];
   refunds: { amount: number; method: 'cash' | 'card'; by: StaffKey }[];
   paidOuts: number;
@@ -96,6 +99,11 @@ export interface DayResult {
   shift: ShiftView;
   report: ZReport;
 }
+
+/** Placed, not voided, not walked out, money still due. */
+export const isOpenCheck = (o: DayModel['orders'][number]): boolean => !o.voided && o.walkoutBy === null && o.paid < o.total;
+/** Paid in full and neither voided nor walked out: a sale. */
+export const isSale = (o: DayModel['orders'][number]): boolean => !o.voided && o.walkoutBy === null && o.paid >= o.total;
 
 /** A PIN for whatever a cashier may not do alone; managers and owners need none. */
 const approval = (by: StaffKey) => (by === 'cashier' || by === 'cashier2' ? { managerPin: STAFF.manager.pin } : {});
@@ -122,11 +130,11 @@ export async function runDay(core: Pick<Core, 'invoke'>, day: Day, items: readon
           discount: discount && discount.value > 0 ? { ...discount, reason: 'Promotion' } : null,
           ...approval(a.who),
         });
-        model.orders.push({ id: order.id, total: order.total, owner: a.who, voided: false, voidedBy: null, paid: 0, split: false });
+        model.orders.push({ id: order.id, total: order.total, owner: a.who, voided: false, voidedBy: null, walkoutBy: null, paid: 0, split: false });
         break;
       }
       case 'pay': {
-        const open = model.orders.filter((o) => !o.voided && o.total - o.paid > 0);
+        const open = model.orders.filter(isOpenCheck);
         if (open.length === 0) break;
         const order = open[a.order % open.length]!;
         const due = order.total - order.paid;
@@ -170,12 +178,20 @@ export async function runDay(core: Pick<Core, 'invoke'>, day: Day, items: readon
         break;
       }
       case 'void': {
-        const unpaid = model.orders.filter((o) => !o.voided && o.paid === 0);
+        const unpaid = model.orders.filter((o) => isOpenCheck(o) && o.paid === 0);
         if (unpaid.length === 0) break;
         const order = unpaid[a.order % unpaid.length]!;
         await ok(core, 'orders.cancel', { id: order.id, ...approval(a.who) });
         order.voided = true;
         order.voidedBy = a.who;
+        break;
+      }
+      case 'walkout': {
+        const open = model.orders.filter(isOpenCheck);
+        if (open.length === 0) break;
+        const order = open[a.order % open.length]!;
+        await ok(core, 'orders.fulfil', { id: order.id, walkout: { reason: 'left without paying' }, ...approval(a.who) });
+        order.walkoutBy = a.who;
         break;
       }
       case 'move': {
@@ -206,10 +222,10 @@ export function byStaffModel(model: DayModel): Map<string, { orders: number; sal
     return rows.get(id)!;
   };
   for (const o of model.orders) {
-    if (!o.voided) {
+    if (isSale(o)) {
       row(o.owner).orders += 1;
       row(o.owner).sales += o.total;
-    } else {
+    } else if (o.voided) {
       row(o.voidedBy!).voids += 1;
     }
   }
@@ -223,9 +239,11 @@ export function byStaffModel(model: DayModel): Map<string, { orders: number; sal
 
 /** The report's figures only: no ids, labels, times or what the cloud has yet. */
 export function reportFigures(report: ZReport): unknown {
-  const { complete: _c, notInCloud: _n, offlineCards: _o, generatedAt: _g, shifts, ...rest } = report;
+  const { complete: _c, notInCloud: _n, offlineCards: _o, generatedAt: _g, shifts, openChecks, walkouts, ...rest } = report;
   return {
     ...rest,
+    openChecks: { ...openChecks, orders: openChecks.orders.map(({ orderId: _id, ...o }) => o) },
+    walkouts: { ...walkouts, orders: walkouts.orders.map(({ orderId: _id, ...w }) => w) },
     shifts: shifts.map(({ id: _id, openedAt: _oa, closedAt: _ca, movements, ...shift }) => ({
       ...shift,
       movements: movements.map(({ id: _mid, at: _at, ...m }) => m),

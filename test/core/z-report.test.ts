@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ZReport, type PaymentMethod, type PaymentStatus, type ShiftView, type StaffRef, type SyncState } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
-import type { DayPayment, DayRecords, DayRefund, DaySale, DaySaleLine, DayVoid } from '../../main/core/staff/day-records';
+import type { DayOpenCheck, DayPayment, DayRecords, DayRefund, DaySale, DaySaleLine, DayVoid, DayWalkout } from '../../main/core/staff/day-records';
 import { majorUnits, ratePercent, zReportCsv } from '../../main/core/staff/report-csv';
 import { NOT_COMPLETE_TEXT, zReportDoc } from '../../main/core/staff/report-doc';
 import { buildZReport, NOT_RECORDED_STAFF } from '../../main/core/staff/z-report';
@@ -164,6 +164,17 @@ const rawShift = fc.record({
   countedDelta: fc.integer({ min: -2_000, max: 2_000 }),
   opener: fc.nat(3),
 });
+/** An open check: paid less than its total so far. */
+const rawOpenCheck = fc.record({ total: fc.integer({ min: 1, max: 10_000 }), paidPpm: fc.integer({ min: 0, max: 999_999 }), staff: staffIndex, label: fc.string({ maxLength: 4 }) });
+/** A walkout: something was due when a manager closed it. */
+const rawWalkout = fc.record({
+  total: fc.integer({ min: 1, max: 10_000 }),
+  paidPpm: fc.integer({ min: 0, max: 999_999 }),
+  staff: staffIndex,
+  approver: fc.option(fc.nat(3), { nil: null }),
+  reason: fc.string({ minLength: 1, maxLength: 30 }),
+  label: fc.string({ maxLength: 4 }),
+});
 
 type RawSale = typeof rawSale extends fc.Arbitrary<infer R> ? R : never;
 
@@ -225,6 +236,8 @@ const dayRecords: fc.Arbitrary<DayRecords> = fc
     refunds: fc.array(rawRefund, { maxLength: 8 }),
     voids: fc.array(rawVoid, { maxLength: 5 }),
     shifts: fc.array(rawShift, { maxLength: 3 }),
+    openChecks: fc.array(rawOpenCheck, { maxLength: 4 }),
+    walkouts: fc.array(rawWalkout, { maxLength: 3 }),
     allSynced: fc.boolean(),
   })
   .map((raw) => {
@@ -250,6 +263,12 @@ const dayRecords: fc.Arbitrary<DayRecords> = fc
     }));
     const refunds: DayRefund[] = raw.refunds.map((r, i) => ({ id: `re_${i}`, ...order(r.order), method: r.method, amount: r.amount, syncState: state(r.syncState), staff: who(r.staff) }));
     const voids: DayVoid[] = raw.voids.map((v, i) => ({ orderId: `void_${i}`, label: v.label, amount: v.amount, staff: who(v.staff) }));
+    const partOf = (total: number, ppm: number) => Math.floor((total * ppm) / 1_000_000);
+    const openChecks: DayOpenCheck[] = raw.openChecks.map((c, i) => ({ orderId: `open_${i}`, label: c.label, total: c.total, paid: partOf(c.total, c.paidPpm), staff: who(c.staff) }));
+    const walkouts: DayWalkout[] = raw.walkouts.map((w, i) => {
+      const paid = partOf(w.total, w.paidPpm);
+      return { orderId: `walk_${i}`, label: w.label, total: w.total, paid, unpaid: w.total - paid, reason: w.reason, staff: who(w.staff), approvedBy: who(w.approver) };
+    });
     const shifts: ShiftView[] = raw.shifts.map((s, i) => {
       const expected = s.float + s.cashSales + s.cashTips - s.cashRefunds - s.paidOuts - s.drops;
       const counted = s.closed ? Math.max(0, expected + s.countedDelta) : null;
@@ -292,6 +311,8 @@ const dayRecords: fc.Arbitrary<DayRecords> = fc
       payments,
       refunds,
       voids,
+      openChecks,
+      walkouts,
       shifts,
     };
   });
@@ -379,20 +400,49 @@ describe('buildZReport on random days', () => {
     });
   });
 
-  it('cash: expected is float + sales + tips − refunds − paid-outs − drops; counted and over/short of the closed shifts', () => {
+  it('cash: each shift adds up on its own line; the total covers the closed shifts only, expected, counted and over/short alike', () => {
     forRandomDays((records, { cash, shifts }) => {
       expect(shifts).toEqual(records.shifts);
-      expect(cash.expected).toBe(cash.float + cash.sales + cash.tips - cash.refunds - cash.paidOuts - cash.drops);
-      expect(cash.float).toBe(sum(records.shifts.map((s) => s.float)));
-      const closed = records.shifts.filter((s) => s.status === 'closed');
-      if (closed.length === 0) {
-        expect(cash.counted).toBeNull();
-        expect(cash.overShort).toBeNull();
-      } else {
-        expect(cash.counted).toBe(sum(closed.map((s) => s.counted ?? 0)));
-        expect(cash.overShort).toBe((cash.counted ?? 0) - sum(closed.map((s) => s.expected ?? 0)));
+      for (const shift of shifts) {
+        if (shift.status === 'open') {
+          expect([shift.expected, shift.counted, shift.overShort]).toEqual([null, null, null]);
+          continue;
+        }
+        expect(shift.expected).toBe(shift.float + shift.cashSales! + shift.cashTips! - shift.cashRefunds! - shift.paidOuts - shift.drops);
+        expect(shift.overShort).toBe(shift.counted! - shift.expected!);
       }
-      if (records.shifts.every((s) => s.status === 'closed') && records.shifts.length > 0) expect(cash.overShort).toBe((cash.counted ?? 0) - cash.expected);
+      const closed = records.shifts.filter((s) => s.status === 'closed');
+      expect(cash.closedShifts).toBe(closed.length);
+      expect(cash.openShifts).toBe(records.shifts.length - closed.length);
+      expect(cash.float).toBe(sum(closed.map((s) => s.float)));
+      expect(cash.sales).toBe(sum(closed.map((s) => s.cashSales ?? 0)));
+      if (closed.length === 0) {
+        expect([cash.expected, cash.counted, cash.overShort]).toEqual([null, null, null]);
+      } else {
+        expect(cash.expected).toBe(cash.float + cash.sales + cash.tips - cash.refunds - cash.paidOuts - cash.drops);
+        expect(cash.counted).toBe(sum(closed.map((s) => s.counted ?? 0)));
+        // The line adds up: over/short is counted − expected of the same shifts.
+        expect(cash.overShort).toBe(cash.counted! - cash.expected!);
+      }
+    });
+  });
+
+  it('open checks and walkouts are apart from the sales, each adding up, and every order is in exactly one place', () => {
+    forRandomDays((records, z) => {
+      expect(z.sales.orders).toBe(records.sales.length);
+      expect(z.sales.total).toBe(sum(records.sales.map((s) => s.total)));
+      expect(z.openChecks.count).toBe(records.openChecks.length);
+      expect(z.openChecks.total).toBe(sum(records.openChecks.map((c) => c.total)));
+      expect(z.openChecks.due).toBe(z.openChecks.total - z.openChecks.paid);
+      expect(sum(z.openChecks.orders.map((o) => o.due))).toBe(z.openChecks.due);
+      for (const o of z.openChecks.orders) expect(o.due).toBe(o.total - o.paid);
+      expect(z.walkouts.count).toBe(records.walkouts.length);
+      expect(z.walkouts.unpaid).toBe(z.walkouts.total - z.walkouts.paid);
+      expect(sum(z.walkouts.orders.map((w) => w.unpaid))).toBe(z.walkouts.unpaid);
+      // What the day's orders came to is the sales, the open checks and the walkouts, nothing counted twice.
+      expect(z.sales.total + z.openChecks.total + z.walkouts.total).toBe(sum([...records.sales, ...records.openChecks, ...records.walkouts].map((o) => o.total)));
+      const sold = new Set(records.sales.map((s) => s.orderId));
+      for (const o of [...z.openChecks.orders, ...z.walkouts.orders]) expect(sold.has(o.orderId)).toBe(false);
     });
   });
 
@@ -463,7 +513,11 @@ describe('zReportCsv on random days', () => {
       expect(items.rows.map((r) => [r[0], r[1], minorOf(r[5] ?? '', digits)])).toEqual(z.byItem.map((r) => [guarded(r.item), guarded(r.category), r.net]));
       const sales = csvBlock(csv, 'sales');
       expect(sales.rows.map((r) => r.slice(1).map((c) => minorOf(c, digits)))).toEqual([[z.sales.gross, z.sales.discounts, z.sales.comps, z.sales.net, z.sales.tax, z.sales.total]]);
-      expect(csvBlock(csv, 'cash').rows[0]?.[6]).toBe(majorUnits(z.cash.expected, digits));
+      expect(csvBlock(csv, 'cash of the closed shifts').rows[0]?.[8]).toBe(z.cash.expected === null ? '' : majorUnits(z.cash.expected, digits));
+      const open = csvBlock(csv, 'open checks');
+      expect(open.rows.map((r) => minorOf(r[4] ?? '', digits))).toEqual([...z.openChecks.orders.map((o) => o.due), z.openChecks.due]);
+      const walkouts = csvBlock(csv, 'walkouts');
+      expect(walkouts.rows.map((r) => minorOf(r[6] ?? '', digits))).toEqual([...z.walkouts.orders.map((w) => w.unpaid), z.walkouts.unpaid]);
 
       const blocks = csvBlocks(csv);
       expect(blocks[0]).toContainEqual(['complete', z.complete ? 'yes' : 'no']);
@@ -556,7 +610,8 @@ function shift(fields: Partial<ShiftView>): ShiftView {
  * $2.40 on the burgers, $0.40 on the fries); 10% sales tax on top. Card $27.72 + $3.00 tip.
  * A2 (Bo), sold offline: a burger $12.00 with $2.00 off; paid by a card stored offline ($11.00);
  * a first card attempt was refused. A3 (Ana): 2 sodas $6.00 + tax, cash $6.60 + $0.40 tip; one
- * soda refunded in cash ($3.30). A4 (Bo) voided ($15.00). One drawer, closed $0.20 short.
+ * soda refunded in cash ($3.30). A4 (Bo) voided ($15.00). A5 (Bo) still open, $20.00 due. A6 (Bo)
+ * walked out, $45.95 unpaid, Ana approved. One drawer, closed $0.20 short.
  */
 const workedDay: DayRecords = {
   businessDay: '2025-03-14',
@@ -587,6 +642,8 @@ const workedDay: DayRecords = {
   ],
   refunds: [{ id: 're_1', orderId: 'ord_a3', orderLabel: 'A3', method: 'cash', amount: 330, syncState: 'synced', staff: ana }],
   voids: [{ orderId: 'ord_a4', label: 'A4', amount: 1500, staff: bo }],
+  openChecks: [{ orderId: 'ord_a5', label: 'A5', total: 2000, paid: 0, staff: bo }],
+  walkouts: [{ orderId: 'ord_a6', label: 'A6', total: 4595, paid: 0, unpaid: 4595, reason: 'left without paying', staff: bo, approvedBy: ana }],
   shifts: [shift({ float: 10_000, cashSales: 660, cashTips: 40, cashRefunds: 330, paidOuts: 500, counted: 9_850, expected: 9_870, overShort: -20 })],
 };
 
@@ -628,9 +685,17 @@ describe('a worked day', () => {
       voids: { count: 1, amount: 1500 },
       offlineCards: { count: 1, amount: 1100 },
       notInCloud: [{ orderId: 'ord_a2', label: 'A2', what: 'order waiting, card payment stored offline' }],
+      openChecks: { count: 1, total: 2000, paid: 0, due: 2000, orders: [{ orderId: 'ord_a5', label: 'A5', total: 2000, paid: 0, due: 2000, staff: bo }] },
+      walkouts: {
+        count: 1,
+        total: 4595,
+        paid: 0,
+        unpaid: 4595,
+        orders: [{ orderId: 'ord_a6', label: 'A6', total: 4595, paid: 0, unpaid: 4595, reason: 'left without paying', staff: bo, approvedBy: ana }],
+      },
       shifts: workedDay.shifts,
       unreadable: [],
-      cash: { float: 10_000, sales: 660, tips: 40, refunds: 330, paidOuts: 500, drops: 0, expected: 9_870, counted: 9_850, overShort: -20 },
+      cash: { closedShifts: 1, openShifts: 0, float: 10_000, sales: 660, tips: 40, refunds: 330, paidOuts: 500, drops: 0, expected: 9_870, counted: 9_850, overShort: -20 },
     });
     expect(ZReport.parse(z)).toEqual(z);
   });
@@ -655,7 +720,13 @@ describe('a worked day', () => {
     expect(csv).toContain('\r\ntaxes\r\ntax,rate percent,amount\r\nSales tax,10,4.12\r\n\r\n');
     expect(csv).toContain('\r\nnot in the cloud\r\norder,what\r\nA2,"order waiting, card payment stored offline"\r\n\r\n');
     expect(csv).toContain('\r\noffline cards\r\ncount,amount\r\n1,11.00\r\n');
-    expect(csv.endsWith('\r\ncash\r\nfloat,sales,tips,refunds,paid outs,drops,expected,counted,over short\r\n100.00,6.60,0.40,3.30,5.00,0.00,98.70,98.50,-0.20\r\n')).toBe(true);
+    expect(csv).toContain('\r\nopen checks\r\norder,staff,total,paid,due\r\nA5,Bo,20.00,0.00,20.00\r\nall 1,,20.00,0.00,20.00\r\n\r\n');
+    expect(csv).toContain('\r\nwalkouts\r\norder,closed by,approved by,reason,total,paid,unpaid\r\nA6,Bo,Ana,left without paying,45.95,0.00,45.95\r\nall 1,,,,45.95,0.00,45.95\r\n\r\n');
+    expect(
+      csv.endsWith(
+        '\r\ncash of the closed shifts\r\nclosed shifts,open shifts,float,sales,tips,refunds,paid outs,drops,expected,counted,over short\r\n1,0,100.00,6.60,0.40,3.30,5.00,0.00,98.70,98.50,-0.20\r\n\r\nunreadable records\r\nwhat\r\n',
+      ),
+    ).toBe(true);
   });
 
   it('on paper', () => {
@@ -688,10 +759,36 @@ describe('a worked day', () => {
       { label: 'Cash refunds', value: '-$3.30' },
       { label: 'Cash net', value: '$3.70' },
     ]);
-    expect(section('CASH')?.slice(-3)).toEqual([
+    expect(section('CASH (CLOSED SHIFTS)')?.slice(-3)).toEqual([
       { label: 'Expected', value: '$98.70' },
       { label: 'Counted', value: '$98.50' },
       { label: 'Over/short', value: '-$0.20' },
+    ]);
+    expect(section('Drawer: Till A')).toEqual([
+      { label: 'Opened by', value: 'Ana' },
+      { label: 'Closed by', value: 'Ana' },
+      { label: 'Float', value: '$100.00' },
+      { label: 'Cash sales', value: '$6.60' },
+      { label: 'Cash tips', value: '$0.40' },
+      { label: 'Cash refunds', value: '-$3.30' },
+      { label: 'Paid outs', value: '-$5.00' },
+      { label: 'Drops', value: '$0.00' },
+      { label: 'Expected', value: '$98.70' },
+      { label: 'Counted', value: '$98.50' },
+      { label: 'Over/short', value: '-$0.20' },
+    ]);
+    expect(section('OPEN CHECKS (NOT IN SALES)')).toEqual([
+      { label: 'A5 Bo', value: '$20.00 due' },
+      { label: 'Open checks (1)', value: '$20.00' },
+      { label: 'Paid so far', value: '$0.00' },
+      { label: 'Due', value: '$20.00' },
+    ]);
+    expect(section('WALKOUTS (NOT IN SALES)')).toEqual([
+      { label: 'A6 Bo, ok Ana', value: '$45.95 unpaid' },
+      { label: '  left without paying', value: '' },
+      { label: 'Walkouts (1)', value: '$45.95' },
+      { label: 'Paid', value: '$0.00' },
+      { label: 'Unpaid', value: '$45.95' },
     ]);
     expect(section('Bo')).toContainEqual({ label: 'Voids', value: '1' });
     expect(doc.footer).toContain(`*** ${NOT_COMPLETE_TEXT} ***`);
@@ -719,7 +816,7 @@ describe('a worked day', () => {
 
 describe('other days', () => {
   it('an empty day', () => {
-    const z = buildZReport({ ...workedDay, sales: [], payments: [], refunds: [], voids: [], shifts: [] });
+    const z = buildZReport({ ...workedDay, sales: [], payments: [], refunds: [], voids: [], openChecks: [], walkouts: [], shifts: [] });
     expect(z.complete).toBe(true);
     expect(z.sales).toEqual({ orders: 0, gross: 0, discounts: 0, comps: 0, net: 0, tax: 0, total: 0 });
     expect(z.byTender).toEqual([
@@ -727,9 +824,11 @@ describe('other days', () => {
       { method: 'cash', payments: 0, amount: 0, tips: 0, refunds: 0, net: 0 },
     ]);
     expect(z.byStaff).toEqual([]);
-    expect(z.cash).toEqual({ float: 0, sales: 0, tips: 0, refunds: 0, paidOuts: 0, drops: 0, expected: 0, counted: null, overShort: null });
+    expect(z.cash).toEqual({ closedShifts: 0, openShifts: 0, float: 0, sales: 0, tips: 0, refunds: 0, paidOuts: 0, drops: 0, expected: null, counted: null, overShort: null });
+    expect(z.openChecks).toEqual({ count: 0, total: 0, paid: 0, due: 0, orders: [] });
+    expect(z.walkouts).toEqual({ count: 0, total: 0, paid: 0, unpaid: 0, orders: [] });
     const doc = zReportDoc(z, { name: 'Café Nord', address: '', phone: '' });
-    expect(doc.sections.find((s) => s.title === 'CASH')?.rows.slice(-2)).toEqual([
+    expect(doc.sections.find((s) => s.title === 'CASH (CLOSED SHIFTS)')?.rows.slice(-2)).toEqual([
       { label: 'Counted', value: 'not counted' },
       { label: 'Over/short', value: '-' },
     ]);
@@ -767,7 +866,8 @@ describe('other days', () => {
       { staff: ana, orders: 0, sales: 0, payments: 0, tips: 0, refunds: 150, voids: 0 },
       { staff: NOT_RECORDED_STAFF, orders: 1, sales: 1155, payments: 1155, tips: 0, refunds: 0, voids: 0 },
     ]);
-    expect(z.cash).toMatchObject({ expected: 31_155, counted: null, overShort: null });
+    // An open shift is not in the cash total: nothing of it is counted yet.
+    expect(z.cash).toEqual({ closedShifts: 0, openShifts: 1, float: 0, sales: 0, tips: 0, refunds: 0, paidOuts: 0, drops: 0, expected: null, counted: null, overShort: null });
 
     const { filename, csv } = zReportCsv(z);
     expect(filename).toBe('z-report-2025-03-14-till-B-2.csv');
@@ -780,14 +880,18 @@ describe('other days', () => {
     const doc = zReportDoc(z, { name: '麺屋', address: '', phone: '' });
     expect(doc.sections.find((s) => s.title === 'SALES')?.rows).toContainEqual({ label: 'Total', value: '¥1,155' });
     expect(doc.sections.find((s) => s.title === 'TENDERS')?.rows).toContainEqual({ label: 'Card net', value: '-¥150' });
-    expect(doc.sections.find((s) => s.title === 'Drawer: Till A')?.rows).toEqual([
+    expect(doc.sections.find((s) => s.title === 'Drawer: Till A (OPEN)')?.rows).toEqual([
       { label: 'Opened by', value: 'Ana' },
-      { label: 'Status', value: 'open' },
+      { label: 'Status', value: 'open, not counted' },
       { label: 'Float', value: '¥30,000' },
+      { label: 'Cash sales', value: '¥1,155' },
+      { label: 'Cash tips', value: '¥0' },
+      { label: 'Cash refunds', value: '¥0' },
+      { label: 'Paid outs', value: '¥0' },
+      { label: 'Drops', value: '¥0' },
       { label: 'Expected', value: 'at close' },
-      { label: 'Counted', value: 'not counted' },
-      { label: 'Over/short', value: '-' },
     ]);
+    expect(doc.sections.find((s) => s.title === 'CASH (CLOSED SHIFTS)')?.rows).toContainEqual({ label: 'Open shifts, not counted', value: '1' });
     ReportDoc.parse(doc);
   });
 

@@ -21,7 +21,7 @@ export interface DaySaleLine {
   comp: boolean;
 }
 
-/** An order placed (or taken over) here on the day and not voided. */
+/** An order placed (or taken over) here on the day, not voided, not open with money due and not a walkout. */
 export interface DaySale {
   orderId: string;
   label: string;
@@ -70,6 +70,29 @@ export interface DayVoid {
   staff: StaffRef | null;
 }
 
+/** An order placed here on the day and still open with money due: not a sale (yet). */
+export interface DayOpenCheck {
+  orderId: string;
+  label: string;
+  total: number;
+  /** Paid toward it so far (before refunds). */
+  paid: number;
+  staff: StaffRef | null;
+}
+
+/** An order closed unpaid on the day (a walkout): what was due is written off, never a sale. */
+export interface DayWalkout {
+  orderId: string;
+  label: string;
+  total: number;
+  paid: number;
+  unpaid: number;
+  reason: string;
+  /** Who closed it, and the manager or owner whose PIN approved it (null: they may themselves). */
+  staff: StaffRef | null;
+  approvedBy: StaffRef | null;
+}
+
 export interface DayRecords {
   businessDay: string;
   currency: string;
@@ -80,6 +103,8 @@ export interface DayRecords {
   payments: DayPayment[];
   refunds: DayRefund[];
   voids: DayVoid[];
+  openChecks: DayOpenCheck[];
+  walkouts: DayWalkout[];
   shifts: ShiftView[];
   /** Records that could not be read, each in a sentence: left out of the figures, named in the report. */
   unreadable?: string[];

@@ -76,6 +76,22 @@ export function zReportCsv(report: ZReport): { filename: string; csv: string } {
     block('comps', ['count', 'amount'], [[n(report.comps.count), m(report.comps.amount)]]),
     block('refunds', ['count', 'amount', 'card', 'cash'], [[n(report.refunds.count), m(report.refunds.amount), m(report.refunds.card), m(report.refunds.cash)]]),
     block('voids', ['count', 'amount'], [[n(report.voids.count), m(report.voids.amount)]]),
+    block(
+      'open checks',
+      ['order', 'staff', 'total', 'paid', 'due'],
+      [
+        ...report.openChecks.orders.map((c) => [t(c.label), t(c.staff?.name ?? ''), m(c.total), m(c.paid), m(c.due)]),
+        [t(`all ${report.openChecks.count}`), t(''), m(report.openChecks.total), m(report.openChecks.paid), m(report.openChecks.due)],
+      ],
+    ),
+    block(
+      'walkouts',
+      ['order', 'closed by', 'approved by', 'reason', 'total', 'paid', 'unpaid'],
+      [
+        ...report.walkouts.orders.map((w) => [t(w.label), t(w.staff?.name ?? ''), t(w.approvedBy?.name ?? ''), t(w.reason), m(w.total), m(w.paid), m(w.unpaid)]),
+        [t(`all ${report.walkouts.count}`), t(''), t(''), t(''), m(report.walkouts.total), m(report.walkouts.paid), m(report.walkouts.unpaid)],
+      ],
+    ),
     block('offline cards', ['count', 'amount'], [[n(report.offlineCards.count), m(report.offlineCards.amount)]]),
     block(
       'by staff',
@@ -94,9 +110,9 @@ export function zReportCsv(report: ZReport): { filename: string; csv: string } {
         t(sh.closedAt ?? ''),
         t(sh.closedBy?.name ?? ''),
         m(sh.float),
-        m(sh.cashSales),
-        m(sh.cashTips),
-        m(sh.cashRefunds),
+        mOrEmpty(sh.cashSales),
+        mOrEmpty(sh.cashTips),
+        mOrEmpty(sh.cashRefunds),
         m(sh.paidOuts),
         m(sh.drops),
         mOrEmpty(sh.expected),
@@ -105,10 +121,25 @@ export function zReportCsv(report: ZReport): { filename: string; csv: string } {
       ]),
     ),
     block(
-      'cash',
-      ['float', 'sales', 'tips', 'refunds', 'paid outs', 'drops', 'expected', 'counted', 'over short'],
-      [[m(report.cash.float), m(report.cash.sales), m(report.cash.tips), m(report.cash.refunds), m(report.cash.paidOuts), m(report.cash.drops), m(report.cash.expected), mOrEmpty(report.cash.counted), mOrEmpty(report.cash.overShort)]],
+      'cash of the closed shifts',
+      ['closed shifts', 'open shifts', 'float', 'sales', 'tips', 'refunds', 'paid outs', 'drops', 'expected', 'counted', 'over short'],
+      [
+        [
+          n(report.cash.closedShifts),
+          n(report.cash.openShifts),
+          m(report.cash.float),
+          m(report.cash.sales),
+          m(report.cash.tips),
+          m(report.cash.refunds),
+          m(report.cash.paidOuts),
+          m(report.cash.drops),
+          mOrEmpty(report.cash.expected),
+          mOrEmpty(report.cash.counted),
+          mOrEmpty(report.cash.overShort),
+        ],
+      ],
     ),
+    block('unreadable records', ['what'], report.unreadable.map((u) => [t(u)])),
   ];
   const csv = blocks.map((rows) => rows.map((row) => row.map(cellText).join(',') + '\r\n').join('')).join('\r\n');
   return { filename: `z-report-${safeName(report.businessDay)}-till-${safeName(report.till)}.csv`, csv };

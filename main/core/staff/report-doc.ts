@@ -104,31 +104,70 @@ export function zReportDoc(report: ZReport, location: { name: string; address: s
     });
   }
 
+  if (report.openChecks.count > 0) {
+    sections.push({
+      title: 'OPEN CHECKS (NOT IN SALES)',
+      rows: [
+        ...report.openChecks.orders.map((o) => row(`${o.label} ${o.staff?.name ?? ''}`.trim(), `${money(o.due)} due`)),
+        row(`Open checks (${report.openChecks.count})`, money(report.openChecks.total)),
+        row('Paid so far', money(report.openChecks.paid)),
+        row('Due', money(report.openChecks.due)),
+      ],
+    });
+  }
+  if (report.walkouts.count > 0) {
+    sections.push({
+      title: 'WALKOUTS (NOT IN SALES)',
+      rows: [
+        ...report.walkouts.orders.flatMap((w) => [
+          row(`${w.label} ${w.staff?.name ?? ''}${w.approvedBy ? `, ok ${w.approvedBy.name}` : ''}`.trim(), `${money(w.unpaid)} unpaid`),
+          row(`  ${w.reason}`, ''),
+        ]),
+        row(`Walkouts (${report.walkouts.count})`, money(report.walkouts.total)),
+        row('Paid', money(report.walkouts.paid)),
+        row('Unpaid', money(report.walkouts.unpaid)),
+      ],
+    });
+  }
+
+  // Each drawer on its own, adding up on its own: an open one is not counted yet.
+  const maybe = (amount: number | null, show: (a: number) => string) => (amount === null ? 'at close' : show(amount));
+  for (const sh of report.shifts) {
+    const open = sh.status === 'open';
+    sections.push({
+      title: `Drawer: ${sh.drawer}${open ? ' (OPEN)' : ''}`,
+      rows: [
+        row('Opened by', sh.openedBy.name),
+        ...(sh.closedBy ? [row('Closed by', sh.closedBy.name)] : [row('Status', 'open, not counted')]),
+        row('Float', money(sh.float)),
+        row('Cash sales', maybe(sh.cashSales, money)),
+        row('Cash tips', maybe(sh.cashTips, money)),
+        row('Cash refunds', maybe(sh.cashRefunds, minus)),
+        row('Paid outs', minus(sh.paidOuts)),
+        row('Drops', minus(sh.drops)),
+        row('Expected', maybe(sh.expected, money)),
+        ...(open ? [] : countRows(sh)),
+      ],
+    });
+  }
   const cash = report.cash;
   sections.push({
-    title: 'CASH',
+    title: 'CASH (CLOSED SHIFTS)',
     rows: [
+      row('Closed shifts', String(cash.closedShifts)),
+      ...(cash.openShifts > 0 ? [row('Open shifts, not counted', String(cash.openShifts))] : []),
       row('Float', money(cash.float)),
       row('Cash sales', money(cash.sales)),
       row('Cash tips', money(cash.tips)),
       row('Cash refunds', minus(cash.refunds)),
       row('Paid outs', minus(cash.paidOuts)),
       row('Drops', minus(cash.drops)),
-      row('Expected', money(cash.expected)),
+      row('Expected', cash.expected === null ? '-' : money(cash.expected)),
       ...countRows(cash),
     ],
   });
-  for (const sh of report.shifts) {
-    sections.push({
-      title: `Drawer: ${sh.drawer}`,
-      rows: [
-        row('Opened by', sh.openedBy.name),
-        ...(sh.closedBy ? [row('Closed by', sh.closedBy.name)] : [row('Status', 'open')]),
-        row('Float', money(sh.float)),
-        row('Expected', sh.expected === null ? 'at close' : money(sh.expected)),
-        ...countRows(sh),
-      ],
-    });
+  if (report.unreadable.length > 0) {
+    sections.push({ title: `UNREADABLE RECORDS (${report.unreadable.length})`, rows: report.unreadable.map((u) => row(u, '')) });
   }
 
   const docLocation: DocLocation = {

@@ -5,7 +5,7 @@ import type { Order, ShiftView, ZReport } from '../../../bridge/contract';
 import type { Clock } from '../../../common/clock';
 import type { OrderDoc, Store } from '../../../store/index';
 import { priceOrder } from '../checkout';
-import type { DayPayment, DayRecords, DayRefund, DaySale, DayVoid } from './day-records';
+import type { DayOpenCheck, DayPayment, DayRecords, DayRefund, DaySale, DayVoid, DayWalkout } from './day-records';
 import type { Act, StaffDesk } from './desk';
 import type { ShiftDesk } from './shifts';
 import { buildZReport } from './z-report';
@@ -61,21 +61,30 @@ export class DayReports {
       const orderId = refund ? this.store.cashier.getPayment(refund.payment_id)?.order_id : undefined;
       if (orderId) orderIdOf.set(row.entity_id, orderId);
     }
-    const orderIds = [...new Set([...placed.map((r) => r.entity_id), ...voided.map((r) => r.entity_id), ...orderIdOf.values()])];
+    const walkoutRows = this.store.shifts.walkoutsOn(day);
+    const orderIds = [...new Set([...placed.map((r) => r.entity_id), ...voided.map((r) => r.entity_id), ...orderIdOf.values(), ...walkoutRows.map((w) => w.order_id)])];
     const unreadable: string[] = [];
     const leftOut = (what: string) => (doc: OrderDoc, problem: string) => unreadable.push(`Order ${doc.number ?? doc.id} cannot be read (${problem}); ${what} left out of these figures.`);
     const orders = this.orders.orderViews(orderIds, leftOut('it and its payments and refunds are'));
-    const names = this.staff.names(rows.map((r) => r.staff_id));
+    const names = this.staff.names([...rows.map((r) => r.staff_id), ...walkoutRows.flatMap((w) => [w.staff_id, w.approved_by ?? ''].filter((id) => id !== ''))]);
     const ref = (staffId: string) => ({ id: staffId, name: names.get(staffId) ?? 'Unknown' });
 
     // An order voided on a later day stays in this day's sales (the later day shows the void).
     const voidedOn = this.store.shifts.attributionsOf('void', placed.map((r) => r.entity_id));
+    // A walkout is never a sale: its own day lists it. An open order with money due is an open check.
+    const walkedOut = this.store.shifts.walkoutsOf(placed.map((r) => r.entity_id));
     const sales: DaySale[] = [];
+    const openChecks: DayOpenCheck[] = [];
     for (const row of placed) {
       const order = orders.get(row.entity_id);
       if (!order) continue;
       const voidDay = voidedOn.get(row.entity_id)?.business_day;
       if (order.doc.status === 'cancelled' && (voidDay === undefined || voidDay <= day)) continue;
+      if (walkedOut.has(row.entity_id)) continue;
+      if (order.doc.status === 'open' && order.view.paidAmount < order.view.total) {
+        openChecks.push({ orderId: order.view.id, label: order.view.label, total: order.view.total, paid: order.view.paidAmount, staff: ref(row.staff_id) });
+        continue;
+      }
       try {
         sales.push(this.#sale(order.doc, order.view, ref(row.staff_id)));
       } catch (error) {
@@ -86,6 +95,12 @@ export class DayReports {
     const voids: DayVoid[] = voided.flatMap((row) => {
       const order = orders.get(row.entity_id);
       return order ? [{ orderId: order.view.id, label: order.view.label, amount: order.view.total, staff: ref(row.staff_id) }] : [];
+    });
+
+    const walkouts: DayWalkout[] = walkoutRows.flatMap((w) => {
+      const order = orders.get(w.order_id);
+      if (!order) return [];
+      return [{ orderId: order.view.id, label: order.view.label, total: order.view.total, paid: order.view.total - w.unpaid, unpaid: w.unpaid, reason: w.reason, staff: ref(w.staff_id), approvedBy: w.approved_by === null ? null : ref(w.approved_by) }];
     });
 
     const payments: DayPayment[] = paid.flatMap((row) => {
@@ -120,6 +135,8 @@ export class DayReports {
       payments,
       refunds,
       voids,
+      openChecks,
+      walkouts,
       shifts,
       unreadable,
     };

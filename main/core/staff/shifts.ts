@@ -8,6 +8,7 @@ import { newId } from '../../../common/ids';
 import type { ShiftDoc, StaffDoc, Store } from '../../../store/index';
 import { CoreError } from '../errors';
 import type { EventHub } from '../events';
+import { can } from '../../../bridge/staff/roles';
 import { StaffDesk, type Act } from './desk';
 
 const NEEDS_OPEN_DRAWER = 'Open the drawer first: count the float on the Shift screen.';
@@ -61,7 +62,17 @@ export class ShiftDesk {
     const shift = this.openShiftOf(act.by);
     if (!shift) return null;
     const read = this.read(shift);
-    return read.ok ? read.view : null;
+    return read.ok ? this.#blindFor(act.by, read.view) : null;
+  }
+
+  /**
+   * A blind count: while a shift is open, the cash that adds up to what the drawer should hold
+   * (cash sales, tips, refunds) goes only to those who may read the report. Anyone else sees what
+   * they did (float, paid-outs, drops, card, the payments) until the count is in.
+   */
+  #blindFor(by: StaffDoc, view: ShiftView): ShiftView {
+    if (view.status === 'closed' || can(by.role, 'reports.view')) return view;
+    return { ...view, cashSales: null, cashTips: null, cashRefunds: null, expected: null, overShort: null };
   }
 
   /** The shift's view checked against the contract: a record that does not read is reported, never thrown. */
@@ -131,7 +142,7 @@ export class ShiftDesk {
       return this.#checkedView(opened);
     });
     this.events.emit('shift.changed', {});
-    return view;
+    return this.#blindFor(act.by, view);
   }
 
   moveCash(act: Act, move: { kind: 'paid_out' | 'drop'; amount: number; reason: string }): ShiftView {
@@ -140,7 +151,8 @@ export class ShiftDesk {
     const figures = this.#figures(shift);
     const inDrawer = this.#expected(shift, figures);
     if (move.amount > inDrawer) {
-      const message = `The drawer should hold only ${formatMoney(inDrawer, shift.currency)}. Count it, or enter a smaller amount.`;
+      // Never the amount: a blind count must not learn what the drawer should hold.
+      const message = 'That is more than the drawer should hold. Count it, or enter a smaller amount.';
       throw new CoreError('conflict', message, [{ path: 'amount', message }]);
     }
     const view = this.store.transaction(() => {
@@ -149,7 +161,7 @@ export class ShiftDesk {
       return this.#checkedView(this.store.shifts.get(shift.id)!);
     });
     this.events.emit('shift.changed', {});
-    return view;
+    return this.#blindFor(act.by, view);
   }
 
   close(act: Act, count: CashCount, note: string): ShiftView {

@@ -187,21 +187,46 @@ export function buildZReport(records: DayRecords): ZReport {
     }))
     .sort((a, b) => compareText(a.label, b.label) || compareText(a.orderId, b.orderId));
 
-  // ---- cash ----
-  const sum = (pick: (s: DayRecords['shifts'][number]) => number) => records.shifts.reduce((total, s) => total + pick(s), 0);
+  // ---- open checks and walkouts: apart from the sales ----
+  const openOrders = [...records.openChecks].sort(byKey((c) => c.orderId, (c) => c.label));
+  const openChecks = {
+    count: openOrders.length,
+    total: openOrders.reduce((total, c) => total + c.total, 0),
+    paid: openOrders.reduce((total, c) => total + c.paid, 0),
+    due: 0,
+    orders: openOrders
+      .map((c) => ({ orderId: c.orderId, label: c.label, total: c.total, paid: c.paid, due: c.total - c.paid, staff: c.staff }))
+      .sort((a, b) => compareText(a.label, b.label) || compareText(a.orderId, b.orderId)),
+  };
+  openChecks.due = openChecks.total - openChecks.paid;
+  const walkedOut = [...records.walkouts]
+    .sort(byKey((w) => w.orderId, (w) => w.label))
+    .map((w) => ({ orderId: w.orderId, label: w.label, total: w.total, paid: w.paid, unpaid: w.unpaid, reason: w.reason, staff: w.staff, approvedBy: w.approvedBy }))
+    .sort((a, b) => compareText(a.label, b.label) || compareText(a.orderId, b.orderId));
+  const walkouts = {
+    count: walkedOut.length,
+    total: walkedOut.reduce((total, w) => total + w.total, 0),
+    paid: walkedOut.reduce((total, w) => total + w.paid, 0),
+    unpaid: walkedOut.reduce((total, w) => total + w.unpaid, 0),
+    orders: walkedOut,
+  };
+
+  // ---- cash: the closed shifts added up; each shift on its own line in `shifts` ----
   const closed = records.shifts.filter((s) => s.status === 'closed');
+  const sum = (pick: (s: DayRecords['shifts'][number]) => number | null) => closed.reduce((total, s) => total + (pick(s) ?? 0), 0);
   const cash = {
+    closedShifts: closed.length,
+    openShifts: records.shifts.length - closed.length,
     float: sum((s) => s.float),
     sales: sum((s) => s.cashSales),
     tips: sum((s) => s.cashTips),
     refunds: sum((s) => s.cashRefunds),
     paidOuts: sum((s) => s.paidOuts),
     drops: sum((s) => s.drops),
-    expected: 0,
-    counted: closed.length === 0 ? null : closed.reduce((total, s) => total + (s.counted ?? 0), 0),
-    overShort: closed.length === 0 ? null : closed.reduce((total, s) => total + (s.overShort ?? 0), 0),
+    expected: closed.length === 0 ? null : sum((s) => s.expected),
+    counted: closed.length === 0 ? null : sum((s) => s.counted),
+    overShort: closed.length === 0 ? null : sum((s) => s.overShort),
   };
-  cash.expected = cash.float + cash.sales + cash.tips - cash.refunds - cash.paidOuts - cash.drops;
 
   return {
     businessDay: records.businessDay,
@@ -223,6 +248,8 @@ export function buildZReport(records: DayRecords): ZReport {
     voids: voidTotals,
     offlineCards,
     notInCloud,
+    openChecks,
+    walkouts,
     shifts: [...records.shifts],
     unreadable: [...(records.unreadable ?? [])].sort(compareText),
     cash,
