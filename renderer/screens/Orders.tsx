@@ -297,9 +297,12 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
               ) : null}
               {selected.status === 'open' ? (
                 <>
-                  <button type="button" className="secondary big" onClick={() => act(() => client.call('orders.fulfil', { id: selected.id }))}>
-                    Mark completed
-                  </button>
+                  {/* Money due comes first: the core refuses to complete an order of this till with money due (a walkout is a manager's, with a reason). */}
+                  {balanceDue(selected) <= 0 || selected.staff === null ? (
+                    <button type="button" className="secondary big" onClick={() => act(() => client.call('orders.fulfil', { id: selected.id }))}>
+                      Mark completed
+                    </button>
+                  ) : null}
                   <button type="button" className="secondary big" onClick={() => onEdit(selected)}>
                     Edit
                   </button>

@@ -778,13 +778,13 @@ describe('a worked day', () => {
       { label: 'Over/short', value: '-$0.20' },
     ]);
     expect(section('OPEN CHECKS (NOT IN SALES)')).toEqual([
-      { label: 'A5 Bo', value: '$20.00 due' },
+      { label: 'A5 Bo due', value: '$20.00' },
       { label: 'Open checks (1)', value: '$20.00' },
       { label: 'Paid so far', value: '$0.00' },
       { label: 'Due', value: '$20.00' },
     ]);
     expect(section('WALKOUTS (NOT IN SALES)')).toEqual([
-      { label: 'A6 Bo, ok Ana', value: '$45.95 unpaid' },
+      { label: 'A6 Bo, ok Ana unpaid', value: '$45.95' },
       { label: '  left without paying', value: '' },
       { label: 'Walkouts (1)', value: '$45.95' },
       { label: 'Paid', value: '$0.00' },
@@ -835,6 +835,16 @@ describe('other days', () => {
     expect(ReportDoc.parse(doc).sections.length).toBeGreaterThan(0);
   });
 
+  it('names the unreadable records on paper and in the CSV', () => {
+    const what = 'Order A9 cannot be read (lines: not valid); it and its payments and refunds are left out of these figures.';
+    const z = buildZReport({ ...workedDay, unreadable: [what] });
+    expect(z.unreadable).toEqual([what]);
+    expect(zReportCsv(z).csv.endsWith(`\r\nunreadable records\r\nwhat\r\n${what}\r\n`)).toBe(true);
+    const doc = zReportDoc(z, { name: 'Café Nord', address: '', phone: '' });
+    expect(doc.sections.find((s) => s.title === 'UNREADABLE RECORDS (1)')?.rows).toEqual([{ label: what, value: '' }]);
+    ReportDoc.parse(doc);
+  });
+
   it('an order discount that leaves the order at zero is a comp, counted once with its amount', () => {
     const comped = { ...sale('B1', 'B1', ana, [line('Burger', 'Mains', 1, 1200, { orderDiscount: 1200 }), line('Fries', 'Mains', 1, 450, { orderDiscount: 450 })], { orderDiscount: true }), orderComp: true };
     const discounted = sale('B2', 'B2', ana, [line('Burger', 'Mains', 1, 1200, { orderDiscount: 120 })], { orderDiscount: true });
@@ -882,7 +892,7 @@ describe('other days', () => {
     expect(doc.sections.find((s) => s.title === 'TENDERS')?.rows).toContainEqual({ label: 'Card net', value: '-¥150' });
     expect(doc.sections.find((s) => s.title === 'Drawer: Till A (OPEN)')?.rows).toEqual([
       { label: 'Opened by', value: 'Ana' },
-      { label: 'Status', value: 'open, not counted' },
+      { label: 'Status', value: 'open' },
       { label: 'Float', value: '¥30,000' },
       { label: 'Cash sales', value: '¥1,155' },
       { label: 'Cash tips', value: '¥0' },

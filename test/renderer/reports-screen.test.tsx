@@ -77,11 +77,12 @@ describe('the Z report', () => {
     expect(rowNamed('report-tenders', 'Card')?.slice(0, 3)).toEqual(['Card', '1', usd(card.total)]);
     expect(rowNamed('report-adjustments', 'Voids (orders cancelled)')).toEqual(['Voids (orders cancelled)', '1', usd(voided.total)]);
     expect(rowNamed('report-staff', STAFF.owner.name)?.slice(0, 3)).toEqual([STAFF.owner.name, '2', usd(cash.total + card.total)]);
-    // The open shift: its float, and nothing counted yet.
+    // The open shift on its own line: its float and cash so far, nothing expected or counted yet; the cash total covers closed shifts only.
     const [shiftRow] = rowsOf('report-shifts');
     expect(shiftRow?.[2]).toBe('Still open');
-    expect(shiftRow?.slice(3)).toEqual(['$100.00', '—', '—', '—']);
-    expect(rowNamed('report-cash', '+ Cash sales')?.[1]).toBe(usd(cash.total));
+    expect(shiftRow?.slice(3)).toEqual(['$100.00', usd(cash.total), '$0.00', '$0.00', '$0.00', '$0.00', 'At close', '—', '—']);
+    expect(rowNamed('report-cash', 'Closed shifts')?.[1]).toBe('0');
+    expect(rowNamed('report-cash', 'Expected')?.[1]).toBe('—');
 
     // Every table has column headers and row headers.
     for (const table of document.querySelectorAll('table')) {

@@ -108,7 +108,7 @@ export function zReportDoc(report: ZReport, location: { name: string; address: s
     sections.push({
       title: 'OPEN CHECKS (NOT IN SALES)',
       rows: [
-        ...report.openChecks.orders.map((o) => row(`${o.label} ${o.staff?.name ?? ''}`.trim(), `${money(o.due)} due`)),
+        ...report.openChecks.orders.map((o) => row(`${o.label} ${o.staff?.name ?? ''} due`.replace('  ', ' '), money(o.due))),
         row(`Open checks (${report.openChecks.count})`, money(report.openChecks.total)),
         row('Paid so far', money(report.openChecks.paid)),
         row('Due', money(report.openChecks.due)),
@@ -120,7 +120,7 @@ export function zReportDoc(report: ZReport, location: { name: string; address: s
       title: 'WALKOUTS (NOT IN SALES)',
       rows: [
         ...report.walkouts.orders.flatMap((w) => [
-          row(`${w.label} ${w.staff?.name ?? ''}${w.approvedBy ? `, ok ${w.approvedBy.name}` : ''}`.trim(), `${money(w.unpaid)} unpaid`),
+          row(`${w.label} ${w.staff?.name ?? ''}${w.approvedBy ? `, ok ${w.approvedBy.name}` : ''} unpaid`.replace('  ', ' '), money(w.unpaid)),
           row(`  ${w.reason}`, ''),
         ]),
         row(`Walkouts (${report.walkouts.count})`, money(report.walkouts.total)),
@@ -138,7 +138,7 @@ export function zReportDoc(report: ZReport, location: { name: string; address: s
       title: `Drawer: ${sh.drawer}${open ? ' (OPEN)' : ''}`,
       rows: [
         row('Opened by', sh.openedBy.name),
-        ...(sh.closedBy ? [row('Closed by', sh.closedBy.name)] : [row('Status', 'open, not counted')]),
+        ...(sh.closedBy ? [row('Closed by', sh.closedBy.name)] : [row('Status', 'open')]),
         row('Float', money(sh.float)),
         row('Cash sales', maybe(sh.cashSales, money)),
         row('Cash tips', maybe(sh.cashTips, money)),
