@@ -333,6 +333,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       if (types.some((type) => type.startsWith('menu.') || type.startsWith('inventory.'))) cashier.menuChanged();
       if (types.some((type) => type.startsWith('order.') || type.startsWith('payment.'))) events.emit('orders.changed', { ids: [] });
     },
+    () => settings.effective().locationId || null,
     clock,
     logger,
   );

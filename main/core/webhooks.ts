@@ -24,6 +24,8 @@ export class WebhookLink {
     /** The session's current credentials, read per request (they change without a restart here). */
     private readonly credentials: CredentialsProvider,
     private readonly onApplied: (eventTypes: readonly string[]) => void,
+    /** This till's location: another location's order events are recorded, never applied (as the pull). */
+    private readonly locationId: () => string | null,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
@@ -51,6 +53,7 @@ export class WebhookLink {
       },
       api: apiBaseUrl === '' ? undefined : { baseUrl: apiBaseUrl, credentials: this.credentials },
       onApplied: this.onApplied,
+      locationId: this.locationId,
       clock: this.clock,
       logger: this.logger,
     });

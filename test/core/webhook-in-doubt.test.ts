@@ -66,4 +66,34 @@ describe("the terminal's webhook receiver", () => {
       { timeout: 5_000, interval: 50 },
     );
   });
+
+  it("records another location's order events and applies only this till's", async () => {
+    terminal = await startTerminal();
+    const { core } = terminal.mode;
+    const { sandbox } = terminal;
+    await signIn(core, 'owner');
+    const on = (await core.invoke({ command: 'settings.update', payload: { webhook: { enabled: true, host: '127.0.0.1', port: 0 } } })) as BridgeResponse & {
+      value: { webhook: { url: string } };
+    };
+    const endpoint = await sandbox.createWebhookEndpoint({ url: on.value.webhook.url, event_types: ['order.created'] });
+    expect((await core.invoke({ command: 'settings.update', payload: { webhookSigningSecret: endpoint.secret } })).ok).toBe(true);
+    const location = (await core.invoke({ command: 'location.get', payload: {} })) as BridgeResponse & { value: { id: string } };
+    const elsewhere = sandbox.credentials.locationIds.find((id) => id !== location.value.id)!;
+    const headers = { authorization: `Bearer ${sandbox.credentials.apiKeys.full}`, 'content-type': 'application/json' };
+    const itemAt = async (locationId: string) =>
+      ((await (await fetch(`${sandbox.baseUrl}/menu/items?location_id=${locationId}&per_page=100`, { headers })).json()) as { data: { id: string; available: boolean; stock: number | null }[] }).data.find(
+        (i) => i.available && i.stock === null,
+      )!;
+    const orderAt = async (locationId: string) => {
+      const body = JSON.stringify({ location_id: locationId, items: [{ menu_item_id: (await itemAt(locationId)).id, quantity: 1 }] });
+      return (await (await fetch(`${sandbox.baseUrl}/orders`, { method: 'POST', headers, body })).json()) as { id: string };
+    };
+    const theirs = await orderAt(elsewhere);
+    const ours = await orderAt(location.value.id);
+    await sandbox.webhooksIdle();
+    await vi.waitFor(async () => expect((await core.invoke({ command: 'orders.get', payload: { id: ours.id } })).ok).toBe(true), { timeout: 5_000, interval: 50 });
+    expect((await core.invoke({ command: 'orders.get', payload: { id: theirs.id } })).ok).toBe(false);
+    const deliveries = await sandbox.listDeliveries({ endpointId: endpoint.id });
+    expect(deliveries.map((d) => d.status)).toEqual(['delivered', 'delivered']);
+  });
 });
