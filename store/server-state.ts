@@ -68,6 +68,15 @@ function isOlderThan(incoming: EntityDoc<EntityKind>, stored: EntityDoc<EntityKi
   return typeof incomingStamp === 'number' && typeof storedStamp === 'number' && incomingStamp < storedStamp;
 }
 
+/**
+ * Whether the till sold this order itself: it gave it a business day (only the till keeps one), or
+ * made it under a local id the server's id was linked to later (an entity first seen from the
+ * server keeps the server's id).
+ */
+function soldHere(order: EntityDoc<'order'>, localId: string, serverId: string): boolean {
+  return order.business_day !== null || localId !== serverId;
+}
+
 export class ServerState {
   constructor(
     private readonly kysely: Kysely<StoreTables>,
@@ -206,6 +215,12 @@ export class ServerState {
     this.#localize(kind, input, localIdFor);
     if (kind === 'order' && base && Array.isArray(input.lines)) {
       input.lines = carryLineExtras((base as EntityDoc<'order'>).lines, input.lines as Record<string, unknown>[]);
+    }
+    if (kind === 'order' && base && soldHere(base as EntityDoc<'order'>, localId, record.id)) {
+      // The time of sale is the till's: the cloud stamps an order with when it received it, hours
+      // later after an outage (and past midnight, on another day). Its screens, receipts and
+      // reports keep when it was sold here.
+      input.created_at = (base as EntityDoc<'order'>).created_at;
     }
     const parsed = EntityDocs[kind].safeParse(input);
     if (!parsed.success) {
