@@ -27,6 +27,12 @@ interface StaffRow extends Omit<StaffDoc, 'active' | 'provisioned'> {
   provisioned: number;
 }
 
+/**
+ * The PIN hash of an inactive member whose PIN was given to someone else while they were away: it
+ * matches no PIN, so bringing them back takes a new one (two active staff never share a PIN).
+ */
+export const RELEASED_PIN_HASH = 'released';
+
 const fromRow = (r: StaffRow): StaffDoc => ({ ...r, active: r.active === 1, provisioned: r.provisioned === 1 });
 
 /** Wrong PINs in a row, and until when PIN entry is refused (ms). */

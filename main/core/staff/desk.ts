@@ -6,11 +6,11 @@ import type { StaffMember, StaffSession } from '../../../bridge/contract';
 import type { Clock } from '../../../common/clock';
 import { newId } from '../../../common/ids';
 import type { StaffDoc, Store } from '../../../store/index';
-import { PIN_LIMITS, type PinAttemptKind, type PinOutcome } from '../../../store/staff';
+import { PIN_LIMITS, RELEASED_PIN_HASH, type PinAttemptKind, type PinOutcome } from '../../../store/staff';
 import type { TerminalConfig } from '../../config/schema';
 import { CoreError } from '../errors';
 import type { EventHub } from '../events';
-import { hashPin } from '../../config/manager-pin';
+import { hashPin, pinMatches } from '../../config/manager-pin';
 import { PinDirectory } from './pins';
 
 const WRONG_PIN = 'That PIN is not right.';
@@ -34,6 +34,16 @@ export function staffMember(doc: StaffDoc): StaffMember {
 /** The id a provisioned member keeps across starts: from the name, so a re-listed name is the same person. */
 function provisionedId(name: string): string {
   return `stf_cfg_${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'member'}`;
+}
+
+/**
+ * A name as the till tells people apart: without case, spaces or punctuation, as the configuration
+ * compares provisioned names ("Maria Lopez", "maria lopez" and "Maria-Lopez." are one person);
+ * letters of any script count.
+ */
+function nameKey(name: string): string {
+  const lower = name.normalize('NFKC').toLowerCase();
+  return lower.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '') || lower.trim();
 }
 
 /** The sentence for PIN entry that waits `waitMs`. */
@@ -164,6 +174,7 @@ export class StaffDesk {
     if (!this.session().setupNeeded) throw alreadyOwned();
     this.#requireGoodPin(pin, 'pin');
     const owner = await this.#oneAtATime(async () => {
+      this.#requireUnusedName(name, null);
       await this.#requireUnusedPin(pin, null);
       const hash = await hashPin(pin);
       return this.store.transaction(() => {
@@ -349,6 +360,34 @@ export class StaffDesk {
    * is a check on its own budget (20, one more every 3 min), refused while PIN entry waits, and one
    * found in use counts as a wrong PIN.
    */
+  /** Refuses a name an active member already has (ignoring case, spaces and punctuation). */
+  #requireUnusedName(name: string, exceptId: string | null): void {
+    const key = nameKey(name);
+    const other = this.#active().find((s) => s.id !== exceptId && nameKey(s.name) === key);
+    if (other) {
+      const message = `${other.name} is already on the staff. Give a name that tells them apart.`;
+      throw new CoreError('conflict', message, [{ path: 'name', message }]);
+    }
+  }
+
+  /**
+   * Inactive members (not provisioned) whose PIN is `pin`: once it is someone else's, theirs is
+   * released (RELEASED_PIN_HASH), so they come back only with a new one.
+   */
+  async #awayWithPin(pin: string, exceptId: string | null): Promise<StaffDoc[]> {
+    const away = this.store.staff.list().filter((s) => !s.active && !s.provisioned && s.id !== exceptId && s.pin_hash !== RELEASED_PIN_HASH);
+    const matches = await Promise.all(away.map((s) => pinMatches(pin, s.pin_hash)));
+    return away.filter((_, i) => matches[i]);
+  }
+
+  /** In the write's transaction: the PIN given now is no longer theirs. */
+  #releasePins(away: readonly StaffDoc[], by: string): void {
+    for (const member of away) {
+      this.store.staff.update(member.id, { pin_hash: RELEASED_PIN_HASH }, this.clock.now());
+      this.store.cashier.recordAudit(by, 'staff.pin_released', { staffId: member.id });
+    }
+  }
+
   async #requireUnusedPin(pin: string, exceptId: string | null): Promise<void> {
     const reserved = this.#reserve('pin_set');
     if ('waiting' in reserved) {
@@ -381,9 +420,12 @@ export class StaffDesk {
   }
 
   async #create(act: Act, input: { name: string; role: Role; pin: string }, approvedBy: string | null): Promise<StaffMember> {
+    this.#requireUnusedName(input.name, null);
     await this.#requireUnusedPin(input.pin, null);
+    const away = await this.#awayWithPin(input.pin, null);
     const hash = await hashPin(input.pin);
     const doc = this.store.transaction(() => {
+      this.#releasePins(away, act.by.id);
       const created = this.store.staff.insert({ id: newId('stf_', this.clock.now()), name: input.name, role: input.role, pin_hash: hash, active: true, provisioned: false }, this.clock.now());
       this.store.cashier.recordAudit(act.by.id, 'staff.create', { staffId: created.id, name: input.name, role: input.role, ...StaffDesk.approval(approvedBy) });
       return created;
@@ -409,12 +451,21 @@ export class StaffDesk {
     if (losesOwner && this.#active().filter((s) => s.role === 'owner').length === 1) {
       throw new CoreError('conflict', `${current.name} is the only owner. Make someone else owner first.`);
     }
+    const comesBack = input.active === true && !current.active;
+    if ((input.active ?? current.active) && (input.name !== undefined || comesBack)) this.#requireUnusedName(input.name ?? current.name, current.id);
+    if (comesBack && input.pin === undefined && current.pin_hash === RELEASED_PIN_HASH) {
+      const message = `${current.name}'s PIN was given to someone else while they were away. Give them a new PIN to bring them back.`;
+      throw new CoreError('conflict', message, [{ path: 'pin', message }]);
+    }
+    let away: StaffDoc[] = [];
     if (input.pin !== undefined) {
       this.#requireGoodPin(input.pin, 'pin');
       await this.#requireUnusedPin(input.pin, current.id);
+      away = await this.#awayWithPin(input.pin, current.id);
     }
     const hash = input.pin === undefined ? undefined : await hashPin(input.pin);
     const doc = this.store.transaction(() => {
+      this.#releasePins(away, act.by.id);
       const updated = this.store.staff.update(
         input.id,
         {
