@@ -237,7 +237,7 @@ function RowCells({ cells, columns }: { cells: ReactNode[]; columns: Column[] })
 function ReportTable({ title, columns, rows, foot, empty, testId }: { title: string; columns: Column[]; rows: ReactNode[][]; foot?: ReactNode[]; empty?: string; testId?: string }) {
   const headingId = useId();
   return (
-    <section className="report-section" aria-labelledby={headingId} data-testid={testId}>
+    <section className={`report-section${testId ? ` ${testId}` : ''}`} aria-labelledby={headingId} data-testid={testId}>
       <h3 id={headingId}>{title}</h3>
       {rows.length === 0 && empty ? (
         <p className="muted">{empty}</p>
@@ -448,8 +448,7 @@ function ReportBody({ report }: { report: ZReport }) {
         testId="report-shifts"
         columns={[
           { label: 'Drawer' },
-          { label: 'Opened' },
-          { label: 'Closed' },
+          { label: 'Opened, closed' },
           { label: 'Float', num: true },
           { label: '+ Cash sales', num: true },
           { label: '+ Tips', num: true },
@@ -462,8 +461,12 @@ function ReportBody({ report }: { report: ZReport }) {
         ]}
         rows={report.shifts.map((shift) => [
           shift.drawer,
-          `${formatTime(shift.openedAt)} · ${shift.openedBy.name}`,
-          shift.closedAt ? `${formatTime(shift.closedAt)} · ${shift.closedBy?.name ?? ''}` : 'Still open',
+          // One column for both, a line each: twelve columns did not fit a 1024-pixel till.
+          <>
+            {`${formatTime(shift.openedAt)} · ${shift.openedBy.name}`}
+            <br />
+            {shift.closedAt ? `${formatTime(shift.closedAt)} · ${shift.closedBy?.name ?? ''}` : 'Still open'}
+          </>,
           m(shift.float),
           shift.cashSales === null ? '—' : m(shift.cashSales),
           shift.cashTips === null ? '—' : m(shift.cashTips),

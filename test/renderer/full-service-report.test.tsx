@@ -46,7 +46,8 @@ describe('the Z report on screen', () => {
     expect(rowsOf('report-open-checks')).toEqual([[open.label, STAFF.owner.name, usd(open.total), usd(0), usd(open.total)]]);
     expect(rowsOf('report-walkouts')).toEqual([[gone.label, STAFF.owner.name, '—', 'left without paying', usd(gone.total), usd(0), usd(gone.total)]]);
     const [shift] = rowsOf('report-shifts');
-    expect(shift?.slice(2)).toEqual(['Still open', '$100.00', usd(sold.total), '$0.00', '$0.00', '$0.00', '$0.00', 'At close', '—', '—']);
+    expect(shift?.[1]).toMatch(/Still open$/);
+    expect(shift?.slice(2)).toEqual(['$100.00', usd(sold.total), '$0.00', '$0.00', '$0.00', '$0.00', 'At close', '—', '—']);
     expect(rowsOf('report-cash').find((row) => row[0] === 'Open shifts, not counted yet (below)')?.[1]).toBe('1');
     expect(screen.queryByTestId('report-unreadable')).toBeNull();
   });

@@ -79,8 +79,8 @@ describe('the Z report', () => {
     expect(rowNamed('report-staff', STAFF.owner.name)?.slice(0, 3)).toEqual([STAFF.owner.name, '2', usd(cash.total + card.total)]);
     // The open shift on its own line: its float and cash so far, nothing expected or counted yet; the cash total covers closed shifts only.
     const [shiftRow] = rowsOf('report-shifts');
-    expect(shiftRow?.[2]).toBe('Still open');
-    expect(shiftRow?.slice(3)).toEqual(['$100.00', usd(cash.total), '$0.00', '$0.00', '$0.00', '$0.00', 'At close', '—', '—']);
+    expect(shiftRow?.[1]).toMatch(/Still open$/);
+    expect(shiftRow?.slice(2)).toEqual(['$100.00', usd(cash.total), '$0.00', '$0.00', '$0.00', '$0.00', 'At close', '—', '—']);
     expect(rowNamed('report-cash', 'Closed shifts')?.[1]).toBe('0');
     expect(rowNamed('report-cash', 'Expected')?.[1]).toBe('—');
 
