@@ -242,7 +242,8 @@ const ROWS: Row[] = [
       return (await ok(c.t.core, 'staff.create', { name: `Temp ${pinSeq}`, role: 'cashier', pin: freshPin() })).id;
     },
     command: 'staff.update',
-    payload: (id: string) => ({ id, name: 'Renamed' }),
+    // One active person per name: each case renames its own member to a name of its own.
+    payload: (id: string) => ({ id, name: `Renamed ${id}` }),
   }),
   row({ label: 'the staff list', permission: 'staff.manage', command: 'staff.list', payload: () => ({}) }),
   row({ label: 'resetting the terminal', permission: 'terminal.reset', command: 'terminal.reset', payload: () => ({ confirmPendingLoss: true }), approved: 'reset' }),
