@@ -4,10 +4,9 @@
 //   --manager-pin-hash <hash>    (deprecated: read as a provisioned manager named "Manager")
 // An obvious PIN (one digit repeated, a run such as 1234 or 9876) is refused with exit code 2, as the
 // till refuses it, unless --allow-weak is given. Each run gives a different hash (random salt).
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { STAFF_PIN, weakPinReason } from '../../bridge/staff/roles';
 import { hashManagerPin } from './manager-pin';
+import { runWhenInvoked, type CliResult } from './cli';
 
 export const HASH_PIN_USAGE = [
   'usage: npm run hash-pin -- [--allow-weak] <4 to 8 digit PIN>',
@@ -20,12 +19,7 @@ export const HASH_PIN_USAGE = [
   'npm run -s hash-pin -- <PIN> prints the hash alone (for scripts).',
 ].join('\n');
 
-export interface HashPinResult {
-  /** 0: the hash is on stdout; 2: refused (usage, a malformed or an obvious PIN). */
-  code: 0 | 2;
-  stdout: string;
-  stderr: string;
-}
+export type HashPinResult = CliResult;
 
 /** The command without its process: `args` are what follows `npm run hash-pin --`. */
 export function hashPinCommand(args: readonly string[], hash: (pin: string) => string = hashManagerPin): HashPinResult {
@@ -48,19 +42,4 @@ export function hashPinCommand(args: readonly string[], hash: (pin: string) => s
   return { code: 0, stdout: `${hash(pin)}\n`, stderr: '' };
 }
 
-function invokedDirectly(): boolean {
-  const script = process.argv[1];
-  if (script === undefined) return false;
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (invokedDirectly()) {
-  const result = hashPinCommand(process.argv.slice(2));
-  process.stdout.write(result.stdout);
-  process.stderr.write(result.stderr);
-  process.exitCode = result.code;
-}
+runWhenInvoked(import.meta.url, hashPinCommand);

@@ -3,14 +3,14 @@
 // the wait and the till's budget of wrong PINs is full again. It works with the app running or not
 // (the store is shared through SQLite's WAL) and writes `staff.lockout_lifted` by "it" to the audit
 // log. The data folder is --data-dir, else POS_DATA_DIR, else the user's default (docs/it.md, §4).
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { SqlRunner } from '../../store/database';
 import { StaffRoster } from '../../store/staff';
 import { defaultDataDir } from './load';
+import { runWhenInvoked, type CliResult } from './cli';
 
 export const LIFT_LOCKOUT_USAGE = [
   'usage: npx tsx main/config/lift-lockout.ts [--data-dir <dir>]',
@@ -22,12 +22,7 @@ export const LIFT_LOCKOUT_USAGE = [
 /** The PIN guard's migration: a store older than it has no lockout this can lift. */
 const GUARD_VERSION = 15;
 
-export interface LiftLockoutResult {
-  /** 0: lifted (or nothing to lift); 2: refused (usage, no store, a store too old). */
-  code: 0 | 2;
-  stdout: string;
-  stderr: string;
-}
+export type LiftLockoutResult = CliResult;
 
 export interface LiftLockoutEnvironment {
   env?: Readonly<Record<string, string | undefined>>;
@@ -68,19 +63,4 @@ export function liftLockoutCommand(args: readonly string[], environment: LiftLoc
   }
 }
 
-function invokedDirectly(): boolean {
-  const script = process.argv[1];
-  if (script === undefined) return false;
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (invokedDirectly()) {
-  const result = liftLockoutCommand(process.argv.slice(2));
-  process.stdout.write(result.stdout);
-  process.stderr.write(result.stderr);
-  process.exitCode = result.code;
-}
+runWhenInvoked(import.meta.url, liftLockoutCommand);
