@@ -7,6 +7,7 @@ import { PaymentDialog } from '../components/PaymentDialog';
 import { useReasonChoice } from '../components/ReasonChoice';
 import { ReceiptDialog } from '../components/ReceiptDialog';
 import { RefundDialog } from '../components/RefundDialog';
+import { WalkoutDialog } from '../components/WalkoutDialog';
 import { BridgeCallError } from '../lib/bridge-client';
 import { describeDiscount } from '../lib/discounts';
 import { formatTime, money } from '../lib/format';
@@ -140,7 +141,7 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
     ['orders.changed'],
   );
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<'pay' | 'refund' | 'cancel' | 'receipt' | null>(null);
+  const [dialog, setDialog] = useState<'pay' | 'refund' | 'cancel' | 'walkout' | 'receipt' | null>(null);
   const [error, setError] = useState<string | null>(null);
   /** What the last action on the selected order did ("Refunded $2.00 …"), until another is picked. */
   const [notice, setNotice] = useState<string | null>(null);
@@ -302,7 +303,11 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
                     <button type="button" className="secondary big" onClick={() => act(() => client.call('orders.fulfil', { id: selected.id }))}>
                       Mark completed
                     </button>
-                  ) : null}
+                  ) : (
+                    <button type="button" className="secondary big" onClick={() => setDialog('walkout')}>
+                      Close unpaid…
+                    </button>
+                  )}
                   <button type="button" className="secondary big" onClick={() => onEdit(selected)}>
                     Edit
                   </button>
@@ -337,6 +342,17 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
         />
       ) : null}
       {selected && dialog === 'receipt' ? <ReceiptDialog order={selected} onClose={() => setDialog(null)} /> : null}
+      {selected && dialog === 'walkout' ? (
+        <WalkoutDialog
+          order={selected}
+          onClose={() => setDialog(null)}
+          onClosed={() => {
+            setDialog(null);
+            setError(null);
+            setNotice(`Order ${selected.label} closed unpaid: a walkout on the day's report.`);
+          }}
+        />
+      ) : null}
       {selected && dialog === 'cancel' ? (
         <CancelOrderDialog
           order={selected}
