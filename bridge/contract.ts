@@ -761,7 +761,8 @@ export const commands = {
     }),
     Order,
   ),
-  'orders.cancel': command(z.strictObject({ id: Id, managerPin: ManagerPin.optional() }), Order),
+  /** A void: why, in words (the reason picked, or the words for "Other"), kept in the audit log. */
+  'orders.cancel': command(z.strictObject({ id: Id, reason: z.string().trim().min(1, 'say why the order is cancelled').max(120), managerPin: ManagerPin.optional() }), Order),
 
   'payments.take': command(
     z.strictObject({

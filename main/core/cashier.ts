@@ -551,13 +551,13 @@ export class Cashier {
     return this.#view(doc);
   }
 
-  cancelOrder({ id }: CommandPayload<'orders.cancel'>, act: Act): Order {
+  cancelOrder({ id, reason }: CommandPayload<'orders.cancel'>, act: Act): Order {
     this.#requireOpen(this.#requireOrder(id), 'cancelled');
     const approvedBy = this.staff.require(act, 'order.void');
     const doc = this.store.transaction(() => {
       const cancelled = this.store.cashier.cancelOrder(id, { actor: act.by.id });
       this.#attribute('void', id, act, null);
-      if (approvedBy) this.store.cashier.recordAudit(act.by.id, 'order.void', StaffDesk.approval(approvedBy), { kind: 'order', id });
+      this.store.cashier.recordAudit(act.by.id, 'order.void', { reason, ...StaffDesk.approval(approvedBy) }, { kind: 'order', id });
       this.#print(this.printing.forCancelledOrder(cancelled, this.#tillLetter(), this.location()?.timezone ?? ''));
       return cancelled;
     });

@@ -87,7 +87,8 @@ function CancelOrderDialog({ order, onClose, onCancelled }: { order: Order; onCl
     setError(null);
     setPinError(null);
     try {
-      await client.call('orders.cancel', { id: order.id, ...(approval.needed && pin !== '' ? { managerPin: pin } : {}) });
+      const why = reason.reason === 'other' ? `Other: ${reason.words}` : VOID_REASONS[reason.reason!];
+      await client.call('orders.cancel', { id: order.id, reason: why, ...(approval.needed && pin !== '' ? { managerPin: pin } : {}) });
       onCancelled();
     } catch (caught) {
       if (approval.needed && caught instanceof BridgeCallError && caught.code === 'needs_manager') setPinError(caught.message);

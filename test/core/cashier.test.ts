@@ -103,7 +103,7 @@ describe('orders', () => {
     const fulfilled = await t.call('orders.fulfil', { id: order.id });
     expect(fulfilled.status).toBe('fulfilled');
     await expectRefusal(t.call('orders.update', { id: order.id, notes: 'late' }), 'conflict', /already fulfilled/);
-    await expectRefusal(t.call('orders.cancel', { id: order.id }), 'conflict');
+    await expectRefusal(t.call('orders.cancel', { reason: 'Rung up by mistake', id: order.id }), 'conflict');
     await expectRefusal(t.call('orders.get', { id: 'ord_missing' }), 'not_found');
   });
 
@@ -111,7 +111,7 @@ describe('orders', () => {
     t = await startTestCore();
     const a = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }], customer: { name: 'Ada', phone: '' } });
     const b = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.latte, quantity: 1 }], customer: { name: 'Grace', phone: '555-0199' } });
-    await t.call('orders.cancel', { id: b.id });
+    await t.call('orders.cancel', { reason: 'Rung up by mistake', id: b.id });
     expect((await t.call('orders.list', {})).map((o) => o.id).sort()).toEqual([a.id, b.id].sort());
     expect((await t.call('orders.list', { status: 'cancelled' })).map((o) => o.id)).toEqual([b.id]);
     expect((await t.call('orders.list', { search: 'ada' })).map((o) => o.id)).toEqual([a.id]);
@@ -165,7 +165,7 @@ describe('payments and refunds', () => {
     // docs/config.md, "Offline card payments": without a manager the cashier is told to take cash or wait.
     await expectRefusal(t.call('payments.take', { orderId: order.id, method: 'card', amount: 1200 }), 'needs_manager', /take cash/i);
     const cancelled = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
-    await t.call('orders.cancel', { id: cancelled.id, managerPin: STAFF.manager.pin });
+    await t.call('orders.cancel', { reason: 'Rung up by mistake', id: cancelled.id, managerPin: STAFF.manager.pin });
     await expectRefusal(t.call('payments.take', { orderId: cancelled.id, method: 'cash', amount: 450 }), 'conflict', /cancelled/);
   });
 });

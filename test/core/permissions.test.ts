@@ -125,7 +125,7 @@ const ROWS: Row[] = [
     permission: 'order.void',
     setup: async (c, actor) => place(c, actor),
     command: 'orders.cancel',
-    payload: (id: string) => ({ id }),
+    payload: (id: string) => ({ id, reason: 'Rung up by mistake' }),
   }),
   row({
     label: "taking a unit off an order's lines",
@@ -423,7 +423,7 @@ const SAMPLE: Record<CommandName, unknown> = {
   'orders.get': { id: 'ord_x' },
   'orders.update': { id: 'ord_x', notes: 'x' },
   'orders.fulfil': { id: 'ord_x' },
-  'orders.cancel': { id: 'ord_x', managerPin: STAFF.manager.pin },
+  'orders.cancel': { id: 'ord_x', reason: 'Rung up by mistake', managerPin: STAFF.manager.pin },
   'payments.take': { orderId: 'ord_x', method: 'cash', amount: 100 },
   'payments.refund': { paymentId: 'pay_x', amount: 100, reason: 'other', managerPin: STAFF.manager.pin },
   'payments.refundItems': { orderId: 'ord_x', items: [{ lineIndex: 0, quantity: 1 }], reason: 'other' },

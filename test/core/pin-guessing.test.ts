@@ -183,7 +183,7 @@ describe('finding 3: an approval PIN names no one', () => {
     const clock = new ManualClock(T0);
     const t = await started(startTestCore({}, { clock }, undefined, { signIn: 'cashier' }));
     const order = await ok(t.core, 'orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
-    const cancel = (managerPin: string) => raw(t.core, 'orders.cancel', { id: order.id, managerPin });
+    const cancel = (managerPin: string) => raw(t.core, 'orders.cancel', { reason: 'Rung up by mistake', id: order.id, managerPin });
 
     const wrong = refusal(await cancel('2468'));
     const colleague = refusal(await cancel(STAFF.cashier2.pin));

@@ -78,7 +78,7 @@ describe('printing a sale', () => {
     expect(add).toContain('ADD');
     expect(add).toContain('Soup of the day');
     expect(add).not.toContain('Fries');
-    await t.call('orders.cancel', { id: second.id });
+    await t.call('orders.cancel', { reason: 'Rung up by mistake', id: second.id });
     await kitchen.waitFor(() => kitchen.jobs().length === 4, 'the VOID ticket');
     expect(kitchen.decodedJobs()[3]!.text).toContain('VOID');
 

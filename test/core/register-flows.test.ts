@@ -59,7 +59,7 @@ describe('order state at a glance', () => {
     const unpaid = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
     expect(await t.call('orders.fulfil', { id: unpaid.id, walkout: { reason: 'left without paying' } })).toMatchObject({ status: 'fulfilled', displayState: 'completed' });
     const cancelled = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
-    expect(await t.call('orders.cancel', { id: cancelled.id })).toMatchObject({ status: 'cancelled', displayState: 'cancelled' });
+    expect(await t.call('orders.cancel', { reason: 'Rung up by mistake', id: cancelled.id })).toMatchObject({ status: 'cancelled', displayState: 'cancelled' });
     // The list carries the same derived state.
     const listed = await t.call('orders.list', {});
     expect(Object.fromEntries(listed.map((o) => [o.id, o.displayState]))).toEqual({ [order.id]: 'completed', [unpaid.id]: 'completed', [cancelled.id]: 'cancelled' });

@@ -181,7 +181,7 @@ export async function runDay(core: Pick<Core, 'invoke'>, day: Day, items: readon
         const unpaid = model.orders.filter((o) => isOpenCheck(o) && o.paid === 0);
         if (unpaid.length === 0) break;
         const order = unpaid[a.order % unpaid.length]!;
-        await ok(core, 'orders.cancel', { id: order.id, ...approval(a.who) });
+        await ok(core, 'orders.cancel', { reason: 'Rung up by mistake', id: order.id, ...approval(a.who) });
         order.voided = true;
         order.voidedBy = a.who;
         break;

@@ -187,7 +187,7 @@ describe('the lockout', () => {
     const t = await started(startTestCore({}, { clock }, undefined, { signIn: 'cashier' }));
     const order = await ok(t.core, 'orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
     for (let i = 0; i < 3; i++) {
-      expect(refusal(await raw(t.core, 'orders.cancel', { id: order.id, managerPin: '1357' }))).toMatchObject({ code: 'needs_manager', message: expect.stringMatching(/not right/) });
+      expect(refusal(await raw(t.core, 'orders.cancel', { reason: 'Rung up by mistake', id: order.id, managerPin: '1357' }))).toMatchObject({ code: 'needs_manager', message: expect.stringMatching(/not right/) });
     }
     expect(guard(t.dataDir)!.failures).toBe(3);
     await ok(t.core, 'staff.lock', {});
@@ -195,14 +195,14 @@ describe('the lockout', () => {
     expect(refusal(await raw(t.core, 'staff.signIn', { pin: '2468' })).message).toMatch(/Too many wrong PINs. Try again in 30 seconds/);
     clock.advance(60 * 60_000); // past the wait, and the till's budget of wrong PINs full again
     await as(t.core, 'cashier'); // resets the count in a row
-    for (let i = 0; i < 5; i++) refusal(await raw(t.core, 'orders.cancel', { id: order.id, managerPin: '1357' }));
+    for (let i = 0; i < 5; i++) refusal(await raw(t.core, 'orders.cancel', { reason: 'Rung up by mistake', id: order.id, managerPin: '1357' }));
     expect((await ok(t.core, 'staff.session', {})).lockedOutForMs).toBe(30_000);
-    const refused = refusal(await raw(t.core, 'orders.cancel', { id: order.id, managerPin: STAFF.manager.pin }));
+    const refused = refusal(await raw(t.core, 'orders.cancel', { reason: 'Rung up by mistake', id: order.id, managerPin: STAFF.manager.pin }));
     expect(refused).toMatchObject({ code: 'needs_manager', message: expect.stringMatching(/Too many wrong PINs/) });
     expect((await ok(t.core, 'orders.get', { id: order.id })).status).toBe('open');
     expect(refusal(await raw(t.core, 'staff.signIn', { pin: STAFF.manager.pin })).code).toBe('needs_sign_in');
     clock.advance(30_000);
-    expect((await ok(t.core, 'orders.cancel', { id: order.id, managerPin: STAFF.manager.pin })).status).toBe('cancelled');
+    expect((await ok(t.core, 'orders.cancel', { reason: 'Rung up by mistake', id: order.id, managerPin: STAFF.manager.pin })).status).toBe('cancelled');
   });
 });
 

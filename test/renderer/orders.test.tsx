@@ -23,7 +23,7 @@ describe('Orders', () => {
     await client.call('payments.take', { orderId: done.id, method: 'cash', amount: done.total });
     await client.call('orders.fulfil', { id: done.id });
     const cancelled = await place('Barbara');
-    await client.call('orders.cancel', { id: cancelled.id });
+    await client.call('orders.cancel', { reason: 'Rung up by mistake', id: cancelled.id });
     await renderOrders(client);
     await waitFor(() => expect(row(cancelled.id)).toBeTruthy());
     // The state column only; the sync column has its own badge.

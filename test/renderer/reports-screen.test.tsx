@@ -40,7 +40,7 @@ async function sellADay(client: BridgeClient) {
   const card = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.latte, quantity: 1 }] });
   const cardPayment = await client.call('payments.take', { orderId: card.id, method: 'card', amount: card.total });
   const voided = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.soup, quantity: 1 }] });
-  await client.call('orders.cancel', { id: voided.id });
+  await client.call('orders.cancel', { reason: 'Rung up by mistake', id: voided.id });
   return { cash, card, cardPayment: cardPayment.payment, voided };
 }
 
