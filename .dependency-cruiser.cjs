@@ -101,6 +101,28 @@ module.exports = {
       to: { path: '^(common|api|store|sync|sandbox|main/(core|host|electron))/' },
     },
     {
+      name: 'tables-room-through-its-deps',
+      comment:
+        'The tables room (main/core/tables, docs/tables.md) reads checks, prints and tells the day only through what main/core/index.ts hands it: it imports no other part of the core (it never writes an order), nor sync/, printing/ or api/.',
+      severity: 'error',
+      from: { path: '^main/core/tables/' },
+      to: { path: '^(sync|printing|api)/|^main/core/(?!tables/|errors\\.ts$|dispatch\\.ts$|staff/desk\\.ts$)' },
+    },
+    {
+      name: 'tables-room-opened-by-the-core',
+      comment: 'Only the core\'s composition (main/core/index.ts) opens the tables room; the rest of the core does not reach into it.',
+      severity: 'error',
+      from: { path: '^main/(?!core/(tables/|index\\.ts$))' },
+      to: { path: '^main/core/tables/' },
+    },
+    {
+      name: 'tables-bridge-stands-alone',
+      comment: 'The tables room\'s bridge shapes (bridge/tables) import nothing else of the bridge: bridge/contract.ts merges them in.',
+      severity: 'error',
+      from: { path: '^bridge/tables/' },
+      to: { path: '^bridge/(?!tables/)' },
+    },
+    {
       name: 'no-production-import-of-tests',
       severity: 'error',
       from: { pathNot: '^test/' },

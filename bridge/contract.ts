@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { MAX_AMOUNT, MAX_TILL_CASH } from './money';
 import { CashCount, CountedCash } from './staff/cash';
 import { Permission, Role } from './staff/roles';
+import { tableCommands, tableEvents } from './tables/contract';
 
 export { MAX_AMOUNT };
 /** Amounts are integer minor units (cents) of the location's currency. */
@@ -710,6 +711,7 @@ function command<P extends z.ZodType, R extends z.ZodType>(payload: P, result: R
 
 /** The whole command table. Queries are commands that change nothing. */
 export const commands = {
+  ...tableCommands,
   'menu.snapshot': command(Empty, MenuSnapshot),
   'menu.search': command(
     z.strictObject({ query: z.string().max(120).default(''), categoryId: Id.optional() }),
@@ -957,6 +959,7 @@ export const UpdateStatus = z.object({
 export type UpdateStatus = z.infer<typeof UpdateStatus>;
 
 export const events = {
+  ...tableEvents,
   'sync.status': SyncStatusView,
   /** The menu changed (local edit, pull or webhook): refetch the snapshot. */
   'menu.changed': z.object({}),

@@ -433,9 +433,34 @@ const walkouts: Migration = {
   },
 };
 
+const floorPlan: Migration = {
+  version: 18,
+  name: 'the floor: sections and tables laid out on a grid (removed rows kept, versioned), and what each table carries beyond its checks',
+  up(db) {
+    // Names are unique among the rows in use by their key (store/floor.ts nameKey); removed rows
+    // stay as tombstones with their version, for the tills of one store to exchange (store mode).
+    db.exec(`
+      CREATE TABLE floor_sections (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL, position INTEGER NOT NULL,
+        removed INTEGER NOT NULL DEFAULT 0 CHECK (removed IN (0, 1)), version INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL, updated_by TEXT) STRICT;
+      CREATE UNIQUE INDEX floor_sections_by_name ON floor_sections (name_key) WHERE removed = 0;
+      CREATE TABLE floor_tables (
+        id TEXT PRIMARY KEY, section_id TEXT NOT NULL, name TEXT NOT NULL, name_key TEXT NOT NULL,
+        seats INTEGER NOT NULL CHECK (seats > 0), shape TEXT NOT NULL CHECK (shape IN ('square', 'round', 'rect')),
+        x INTEGER NOT NULL, y INTEGER NOT NULL, width INTEGER NOT NULL CHECK (width > 0), height INTEGER NOT NULL CHECK (height > 0),
+        removed INTEGER NOT NULL DEFAULT 0 CHECK (removed IN (0, 1)), version INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL, updated_by TEXT) STRICT;
+      CREATE UNIQUE INDEX floor_tables_by_name ON floor_tables (name_key) WHERE removed = 0;
+      CREATE TABLE table_marks (
+        table_id TEXT PRIMARY KEY, bill_printed_at INTEGER, cleared_at INTEGER, updated_at INTEGER NOT NULL) STRICT, WITHOUT ROWID;
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
   unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts, pinAttempts, bridgeRequests,
-  walkouts,
+  walkouts, floorPlan,
 ];

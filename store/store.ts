@@ -8,6 +8,7 @@ import { CashierRepositories } from './cashier';
 import { openDatabase } from './database';
 import { IdMap } from './id-map';
 import { checkWholeFileInWorker, hasWriteAheadLog, removeCleanCloseMarker, writeCleanCloseMarker, type IntegrityReport } from './integrity';
+import { FloorPlan } from './floor';
 import { EntityLayers } from './layers';
 import { STORE_MIGRATIONS, type Migration } from './migrations';
 import { Outbox } from './outbox';
@@ -50,6 +51,8 @@ export class Store {
   readonly printQueue: PrintQueue;
   /** Staff and the sign-in guard (migration 14). */
   readonly staff: StaffRoster;
+  /** The floor's sections and tables (migration 18, docs/tables.md). */
+  readonly floor: FloorPlan;
   /** Answers of bridge commands that create something, by request id (migration 16). */
   readonly requests: RequestLedger;
   /** Shifts, cash movements and who did what (migration 14). */
@@ -81,6 +84,7 @@ export class Store {
     this.printQueue = new PrintQueue(opened.kysely, opened.sql, transaction, options.clock ?? systemClock);
     this.staff = new StaffRoster(opened.sql, transaction);
     this.requests = new RequestLedger(opened.sql, transaction);
+    this.floor = new FloorPlan(opened.sql, transaction);
     this.shifts = new ShiftBook(opened.sql);
   }
 

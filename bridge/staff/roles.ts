@@ -19,6 +19,7 @@ export const PERMISSIONS = {
   'shift.close': 'Closing a shift',
   'reports.view': 'The end-of-day report',
   'menu.edit': 'Changing the menu',
+  'floor.edit': 'Laying out the floor (sections and tables)',
   'settings.store': 'Changing the checkout, tax, payment or printing settings',
   'settings.system': 'Changing the API address, credentials or webhook, or signing the terminal out',
   'staff.manage': 'Adding staff or changing their PINs',

@@ -15,7 +15,8 @@ import { OAUTH_SECRET_NAMES, OAuthCredentials, runDesktopOAuthFlow } from '../..
 import { FileSecretStore, type SecretStore } from '../../sync/secret-store';
 import type { TerminalConfig } from '../config/schema';
 import { PrintLink } from './print-link';
-import { Cashier } from './cashier';
+import { Cashier, startOfDay } from './cashier';
+import { businessDay } from './checkout';
 import { createInvoker, type Handlers, type Prepare } from './dispatch';
 import { CoreError } from './errors';
 import { EventHub } from './events';
@@ -24,6 +25,8 @@ import { TerminalSettings } from './settings';
 import { SyncLink, type CredentialKind, type SyncEngineLike } from './sync-link';
 import { WebhookLink } from './webhooks';
 import { StaffDesk } from './staff/desk';
+import { TablesDesk } from './tables/desk';
+import { tableHandlers } from './tables/handlers';
 import { DayReports } from './staff/reports';
 import { zReportCsv } from './staff/report-csv';
 import { zReportDoc } from './staff/report-doc';
@@ -285,6 +288,15 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
   const shifts = new ShiftDesk(store, staff, () => settings.effective().drawerMode, () => settings.effective().checkout.tillLetter, today, () => cashierRef.current?.currency() ?? 'usd', clock, events);
   const cashier = new Cashier(store, settings, sync, events, clock, printing, staff, shifts);
   cashierRef.current = cashier;
+  const tables = new TablesDesk({
+    store,
+    staff,
+    clock,
+    openOrders: () => cashier.listOrders({ status: 'open', limit: 500 }),
+    businessDayStart: () => businessDay(clock.now(), cashier.location()?.timezone ?? '', startOfDay).startedAt,
+    printBill: (orderId) => cashier.reprintReceipt(orderId),
+    changed: () => events.emit('floor.changed', {}),
+  });
   const reports = new DayReports(
     store,
     cashier,
@@ -417,6 +429,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
   const runningFlows = new Set<Promise<unknown>>();
 
   const handlers: Handlers = {
+    ...tableHandlers(tables),
     'menu.snapshot': () => cashier.menuSnapshot(),
     'menu.search': (p) => cashier.menuSearch(p),
     'menu.createItem': (p, c) => cashier.createMenuItem(p, c.act()),

@@ -152,6 +152,27 @@ describe('architecture rules', () => {
     ).toEqual(['preload-is-tiny']);
   });
 
+  it('keep the tables room a room: it reaches the rest of the core only through its deps, and only the core opens it', () => {
+    const room = {
+      'main/core/errors.ts': 'export const e = 1;\n',
+      'main/core/staff/desk.ts': 'export const d = 1;\n',
+      'bridge/tables/contract.ts': 'export const tc = 1;\n',
+      'main/core/tables/desk.ts': "import { e } from '../errors';\nimport { d } from '../staff/desk';\nimport { tc } from '../../../bridge/tables/contract';\nexport const t = e + d + tc;\n",
+      'main/core/index.ts': "import { t } from './tables/desk';\nexport const k = t;\n",
+    };
+    expect(rulesFired(room)).toEqual([]);
+    expect(
+      rulesFired({ ...room, 'main/core/cashier.ts': 'export const c = 1;\n', 'main/core/tables/orders.ts': "import { c } from '../cashier';\nexport const o = c;\n" }),
+    ).toEqual(['tables-room-through-its-deps']);
+    expect(rulesFired({ ...room, 'printing/jobs.ts': 'export const j = 1;\n', 'main/core/tables/bill.ts': "import { j } from '../../../printing/jobs';\nexport const b = j;\n" })).toEqual([
+      'tables-room-through-its-deps',
+    ]);
+    expect(rulesFired({ ...room, 'main/core/cashier.ts': "import { t } from './tables/desk';\nexport const c = t;\n" })).toEqual(['tables-room-opened-by-the-core']);
+    expect(rulesFired({ ...room, 'bridge/money.ts': 'export const m = 1;\n', 'bridge/tables/bill.ts': "import { m } from '../money';\nexport const b = m;\n" })).toEqual([
+      'tables-bridge-stands-alone',
+    ]);
+  });
+
   it('keep tests out of production code', () => {
     expect(
       rulesFired({

@@ -1,0 +1,117 @@
+// The tables room's side of the bridge (docs/tables.md): the floor (sections and tables laid out on
+// a grid), each table's state derived from the store's open checks, and the floor's edits. Every
+// id is made where the row is created and never reused, so the floor can become the store's (store
+// mode) without renumbering: nothing here assumes one till.
+import { z } from 'zod';
+
+const Id = z.string().min(1).max(80);
+const IsoTime = z.iso.datetime({ offset: true });
+
+/** The floor is laid out on a grid of this many cells per section; the screen scales it to fit. */
+export const FLOOR_GRID = { columns: 24, rows: 16 } as const;
+export const FLOOR_LIMITS = { sections: 12, tables: 200, seats: 40 } as const;
+
+const Name = (what: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, `A ${what} needs a name.`)
+    .max(max, `A ${what}'s name is at most ${max} characters.`)
+    .refine((s) => !/\p{Cc}/u.test(s), `A ${what}'s name cannot hold control characters.`);
+
+/** What a table is called on the floor, on tickets and checks ("12", "Patio 4"): the order's table. */
+export const TableName = Name('table', 12);
+export const SectionName = Name('section', 30);
+
+export const TableShape = z.enum(['square', 'round', 'rect']);
+export type TableShape = z.infer<typeof TableShape>;
+
+export const FloorSection = z.object({ id: Id, name: z.string(), position: z.number().int() });
+export type FloorSection = z.infer<typeof FloorSection>;
+
+const Cell = (axis: 'x' | 'y') => z.number().int().min(0).max((axis === 'x' ? FLOOR_GRID.columns : FLOOR_GRID.rows) - 1);
+const Span = (axis: 'x' | 'y') => z.number().int().min(1).max(axis === 'x' ? FLOOR_GRID.columns : FLOOR_GRID.rows);
+
+/** A table where it stands: its top-left cell and its size in cells. */
+export const TablePlacement = z.strictObject({
+  sectionId: Id,
+  name: TableName,
+  seats: z.number().int().min(1, 'A table seats at least 1.').max(FLOOR_LIMITS.seats, `A table seats at most ${FLOOR_LIMITS.seats}.`),
+  shape: TableShape,
+  x: Cell('x'),
+  y: Cell('y'),
+  width: Span('x'),
+  height: Span('y'),
+});
+export type TablePlacement = z.infer<typeof TablePlacement>;
+
+export const FloorTable = TablePlacement.extend({ id: Id });
+export type FloorTable = z.infer<typeof FloorTable>;
+
+/**
+ * What the floor shows at a glance: free; seated (a check is open); check printed (the bill went to
+ * the guests and nothing changed since); paid (every open check is paid, the table not yet closed);
+ * needs clearing (its last check closed, nobody has cleared it yet).
+ */
+export const TableState = z.enum(['free', 'seated', 'check_printed', 'paid', 'needs_clearing']);
+export type TableState = z.infer<typeof TableState>;
+
+export const TableCheck = z.object({
+  orderId: Id,
+  label: z.string(),
+  total: z.number().int(),
+  due: z.number().int(),
+  guests: z.number().int().nullable(),
+  server: z.object({ id: Id, name: z.string() }).nullable(),
+  createdAt: IsoTime,
+});
+export type TableCheck = z.infer<typeof TableCheck>;
+
+export const TableView = FloorTable.extend({
+  state: TableState,
+  /** The open checks at this table, oldest first. */
+  checks: z.array(TableCheck),
+  guests: z.number().int().nullable(),
+  /** When the oldest open check was started: "seated 42 min". */
+  seatedAt: IsoTime.nullable(),
+  /** Whose table it is: the server of its oldest open check. */
+  server: z.object({ id: Id, name: z.string() }).nullable(),
+  /** Since when it waits to be cleared (its last check closed). */
+  closedAt: IsoTime.nullable(),
+});
+export type TableView = z.infer<typeof TableView>;
+
+export const FloorView = z.object({
+  sections: z.array(FloorSection),
+  tables: z.array(TableView),
+  /** Open dine-in checks whose table is not on the floor (typed by hand): listed so none is lost. */
+  elsewhere: z.array(TableCheck.extend({ table: z.string() })),
+});
+export type FloorView = z.infer<typeof FloorView>;
+
+function command<P extends z.ZodType, R extends z.ZodType>(payload: P, result: R) {
+  return { payload, result };
+}
+
+const Empty = z.strictObject({}).default({});
+/** A manager's PIN approving a layout edit asked for by someone who may not make it. */
+const ManagerPin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
+const approvable = { managerPin: ManagerPin.optional() };
+
+export const tableCommands = {
+  'tables.floor': command(Empty, FloorView),
+  /** A manager lays out the floor (permission 'floor.edit'); a new section or table has no id yet. */
+  'tables.saveSection': command(z.strictObject({ id: Id.optional(), name: SectionName, position: z.number().int().min(0).max(99).optional(), ...approvable }), FloorView),
+  'tables.removeSection': command(z.strictObject({ id: Id, ...approvable }), FloorView),
+  'tables.saveTable': command(TablePlacement.extend({ id: Id.optional(), ...approvable }), FloorView),
+  'tables.removeTable': command(z.strictObject({ id: Id, ...approvable }), FloorView),
+  /** The bill for every open check at the table (a pre-check: not a receipt); the table reads "check printed". */
+  'tables.printBill': command(z.strictObject({ id: Id }), FloorView),
+  /** The table is cleared and set: free again. */
+  'tables.clear': command(z.strictObject({ id: Id }), FloorView),
+};
+
+export const tableEvents = {
+  /** The floor changed in a way the checks do not show (its layout, a bill printed, a table cleared): refetch it. */
+  'floor.changed': z.object({}),
+};
