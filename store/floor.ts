@@ -1,5 +1,5 @@
-// The floor plan (tables room, docs/tables.md): sections, tables and the two marks a table carries
-// beyond its checks (bill printed, cleared). Rows are never deleted, only marked removed, and each
+// The floor plan (tables room, docs/tables.md): sections, tables and the one mark a table carries
+// beyond its checks (when it was last cleared). Rows are never deleted, only marked removed, and each
 // carries a version and who changed it last, so a store of several tills can later exchange them
 // row by row (store mode). Names are unique among the rows in use, ignoring case and spaces.
 import type { SqlRunner } from './database';
@@ -27,10 +27,8 @@ export interface TableDoc {
 
 export interface TableMarks {
   table_id: string;
-  /** When the bill was last printed for the table's open checks (ms). */
-  bill_printed_at: number | null;
   /** When the table was last cleared after its checks closed (ms). */
-  cleared_at: number | null;
+  cleared_at: number;
 }
 
 /** The key two names must not share: case and runs of spaces ignored ("Patio  4" = "patio 4"). */
@@ -63,7 +61,7 @@ export class FloorPlan {
   }
 
   marks(): TableMarks[] {
-    return this.sql.allSql<TableMarks>('SELECT table_id, bill_printed_at, cleared_at FROM table_marks', []);
+    return this.sql.allSql<TableMarks>('SELECT table_id, cleared_at FROM table_marks', []);
   }
 
   /** Creates or changes a section; a name another section in use has is refused. */
@@ -101,17 +99,9 @@ export class FloorPlan {
     this.#remove('floor_tables', id, by, now);
   }
 
-  markBillPrinted(tableId: string, now: number): void {
-    this.sql.runSql(
-      `INSERT INTO table_marks (table_id, bill_printed_at, cleared_at, updated_at) VALUES (?, ?, NULL, ?)
-       ON CONFLICT (table_id) DO UPDATE SET bill_printed_at = excluded.bill_printed_at, updated_at = excluded.updated_at`,
-      [tableId, now, now],
-    );
-  }
-
   markCleared(tableId: string, now: number): void {
     this.sql.runSql(
-      `INSERT INTO table_marks (table_id, bill_printed_at, cleared_at, updated_at) VALUES (?, NULL, ?, ?)
+      `INSERT INTO table_marks (table_id, cleared_at, updated_at) VALUES (?, ?, ?)
        ON CONFLICT (table_id) DO UPDATE SET cleared_at = excluded.cleared_at, updated_at = excluded.updated_at`,
       [tableId, now, now],
     );

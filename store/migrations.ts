@@ -435,7 +435,7 @@ const walkouts: Migration = {
 
 const floorPlan: Migration = {
   version: 18,
-  name: 'the floor: sections and tables laid out on a grid (removed rows kept, versioned), and what each table carries beyond its checks',
+  name: 'the floor: sections and tables laid out on a grid (removed rows kept, versioned), and when each table was last cleared',
   up(db) {
     // Names are unique among the rows in use by their key (store/floor.ts nameKey); removed rows
     // stay as tombstones with their version, for the tills of one store to exchange (store mode).
@@ -453,7 +453,7 @@ const floorPlan: Migration = {
         updated_at INTEGER NOT NULL, updated_by TEXT) STRICT;
       CREATE UNIQUE INDEX floor_tables_by_name ON floor_tables (name_key) WHERE removed = 0;
       CREATE TABLE table_marks (
-        table_id TEXT PRIMARY KEY, bill_printed_at INTEGER, cleared_at INTEGER, updated_at INTEGER NOT NULL) STRICT, WITHOUT ROWID;
+        table_id TEXT PRIMARY KEY, cleared_at INTEGER NOT NULL, updated_at INTEGER NOT NULL) STRICT, WITHOUT ROWID;
     `);
   },
 };

@@ -295,6 +295,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     openOrders: () => cashier.listOrders({ status: 'open', limit: 500 }),
     businessDayStart: () => businessDay(clock.now(), cashier.location()?.timezone ?? '', startOfDay).startedAt,
     printBill: (orderId) => cashier.reprintReceipt(orderId),
+    billPrintedAt: (orderId) => printing.lastBillAt(orderId),
     changed: () => events.emit('floor.changed', {}),
   });
   const reports = new DayReports(

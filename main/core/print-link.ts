@@ -219,12 +219,18 @@ export class PrintLink {
    * suggested tips; not a receipt), a new one each time. A paid check gets the customer's receipt
    * when none was printed for it yet (receipts on request), else a copy marked COPY.
    */
+  /** When the latest bill (a check printed before it was paid) of an order was queued (ms); null: never. */
+  lastBillAt(orderId: string): number | null {
+    const bills = this.store.printQueue.list({ orderId }).filter((j) => j.kind === 'receipt' && j.state !== 'discarded' && isBill(j));
+    return bills.length === 0 ? null : Math.max(...bills.map((j) => j.createdAt));
+  }
+
   reprint(order: Order, location: Location, tillLetter: string): void {
     this.#requireEnabled();
     if (this.setup.receipt === null) throw new CoreError('unavailable', 'No receipt printer is set up on this terminal.');
     const doc = this.#paperOnRequest(order, location, tillLetter);
     const earlier = this.store.printQueue.list({ orderId: order.id }).filter((j) => j.kind === 'receipt' && j.state !== 'discarded');
-    const bills = earlier.filter((j) => j.dedupeKey.includes(':bill-')).length;
+    const bills = earlier.filter(isBill).length;
     const receipts = earlier.length - bills;
     const job = doc.bill
       ? receiptJob({ orderId: order.id, key: `bill-${bills + 1}`, doc })
@@ -489,4 +495,9 @@ export function refundDoc(
     cloud: { records: [{ kind: 'refund', id: refund.id }], waitMs: 0 },
     footer: [],
   };
+}
+
+/** A bill's job key says so (reprint: `bill-N`). */
+function isBill(job: { dedupeKey: string }): boolean {
+  return job.dedupeKey.includes(':bill-');
 }

@@ -75,6 +75,22 @@ describe('the floor', () => {
     expect(table(floor, '12').state).toBe('free');
   });
 
+  it('reads "check printed" after a bill printed from anywhere (Orders too), and "paid" only when every check at the table is', async () => {
+    const { t } = await floorCore();
+    await layOut(t);
+    const first = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 1 }], service: { type: 'dine_in', table: '14', guests: 2 } });
+    const second = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }], service: { type: 'dine_in', table: '14', guests: 1 } });
+    expect(table(await t.call('tables.floor', {}), '14')).toMatchObject({ state: 'seated', guests: 3, checks: [{ orderId: first.id }, { orderId: second.id }] });
+    await t.call('printing.reprint', { orderId: first.id });
+    expect(table(await t.call('tables.floor', {}), '14').state).toBe('seated'); // the second check's bill is not out yet
+    await t.call('printing.reprint', { orderId: second.id });
+    expect(table(await t.call('tables.floor', {}), '14').state).toBe('check_printed');
+    await t.call('payments.take', { orderId: first.id, method: 'cash', amount: first.total });
+    expect(table(await t.call('tables.floor', {}), '14').state).toBe('check_printed');
+    await t.call('payments.take', { orderId: second.id, method: 'cash', amount: second.total });
+    expect(table(await t.call('tables.floor', {}), '14').state).toBe('paid');
+  });
+
   it('lists an open check whose table is not on the floor, so none is lost; matches tables by name whatever the case', async () => {
     const { t } = await floorCore();
     await layOut(t);

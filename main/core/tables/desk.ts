@@ -22,6 +22,8 @@ export interface TablesDeskDeps {
   businessDayStart(): number;
   /** Prints the bill of an open check (the cashier's reprint: an unpaid check prints as a bill). */
   printBill(orderId: string): void;
+  /** When the latest bill of an order was printed (ms), wherever it was asked for; null: never. */
+  billPrintedAt(orderId: string): number | null;
   /** The floor changed in a way the checks do not show (layout, a bill, a table cleared). */
   changed(): void;
 }
@@ -33,13 +35,13 @@ export class TablesDesk {
 
   floor(): FloorView {
     const { store } = this.deps;
-    return floorView({
-      sections: store.floor.sections(),
-      tables: store.floor.tables(),
-      marks: store.floor.marks(),
-      open: this.deps.openOrders(),
-      lastClosedAt: this.#closedToday(),
-    });
+    const open = this.deps.openOrders();
+    const billPrintedAt = new Map<string, number>();
+    for (const order of open) {
+      const at = tableKeyOf(order) === null ? null : this.deps.billPrintedAt(order.id);
+      if (at !== null) billPrintedAt.set(order.id, at);
+    }
+    return floorView({ sections: store.floor.sections(), tables: store.floor.tables(), marks: store.floor.marks(), open, lastClosedAt: this.#closedToday(), billPrintedAt });
   }
 
   saveSection(act: Act, section: { id?: string | undefined; name: string; position?: number | undefined }): FloorView {
@@ -122,9 +124,9 @@ export class TablesDesk {
     return this.#changed();
   }
 
-  /** The bill of every open check at the table; the table reads "check printed" until a check changes. */
+  /** The bill of every open check at the table; the table reads "check printed" until a check changes (a bill printed from Orders counts too). */
   printBill(act: Act, id: string): FloorView {
-    const { store, clock } = this.deps;
+    const { store } = this.deps;
     const table = store.floor.table(id);
     if (!table) throw notOnFloor('table');
     const key = nameKey(table.name);
@@ -132,7 +134,6 @@ export class TablesDesk {
     if (checks.length === 0) throw new CoreError('conflict', `Table ${table.name} has no open check to print.`);
     store.transaction(() => {
       for (const check of checks) this.deps.printBill(check.id);
-      store.floor.markBillPrinted(id, clock.now());
       store.cashier.recordAudit(act.by.id, 'table.bill', { id, name: table.name, orders: checks.map((c) => c.id) });
     });
     return this.#changed();

@@ -13,6 +13,8 @@ export interface FloorInputs {
   open: readonly Order[];
   /** When each table's latest check was completed this business day, by table name key (ms). */
   lastClosedAt: ReadonlyMap<string, number>;
+  /** When the latest bill of each open check was printed (ms), by order id; none: never. */
+  billPrintedAt: ReadonlyMap<string, number>;
 }
 
 /** The table an order sits at, as the floor names tables; null for an order not at a table. */
@@ -33,11 +35,12 @@ function checkOf(order: Order): TableCheck {
   };
 }
 
-function stateOf(checks: readonly TableCheck[], lastChange: number, marks: TableMarks | undefined, closedAt: number | undefined): TableState {
-  if (checks.length === 0) return closedAt !== undefined && closedAt > (marks?.cleared_at ?? Number.NEGATIVE_INFINITY) ? 'needs_clearing' : 'free';
-  if (checks.every((c) => c.due === 0)) return 'paid';
-  // A bill printed before the last change is out of date: the guests have not seen what they owe.
-  return marks?.bill_printed_at != null && marks.bill_printed_at >= lastChange ? 'check_printed' : 'seated';
+function stateOf(orders: readonly Order[], billPrintedAt: ReadonlyMap<string, number>, marks: TableMarks | undefined, closedAt: number | undefined): TableState {
+  if (orders.length === 0) return closedAt !== undefined && closedAt > (marks?.cleared_at ?? Number.NEGATIVE_INFINITY) ? 'needs_clearing' : 'free';
+  const unpaid = orders.filter((o) => o.total > o.paidAmount);
+  if (unpaid.length === 0) return 'paid';
+  // A bill printed before the check's last change is out of date: the guests have not seen what they owe.
+  return unpaid.every((o) => (billPrintedAt.get(o.id) ?? Number.NEGATIVE_INFINITY) >= Date.parse(o.updatedAt)) ? 'check_printed' : 'seated';
 }
 
 export function floorView(inputs: FloorInputs): FloorView {
@@ -56,9 +59,8 @@ export function floorView(inputs: FloorInputs): FloorView {
     onFloor.add(key);
     const orders = (byKey.get(key) ?? []).slice().sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
     const checks = orders.map(checkOf);
-    const lastChange = Math.max(...orders.map((o) => Date.parse(o.updatedAt)), Number.NEGATIVE_INFINITY);
     const closed = inputs.lastClosedAt.get(key);
-    const state = stateOf(checks, lastChange, marks.get(t.id), closed);
+    const state = stateOf(orders, inputs.billPrintedAt, marks.get(t.id), closed);
     const guests = checks.some((c) => c.guests !== null) ? checks.reduce((sum, c) => sum + (c.guests ?? 0), 0) : null;
     return {
       id: t.id,
