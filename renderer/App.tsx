@@ -16,6 +16,7 @@ import { Reports } from './screens/Reports';
 import { Settings } from './screens/Settings';
 import { Shift } from './screens/Shift';
 import { Staff } from './screens/Staff';
+import { FloorScreen } from './tables/FloorScreen';
 
 /**
  * Every screen, its key (the same whoever is signed in: a hand that learnt Alt+5 for Reports never
@@ -23,6 +24,7 @@ import { Staff } from './screens/Staff';
  */
 const SCREENS: readonly { id: string; label: string; key: string; permission?: Permission }[] = [
   { id: 'register', label: 'Register', key: 'Alt+1' },
+  { id: 'tables', label: 'Tables', key: 'Alt+8' },
   { id: 'orders', label: 'Orders', key: 'Alt+2' },
   { id: 'menu', label: 'Menu', key: 'Alt+3' },
   { id: 'shift', label: 'Shift', key: 'Alt+4' },
@@ -30,7 +32,7 @@ const SCREENS: readonly { id: string; label: string; key: string; permission?: P
   { id: 'staff', label: 'Staff', key: 'Alt+6', permission: 'staff.manage' },
   { id: 'settings', label: 'Settings', key: 'Alt+7' },
 ] as const;
-type ScreenId = 'register' | 'orders' | 'menu' | 'shift' | 'reports' | 'staff' | 'settings';
+type ScreenId = 'register' | 'tables' | 'orders' | 'menu' | 'shift' | 'reports' | 'staff' | 'settings';
 
 /** The till: one staff session for every screen (the lock screen while no one is signed in). */
 export function App() {
@@ -105,6 +107,11 @@ function Till() {
     setTicketState(ticketFromOrder(order));
     setScreen('register');
   };
+  /** A table seated from the floor: a fresh check at that table for that many guests. */
+  const startAtTable = (table: string, guests: number) => {
+    setTicketState({ ...emptyTicket, service: { type: 'dine_in', table, guests: String(guests) } });
+    setScreen('register');
+  };
 
   if (!session) {
     return (
@@ -162,6 +169,8 @@ function Till() {
           error ? <ErrorNote message={error} /> : <p className="muted empty">Loading the menu…</p>
         ) : screen === 'register' ? (
           <Register menu={menu} ticket={ticket} setTicket={setTicket} active />
+        ) : screen === 'tables' ? (
+          <FloorScreen currency={menu.currency} onStart={startAtTable} onOpen={editOrder} />
         ) : screen === 'orders' ? (
           <Orders onEdit={editOrder} checkout={menu.checkout} />
         ) : screen === 'menu' ? (

@@ -1,0 +1,191 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { Order } from '../../bridge/contract';
+import { FLOOR_GRID, type TableView } from '../../bridge/tables/contract';
+import { ErrorNote } from '../components/Dialog';
+import { describedBy, FieldError } from '../components/FieldError';
+import { money } from '../lib/format';
+import { describeError, useBridge, useQuery } from '../lib/hooks';
+import { useSession } from '../lib/session';
+import { FloorEditor } from './FloorEditor';
+import { findTable, STATE_NAMES, tableDetail } from './floor-text';
+import { SeatDialog } from './SeatDialog';
+import { TableSheet } from './TableSheet';
+import './tables.css';
+
+/** How often the minutes since seated move on. */
+const TICK_MS = 30_000;
+
+/**
+ * The floor (docs/tables.md): the restaurant's tables by section, each in its state at a glance.
+ * A free table starts a check (guests asked once); a seated one opens its check; the sheet of a
+ * table holds the rest (its checks, the bill, clearing it). A manager lays the floor out here.
+ */
+export function FloorScreen({ currency, onStart, onOpen }: { currency: string; onStart: (table: string, guests: number) => void; onOpen: (order: Order) => void }) {
+  const client = useBridge();
+  const { session, can } = useSession();
+  const me = session?.signedIn?.id ?? null;
+  const { data: floor, error } = useQuery('tables.floor', {}, ['floor.changed', 'orders.changed']);
+  // Every change of the floor, here or on another screen, comes back as 'floor.changed' or 'orders.changed'.
+  const view = floor;
+  const [sectionId, setSectionId] = useState<string | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  const [seating, setSeating] = useState<TableView | null>(null);
+  const [sheet, setSheet] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [goTo, setGoTo] = useState('');
+  const [goToError, setGoToError] = useState<string | null>(null);
+  const [openError, setOpenError] = useState<string | null>(null);
+
+  const sections = view?.sections ?? [];
+  const section = sections.find((s) => s.id === sectionId) ?? sections[0] ?? null;
+  const tables = useMemo(() => (view && section ? view.tables.filter((t) => t.sectionId === section.id) : []), [view, section]);
+  const mine = useMemo(() => (view && me ? view.tables.filter((t) => t.server?.id === me && t.checks.length > 0) : []), [view, me]);
+  const sheetTable = view?.tables.find((t) => t.id === sheet) ?? null;
+
+  const openCheck = async (orderId: string) => {
+    setOpenError(null);
+    try {
+      onOpen(await client.call('orders.get', { id: orderId }));
+    } catch (caught) {
+      setOpenError(describeError(caught));
+    }
+  };
+  /** A table's tap: free → seat it; one check being served → open it; anything else → its sheet. */
+  const tap = (table: TableView) => {
+    if (table.state === 'free') setSeating(table);
+    else if (table.checks.length === 1 && (table.state === 'seated' || table.state === 'check_printed')) void openCheck(table.checks[0]!.orderId);
+    else setSheet(table.id);
+  };
+
+  if (editing && view) return <FloorEditor floor={view} onDone={() => setEditing(false)} />;
+  return (
+    <section className="floor-screen" aria-label="Tables">
+      <div className="floor-bar">
+        <div className="floor-sections" role="tablist" aria-label="Sections">
+          {sections.map((s) => (
+            <button key={s.id} type="button" role="tab" className="floor-section-tab" aria-selected={s.id === section?.id} onClick={() => setSectionId(s.id)}>
+              {s.name}
+              <span className="floor-section-count">{view!.tables.filter((t) => t.sectionId === s.id && t.checks.length > 0).length}</span>
+            </button>
+          ))}
+        </div>
+        <form
+          className="floor-goto"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const table = view ? findTable(view.tables, goTo) : undefined;
+            if (!table) {
+              setGoToError(goTo.trim() === '' ? 'Type a table’s name, e.g. 12.' : `No table called ${goTo.trim()} on the floor.`);
+              return;
+            }
+            setGoTo('');
+            setGoToError(null);
+            setSectionId(table.sectionId);
+            tap(table);
+          }}
+        >
+          <label>
+            Table
+            <input
+              value={goTo}
+              inputMode="text"
+              maxLength={12}
+              placeholder="12"
+              {...describedBy('floor-goto-error', goToError)}
+              onChange={(event) => {
+                setGoTo(event.target.value);
+                setGoToError(null);
+              }}
+            />
+          </label>
+          <button type="submit">Go</button>
+          <FieldError id="floor-goto-error" message={goToError} />
+        </form>
+        {can('floor.edit') ? (
+          <button type="button" className="secondary" onClick={() => setEditing(true)} disabled={!view}>
+            Edit floor
+          </button>
+        ) : null}
+      </div>
+      <ErrorNote message={error ?? openError} />
+      {mine.length > 0 ? (
+        <div className="floor-mine" aria-label="Your tables">
+          <span className="muted">Your tables</span>
+          {mine.map((t) => (
+            <button key={t.id} type="button" className={`floor-mine-table table-${t.state}`} onClick={() => tap(t)}>
+              <strong>{t.name}</strong> {STATE_NAMES[t.state]} · {money(t.checks.reduce((sum, c) => sum + c.due, 0), currency)} due
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {!view ? (
+        <p className="muted empty">Loading the floor…</p>
+      ) : sections.length === 0 ? (
+        <p className="muted empty">
+          No tables on the floor yet. {can('floor.edit') ? 'Lay it out with Edit floor.' : 'A manager lays out the floor with Edit floor.'}
+        </p>
+      ) : (
+        <div className="floor-grid" style={{ gridTemplateColumns: `repeat(${FLOOR_GRID.columns}, 1fr)`, gridTemplateRows: `repeat(${FLOOR_GRID.rows}, 1fr)` }} aria-label={`${section?.name ?? ''} floor`}>
+          {tables.map((t) => (
+            <div key={t.id} className={`floor-table table-${t.state} shape-${t.shape}`} style={{ gridColumn: `${t.x + 1} / span ${t.width}`, gridRow: `${t.y + 1} / span ${t.height}` }}>
+              <button type="button" className="floor-table-main" data-testid={`table-${t.name}`} aria-label={`Table ${t.name}, ${STATE_NAMES[t.state]}${t.server ? `, ${t.server.name}` : ''}`} onClick={() => tap(t)}>
+                <span className="floor-table-name">{t.name}</span>
+                <span className="floor-table-state">{STATE_NAMES[t.state]}</span>
+                <span className="floor-table-detail">{tableDetail(t, now)}</span>
+                {t.server ? <span className="floor-table-server">{t.server.name}</span> : null}
+              </button>
+              {t.state !== 'free' ? (
+                <button type="button" className="floor-table-more" aria-label={`Table ${t.name}: checks and actions`} onClick={() => setSheet(t.id)}>
+                  ⋯
+                </button>
+              ) : null}
+            </div>
+          ))}
+        </div>
+      )}
+      {view && view.elsewhere.length > 0 ? (
+        <p className="floor-elsewhere" role="note">
+          Open at tables not on the floor:{' '}
+          {view.elsewhere.map((c, i) => (
+            <span key={c.orderId}>
+              {i > 0 ? ', ' : ''}
+              <button type="button" className="link" onClick={() => void openCheck(c.orderId)}>
+                {c.table} ({c.label})
+              </button>
+            </span>
+          ))}
+        </p>
+      ) : null}
+      {seating ? (
+        <SeatDialog
+          table={seating}
+          onClose={() => setSeating(null)}
+          onSeat={(guests) => {
+            setSeating(null);
+            onStart(seating.name, guests);
+          }}
+        />
+      ) : null}
+      {sheetTable ? (
+        <TableSheet
+          table={sheetTable}
+          currency={currency}
+          now={now}
+          onClose={() => setSheet(null)}
+          onOpen={(orderId) => {
+            setSheet(null);
+            void openCheck(orderId);
+          }}
+          onNewCheck={() => {
+            setSheet(null);
+            setSeating(sheetTable);
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+import { useState } from 'react';
+import type { TableView } from '../../bridge/tables/contract';
+import { Dialog, ErrorNote, StatusNote } from '../components/Dialog';
+import { formatAge, money } from '../lib/format';
+import { describeError, useBridge } from '../lib/hooks';
+import { STATE_NAMES } from './floor-text';
+
+/** A table's checks and what can be done with it: open a check, start another, print the bill, clear it. */
+export function TableSheet({
+  table,
+  currency,
+  now,
+  onClose,
+  onOpen,
+  onNewCheck,
+}: {
+  table: TableView;
+  currency: string;
+  now: number;
+  onClose: () => void;
+  onOpen: (orderId: string) => void;
+  onNewCheck: () => void;
+}) {
+  const client = useBridge();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const run = async (command: 'tables.printBill' | 'tables.clear', said: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await client.call(command, { id: table.id });
+      if (command === 'tables.clear') onClose();
+      else setDone(said);
+    } catch (caught) {
+      setError(describeError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const due = table.checks.reduce((sum, c) => sum + c.due, 0);
+  return (
+    <Dialog title={`Table ${table.name} · ${STATE_NAMES[table.state]}`} onClose={onClose}>
+      {table.checks.length === 0 ? (
+        <p className="dialog-message">{table.state === 'needs_clearing' ? 'Its check is closed. Clear the table when it is set for the next guests.' : 'No open check.'}</p>
+      ) : (
+        <ul className="table-checks">
+          {table.checks.map((c, i) => (
+            <li key={c.orderId}>
+              <button type="button" className="big table-check" onClick={() => onOpen(c.orderId)} {...(i === 0 ? { 'data-autofocus': true } : {})}>
+                <strong>{c.label}</strong>
+                <span>{c.guests === null ? '' : `${c.guests} ${c.guests === 1 ? 'guest' : 'guests'} · `}{formatAge(now - Date.parse(c.createdAt))}{c.server ? ` · ${c.server.name}` : ''}</span>
+                <span>{c.due > 0 ? `${money(c.due, currency)} due` : 'Paid'}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <StatusNote message={done} />
+      <ErrorNote message={error} />
+      <div className="dialog-actions table-actions">
+        <button type="button" className="secondary big" onClick={onClose}>
+          Close
+        </button>
+        {table.checks.length > 0 ? (
+          <button type="button" className="big" onClick={onNewCheck}>
+            New check here
+          </button>
+        ) : null}
+        {due > 0 ? (
+          <button type="button" className="big" disabled={busy} onClick={() => void run('tables.printBill', `The bill is printing (${money(due, currency)} due).`)}>
+            Print the bill
+          </button>
+        ) : null}
+        {table.checks.length === 0 ? (
+          <button type="button" className="primary big" disabled={busy} onClick={() => void run('tables.clear', '')} data-autofocus>
+            Table is cleared
+          </button>
+        ) : null}
+      </div>
+    </Dialog>
+  );
+}
