@@ -14,6 +14,7 @@ import { silentLogger } from '../../common/log';
 import { TerminalConfig } from '../../main/config/schema';
 import { startCore, type Core } from '../../main/core/index';
 import { FileSecretStore } from '../../sync/secret-store';
+import { childArgs } from '../child-script';
 import { FakePrinter } from '../printing/fake-printer';
 import { LOCATION, reopenStore, seedDataDir, testStaffConfig } from './fixtures';
 
@@ -32,7 +33,7 @@ interface Paid {
 /** Runs the child until it reports the payment, SIGKILLs it on that line, returns what it paid. */
 function payAndKill(dataDir: string, printerUrl: string): Promise<Paid> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, printerUrl], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...childArgs(CHILD), dataDir, printerUrl], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     let paid: Paid | undefined;

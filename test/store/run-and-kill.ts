@@ -1,6 +1,7 @@
-// The crash suites' child process: a writer script run under tsx that says "ready", then one line
+// The crash suites' child process: a writer script (test/child-script.ts) that says "ready", then one line
 // per commit, and is SIGKILLed at a random moment of its work.
 import { spawn } from 'node:child_process';
+import { childArgs } from '../child-script';
 
 /**
  * Runs `script` with `args` until it has been working for `runMs` after its "ready" line, SIGKILLs it,
@@ -8,7 +9,7 @@ import { spawn } from 'node:child_process';
  */
 export function runAndKill(script: string, args: readonly string[], runMs: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...childArgs(script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     let timer: NodeJS.Timeout | undefined;

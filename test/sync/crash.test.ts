@@ -5,13 +5,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { childArgs } from '../child-script';
 import { cleanupAfterEach, OUR_GAP_DECISIONS, allServerOrders, menuFixture, openStore, placeOrder, startSandbox, tempStoreFile, waitFor } from './harness';
 
 const child = fileURLToPath(new URL('./fixtures/engine-child.ts', import.meta.url));
 const defer = cleanupAfterEach();
 
 function run(args: string[]): { process: ChildProcess; exited: Promise<number | null>; output: () => string } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', child, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...childArgs(child), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   proc.stdout?.on('data', (c: Buffer) => (output += c.toString()));
   proc.stderr?.on('data', (c: Buffer) => (output += c.toString()));

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { childArgs } from '../child-script';
 import { silentLogger } from '../../common/log';
 import { systemClock } from '../../common/clock';
 import { newId } from '../../common/ids';
@@ -138,7 +139,7 @@ describe('full pull through 50 ms of latency', () => {
   it('a SIGKILL in the middle: the next pull resumes each stream where it stood, reading nothing again', async () => {
     const { sandbox, api } = await latentSandbox();
     const file = tempStoreFile();
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/pull-child.ts', import.meta.url)), file, sandbox.baseUrl, sandbox.credentials.apiKeys.full], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...childArgs(fileURLToPath(new URL('./fixtures/pull-child.ts', import.meta.url))), file, sandbox.baseUrl, sandbox.credentials.apiKeys.full], { stdio: ['ignore', 'pipe', 'pipe'] });
     defer(() => void child.kill('SIGKILL'));
     let pages = 0;
     let stderr = '';
