@@ -4,9 +4,10 @@ import { FLOOR_GRID, type TableView } from '../../bridge/tables/contract';
 import { ErrorNote } from '../components/Dialog';
 import { describedBy, FieldError } from '../components/FieldError';
 import { money } from '../lib/format';
-import { describeError, useBridge, useQuery } from '../lib/hooks';
+import { describeError, useBridge } from '../lib/hooks';
 import { useSession } from '../lib/session';
 import { FloorEditor } from './FloorEditor';
+import { useFloor } from './floor-source';
 import { findTable, STATE_NAMES, tableDetail } from './floor-text';
 import { SeatDialog } from './SeatDialog';
 import { TableSheet } from './TableSheet';
@@ -24,9 +25,8 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
   const client = useBridge();
   const { session, can } = useSession();
   const me = session?.signedIn?.id ?? null;
-  const { data: floor, error } = useQuery('tables.floor', {}, ['floor.changed', 'orders.changed']);
   // Every change of the floor, here or on another screen, comes back as 'floor.changed' or 'orders.changed'.
-  const view = floor;
+  const { floor: view, error } = useFloor();
   const [sectionId, setSectionId] = useState<string | null>(null);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
