@@ -60,7 +60,7 @@ export function TableSheet({
       <ErrorNote message={error} />
       <div className="dialog-actions table-actions">
         <button type="button" className="secondary big" onClick={onClose}>
-          Close
+          Done
         </button>
         {table.checks.length > 0 ? (
           <button type="button" className="big" onClick={onNewCheck}>
