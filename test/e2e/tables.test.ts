@@ -2,8 +2,8 @@
 // state, screenshotted at 1024×768 and 1366×768 (tidy by the layout audit, axe clean); a party of
 // eight seated at table 12 from the floor, rung up and saved open, shows Seated with 8 guests; its
 // bill printed from the table's sheet makes it "Check printed". Screenshots go to
-// test-results/screenshots/tables-*.png; the README's comes from the 1366×768 one.
-import { copyFileSync, mkdirSync } from 'node:fs';
+// test-results/screenshots/tables-*.png (docs/screenshots/tables-floor-1366.png is the 1366×768 floor, copied by hand).
+import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TerminalConfig } from '../../main/config/schema';
@@ -88,7 +88,6 @@ describe('the floor', () => {
     const shot = tillShots(() => page!, 'tables');
     await shot('floor');
     await expectAccessible(page, 'the floor');
-    copyFileSync(`${SCREENSHOTS}/tables-floor-1366x768.png`, 'docs/screenshots/tables-floor-1366.png');
 
     await page.getByRole('button', { name: 'Table 12: checks and actions' }).click();
     await shot('table-sheet');
