@@ -173,6 +173,7 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
       {sheetTable ? (
         <TableSheet
           table={sheetTable}
+          tables={view?.tables ?? []}
           currency={currency}
           now={now}
           onClose={() => setSheet(null)}

@@ -4,10 +4,12 @@ import { Dialog, ErrorNote, StatusNote } from '../components/Dialog';
 import { formatAge, money } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
 import { STATE_NAMES } from './floor-text';
+import { MoveCheck } from './MoveCheck';
 
-/** A table's checks and what can be done with it: open a check, start another, print the bill, clear it. */
+/** A table's checks and what can be done with it: open a check, move it, start another, print the bill, clear it. */
 export function TableSheet({
   table,
+  tables,
   currency,
   now,
   onClose,
@@ -15,6 +17,8 @@ export function TableSheet({
   onNewCheck,
 }: {
   table: TableView;
+  /** Every table of the floor: where a check can be moved. */
+  tables: readonly TableView[];
   currency: string;
   now: number;
   onClose: () => void;
@@ -25,6 +29,8 @@ export function TableSheet({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
+  const [moving, setMoving] = useState<string | null>(null);
+  const movingCheck = table.checks.find((c) => c.orderId === moving) ?? null;
   const run = async (command: 'tables.printBill' | 'tables.clear', said: string) => {
     setBusy(true);
     setError(null);
@@ -52,10 +58,25 @@ export function TableSheet({
                 <span>{c.guests === null ? '' : `${c.guests} ${c.guests === 1 ? 'guest' : 'guests'} · `}{formatAge(now - Date.parse(c.createdAt))}{c.server ? ` · ${c.server.name}` : ''}</span>
                 <span>{c.due > 0 ? `${money(c.due, currency)} due` : 'Paid'}</span>
               </button>
+              <button type="button" className="big" aria-label={`Move ${c.label} to another table`} onClick={() => setMoving(c.orderId)}>
+                Move…
+              </button>
             </li>
           ))}
         </ul>
       )}
+      {movingCheck ? (
+        <MoveCheck
+          check={movingCheck}
+          from={table}
+          tables={tables}
+          onCancel={() => setMoving(null)}
+          onMoved={(to) => {
+            setMoving(null);
+            setDone(`${movingCheck.label} is at table ${to} now.`);
+          }}
+        />
+      ) : null}
       <StatusNote message={done} />
       <ErrorNote message={error} />
       <div className="dialog-actions table-actions">

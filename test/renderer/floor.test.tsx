@@ -2,7 +2,7 @@
 // The Tables screen (issue 25) through a real core: a manager lays out the floor (a section, a table
 // named and moved by keyboard, a taken name refused next to its field); a free table asks for the
 // guests once and starts its check; a seated one opens its check; the "go to table" field finds
-// "t12"; a table whose check closed is cleared from its sheet.
+// "t12"; a check moves to another table from its sheet; a table whose check closed is cleared.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Order } from '../../bridge/contract';
@@ -60,7 +60,7 @@ describe('the floor', () => {
     expect((await core().call('tables.floor', {})).tables.map((t) => t.name).sort()).toEqual(['12', '2']);
   });
 
-  it('seats a free table with the guests asked once, opens a seated one’s check, finds "t12", and clears a closed one', async () => {
+  it("seats a free table with the guests asked once, opens a seated one’s check, finds \"t12\", moves a check to another table, and clears a closed one", async () => {
     const client = await withCore();
     const { tableId } = await floorWithTable12();
     const { onStart, onOpen } = renderFloor(client);
@@ -87,6 +87,19 @@ describe('the floor', () => {
     fireEvent.change(screen.getByLabelText('Table'), { target: { value: '99' } });
     fireEvent.click(screen.getByRole('button', { name: 'Go' }));
     expect((await screen.findByRole('alert')).textContent).toBe('No table called 99 on the floor.');
+
+    // Moved to table 14 from 12's sheet: its service names 14 now, and 12 is free.
+    await core().call('tables.saveTable', { sectionId: (await core().call('tables.floor', {})).sections[0]!.id, name: '14', seats: 4, shape: 'square', x: 6, y: 0, width: 2, height: 2 });
+    fireEvent.click(await screen.findByRole('button', { name: 'Table 12: checks and actions' }));
+    const sheet = within(await screen.findByRole('dialog'));
+    fireEvent.click(sheet.getByRole('button', { name: `Move ${order.label} to another table` }));
+    fireEvent.change(sheet.getByLabelText(`Move ${order.label} to table`), { target: { value: (await core().call('tables.floor', {})).tables.find((t) => t.name === '14')!.id } });
+    fireEvent.click(sheet.getByRole('button', { name: 'Move' }));
+    expect((await sheet.findByRole('status')).textContent).toBe(`${order.label} is at table 14 now.`);
+    expect((await core().call('orders.get', { id: order.id })).service).toEqual({ type: 'dine_in', table: '14', guests: 8 });
+    await waitFor(() => expect(screen.getByTestId('table-14').textContent).toMatch(/Seated/));
+    fireEvent.click(sheet.getByRole('button', { name: 'Done' }));
+    await core().call('orders.update', { id: order.id, service: { type: 'dine_in', table: '12', guests: 8 } });
 
     await core().call('payments.take', { orderId: order.id, method: 'cash', amount: order.total });
     await core().call('orders.fulfil', { id: order.id });
