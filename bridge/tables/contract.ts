@@ -3,13 +3,13 @@
 // id is made where the row is created and never reused, so the floor can become the store's (store
 // mode) without renumbering: nothing here assumes one till.
 import { z } from 'zod';
+import { FLOOR_GRID, FLOOR_LIMITS } from './grid';
+import { placementIssues, type Placed } from './layout';
 
 const Id = z.string().min(1).max(80);
 const IsoTime = z.iso.datetime({ offset: true });
 
-/** The floor is laid out on a grid of this many cells per section; the screen scales it to fit. */
-export const FLOOR_GRID = { columns: 24, rows: 16 } as const;
-export const FLOOR_LIMITS = { sections: 12, tables: 200, seats: 40 } as const;
+export { FLOOR_GRID, FLOOR_LIMITS };
 
 const Name = (what: string, max: number) =>
   z
@@ -44,6 +44,37 @@ export const TablePlacement = z.strictObject({
   height: Span('y'),
 });
 export type TablePlacement = z.infer<typeof TablePlacement>;
+
+/**
+ * A floor as IT provisions it in the configuration (docs/config.md, "floor"): sections in order,
+ * each with its tables. Held to the same rules as the floor editor's.
+ */
+export const FloorConfig = z
+  .strictObject({
+    sections: z
+      .array(z.strictObject({ name: SectionName, tables: z.array(TablePlacement.omit({ sectionId: true })).max(FLOOR_LIMITS.tables) }))
+      .min(1, 'A floor has at least one section.')
+      .max(FLOOR_LIMITS.sections, `A floor has at most ${FLOOR_LIMITS.sections} sections.`),
+  })
+  .superRefine((floor, ctx) => {
+    const sectionNames = new Set<string>();
+    const tableNames = new Set<string>();
+    const placed: Placed[] = [];
+    floor.sections.forEach((section, s) => {
+      const sectionKey = section.name.replace(/\s+/g, ' ').toLowerCase();
+      if (sectionNames.has(sectionKey)) ctx.addIssue({ code: 'custom', message: `${section.name} is listed twice`, path: ['sections', s, 'name'] });
+      sectionNames.add(sectionKey);
+      section.tables.forEach((table, t) => {
+        const key = table.name.replace(/\s+/g, ' ').toLowerCase();
+        if (tableNames.has(key)) ctx.addIssue({ code: 'custom', message: `table ${table.name} is listed twice`, path: ['sections', s, 'tables', t, 'name'] });
+        tableNames.add(key);
+        const here: Placed = { id: `${s}.${t}`, sectionId: String(s), ...table };
+        for (const issue of placementIssues(here, [String(s)], placed)) ctx.addIssue({ code: 'custom', message: issue.message, path: ['sections', s, 'tables', t, issue.path] });
+        placed.push(here);
+      });
+    });
+  });
+export type FloorConfig = z.infer<typeof FloorConfig>;
 
 export const FloorTable = TablePlacement.extend({ id: Id });
 export type FloorTable = z.infer<typeof FloorTable>;

@@ -3,6 +3,7 @@
 // is refused with the source and field named.
 import { z } from 'zod';
 import { DEFAULT_CONFIRM_CHARGE_ABOVE } from '../../bridge/contract';
+import { FloorConfig } from '../../bridge/tables/contract';
 import { parsePrintingConfig, type PrintingConfig } from '../../printing/index';
 
 /** scrypt:<salt base64>:<hash base64>, as produced by `npm run hash-pin -- <pin>`. */
@@ -207,6 +208,8 @@ export const TerminalConfig = z.strictObject({
         seen.add(key);
       });
     }),
+  /** The floor of a full-service restaurant, laid out by IT on a till whose floor is empty (docs/config.md, "floor"; config file only). */
+  floor: FloorConfig.optional(),
   kioskMode: Flag.default(false),
   browserMode: z
     .strictObject({

@@ -298,6 +298,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     billPrintedAt: (orderId) => printing.lastBillAt(orderId),
     changed: () => events.emit('floor.changed', {}),
   });
+  if (config.floor) tables.provision(config.floor);
   const reports = new DayReports(
     store,
     cashier,

@@ -3,14 +3,14 @@
 // reads checks through the cashier's views and never writes an order: a check is seated at a table
 // by naming the table in its service, as any order does.
 import type { Order } from '../../../bridge/contract';
-import { FLOOR_LIMITS, type FloorView, type TablePlacement } from '../../../bridge/tables/contract';
+import { FLOOR_LIMITS, type FloorConfig, type FloorView, type TablePlacement } from '../../../bridge/tables/contract';
+import { placementIssues } from '../../../bridge/tables/layout';
 import type { Clock } from '../../../common/clock';
 import { newId } from '../../../common/ids';
 import { nameKey, type Store } from '../../../store/index';
 import { CoreError } from '../errors';
 import { StaffDesk, type Act } from '../staff/desk';
 import { floorView, tableKeyOf } from './floor-state';
-import { placementIssues } from './layout';
 
 export interface TablesDeskDeps {
   store: Store;
@@ -92,7 +92,11 @@ export class TablesDesk {
       throw new CoreError('invalid_command', `A floor has at most ${FLOOR_LIMITS.tables} tables.`, [{ path: 'name', message: `At most ${FLOOR_LIMITS.tables} tables.` }]);
     }
     const id = existing?.id ?? newId('tbl_', now);
-    const issues = placementIssues(id, placement, store.floor.sections(), tables);
+    const issues = placementIssues(
+      { id, ...placement },
+      store.floor.sections().map((s) => s.id),
+      tables.map((t) => ({ id: t.id, sectionId: t.section_id, name: t.name, x: t.x, y: t.y, width: t.width, height: t.height })),
+    );
     if (issues.length > 0) throw new CoreError('invalid_command', `${issues[0]!.message} Nothing was saved.`, issues);
     // A check names its table: renaming a table with open checks would leave them at no table.
     if (existing && nameKey(existing.name) !== nameKey(placement.name) && this.#openChecksAt(existing.name) > 0) {
@@ -150,6 +154,27 @@ export class TablesDesk {
       store.cashier.recordAudit(act.by.id, 'table.clear', { id, name: table.name });
     });
     return this.#changed();
+  }
+
+  /**
+   * The floor IT's configuration lays out (docs/config.md, "floor"), on a till whose floor is empty:
+   * a floor a manager has laid out or changed is theirs, and stays. Answers whether it was applied.
+   */
+  provision(floor: FloorConfig): boolean {
+    const { store, clock } = this.deps;
+    if (store.floor.sections().length > 0 || store.floor.tables().length > 0) return false;
+    const now = clock.now();
+    store.transaction(() => {
+      floor.sections.forEach((section, position) => {
+        const sectionId = newId('sec_', now);
+        store.floor.saveSection({ id: sectionId, name: section.name, position }, 'system', now);
+        for (const t of section.tables) {
+          store.floor.saveTable({ id: newId('tbl_', now), section_id: sectionId, name: t.name, seats: t.seats, shape: t.shape, x: t.x, y: t.y, width: t.width, height: t.height }, 'system', now);
+        }
+      });
+      store.cashier.recordAudit('system', 'floor.provisioned', { sections: floor.sections.length, tables: floor.sections.reduce((n, s) => n + s.tables.length, 0) });
+    });
+    return true;
   }
 
   #openChecksAt(name: string): number {
