@@ -196,11 +196,25 @@ export type PaymentStatus = z.infer<typeof PaymentStatus>;
 export const RefundReason = z.enum(['requested_by_customer', 'duplicate', 'fraudulent', 'order_cancelled', 'other']);
 export type RefundReason = z.infer<typeof RefundReason>;
 
+/** The most a refund's words may say: what the refund dialog's "What happened" field takes. */
+export const REFUND_NOTE_MAX = 100;
+/**
+ * What happened, in the cashier's words: required with 'other', which says nothing by itself.
+ * Kept on this terminal (the cloud takes a reason from its list only: docs/spec-gaps.md, refunds).
+ */
+const RefundNote = z.string().trim().max(REFUND_NOTE_MAX, `say it in at most ${REFUND_NOTE_MAX} characters`);
+const OTHER_NEEDS_WORDS = { message: 'say in a few words what happened: “Other” alone tells nothing', path: ['note'] };
+function wordsForOther(refund: { reason: RefundReason; note?: string }): boolean {
+  return refund.reason !== 'other' || (refund.note ?? '') !== '';
+}
+
 export const Refund = z.object({
   id: Id,
   paymentId: Id,
   amount: PositiveAmount,
   reason: z.string(),
+  /** The words given with it (required with 'other'); null when none were. */
+  note: z.string().nullable(),
   /** Lines given back by a refund by item; [] for a refund by amount. */
   items: z.array(z.object({ lineIndex: z.number().int().nonnegative(), quantity: z.number().int().positive() })),
   createdAt: IsoTime,
@@ -303,7 +317,10 @@ export const Location = z.object({
   name: z.string(),
   address: z.string(),
   phone: z.string(),
+  /** The location's IANA time zone ('' when unknown: this computer's); every time shown or printed is in it. */
   timezone: z.string(),
+  /** BCP 47 locale for dates and times (from the location's country, or the config's `locale`). */
+  locale: z.string(),
   currency: z.string(),
 });
 export type Location = z.infer<typeof Location>;
@@ -333,10 +350,34 @@ export const RepricedOrder = z.object({
 });
 export type RepricedOrder = z.infer<typeof RepricedOrder>;
 
+/** How many of the waiting changes sync.status lists (the oldest): `pending` counts them all. */
+export const WAITING_LISTED_MAX = 50;
+
+/** A change made here that the cloud has not taken yet, in the cashier's words. */
+export const WaitingChange = z.object({
+  id: Id,
+  /** What it is ("New order A12 for Ada (3 lines)", "Card payment of $45.95 for order A12"). */
+  description: z.string(),
+  /** When it was made. */
+  since: IsoTime,
+  /** Sent and its answer awaited (else waiting for its turn or its next try). */
+  sending: z.boolean(),
+  /** Times it has been sent. */
+  attempts: z.number().int().nonnegative(),
+  /** What the last try ran into, in one sentence ("The cloud could not be reached (connection refused)."); null before any failed. */
+  problem: z.string().nullable(),
+  /** The same as the sync engine recorded it, for IT ("details"). */
+  detail: z.string().nullable(),
+});
+export type WaitingChange = z.infer<typeof WaitingChange>;
+
 export const SyncStatusView = z.object({
   online: z.boolean(),
+  /** Changes made here the cloud has not taken yet (sent and waiting). */
   pending: z.number().int().nonnegative(),
   oldestPendingAgeMs: z.number().nonnegative().nullable(),
+  /** The oldest of them, oldest first, at most WAITING_LISTED_MAX. */
+  waiting: z.array(WaitingChange).max(WAITING_LISTED_MAX),
   lastPushAt: IsoTime.nullable(),
   lastPullAt: IsoTime.nullable(),
   deadLetters: z.array(DeadLetter),
@@ -345,6 +386,9 @@ export const SyncStatusView = z.object({
   /** Milliseconds until the next automatic attempt while backing off. */
   retryInMs: z.number().nonnegative().nullable(),
   credentials: z.enum(['none', 'api_key', 'oauth', 'rejected']),
+  /** The last problem in the cashier's words, with what happens next; null when there is none. */
+  lastProblem: z.string().nullable(),
+  /** The same as the sync engine stated it, for IT ("details"). */
   lastError: z.string().nullable(),
   /** False when no sync engine runs (the status then comes from the local outbox alone). */
   engineRunning: z.boolean(),
@@ -784,12 +828,15 @@ export const commands = {
     z.object({ payment: Payment, order: Order, change: Amount }),
   ),
   'payments.refund': command(
-    z.strictObject({
-      paymentId: Id,
-      amount: PositiveAmount,
-      reason: RefundReason,
-      managerPin: ManagerPin.optional(),
-    }),
+    z
+      .strictObject({
+        paymentId: Id,
+        amount: PositiveAmount,
+        reason: RefundReason,
+        note: RefundNote.optional(),
+        managerPin: ManagerPin.optional(),
+      })
+      .refine(wordsForOther, OTHER_NEEDS_WORDS),
     z.object({ refund: Refund, order: Order }),
   ),
   /** Gives back whole units of lines: their share of what was paid goes back to the payments that paid it. */
@@ -798,8 +845,9 @@ export const commands = {
       orderId: Id,
       items: z.array(z.strictObject({ lineIndex: z.number().int().nonnegative(), quantity: z.number().int().min(1).max(999) })).min(1).max(ORDER_LINES_MAX),
       reason: RefundReason,
+      note: RefundNote.optional(),
       managerPin: ManagerPin.optional(),
-    }),
+    }).refine(wordsForOther, OTHER_NEEDS_WORDS),
     z.object({ refunds: z.array(Refund), amount: Amount, order: Order }),
   ),
 
@@ -853,6 +901,13 @@ export const commands = {
   'staff.lock': command(Empty, StaffSession),
   /** The person at the till is still using it (keeps the auto-lock away). */
   'staff.activity': command(Empty, StaffSession),
+  /**
+   * Checks an approval PIN when it is given (a comp in the discount dialog, before "Yes, refund"):
+   * whose it is, when they may approve `permission`; else the refusal the command itself would
+   * give. A PIN check like any other, on the same budgets and lockout. The command approved checks
+   * its PIN again: this answer approves nothing by itself.
+   */
+  'staff.checkApproval': command(z.strictObject({ permission: Permission, managerPin: ManagerPin }), z.object({ approvedBy: StaffRef, message: z.string() })),
   'staff.list': command(z.strictObject({ managerPin: ManagerPin.optional() }).default({}), z.array(StaffMember)),
   'staff.create': command(
     z.strictObject({ name: z.string().trim().min(1, 'give a name').max(60), role: Role, pin: StaffPin, managerPin: ManagerPin.optional() }),

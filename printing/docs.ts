@@ -8,9 +8,12 @@ import { z } from 'zod';
 const Text = z.string().max(2_000);
 const ShortText = z.string().max(200);
 
+/** The locale of a job queued before documents carried one (the till's default: month first, 12-hour). */
+export const DOC_TIME_LOCALE = 'en-US';
+
 /**
- * When: text the caller formatted ("14/03/2025 12:41"), or an instant and the location's time
- * zone, formatted here (Intl, the given locale or en-GB).
+ * When: text the caller formatted ("3/14/25, 12:41 PM"), or an instant with the location's time
+ * zone and locale, formatted here (Intl's short date and time).
  */
 export const DocTime = z.union([
   ShortText,

@@ -3,7 +3,7 @@
 // Text from the documents is escaped (a dish called "Fish | Chips" stays one column) and wrapped
 // at word boundaries here, because receiptline wraps in the middle of words.
 import type { z } from 'zod';
-import type { DocAmount, DocLocation, DocService, DocTime, KitchenTicketDoc, ReceiptDoc, ReportDoc } from './docs';
+import { DOC_TIME_LOCALE, type DocAmount, type DocLocation, type DocService, type DocTime, type KitchenTicketDoc, type ReceiptDoc, type ReportDoc } from './docs';
 
 type Receipt = z.output<typeof ReceiptDoc>;
 type KitchenTicket = z.output<typeof KitchenTicketDoc>;
@@ -98,7 +98,7 @@ function columnText(text: string, width: number, indent = 0, continuationIndent 
 export function formatTime(time: DocTime): string {
   if (typeof time === 'string') return time;
   try {
-    return new Intl.DateTimeFormat(time.locale ?? 'en-GB', { timeZone: time.timeZone, dateStyle: 'short', timeStyle: 'short' }).format(new Date(time.iso));
+    return new Intl.DateTimeFormat(time.locale ?? DOC_TIME_LOCALE, { timeZone: time.timeZone, dateStyle: 'short', timeStyle: 'short' }).format(new Date(time.iso));
   } catch {
     // An unknown zone or locale: the instant as given still tells the time.
     return time.iso;

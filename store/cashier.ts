@@ -517,9 +517,10 @@ export class CashierRepositories {
 
   /**
    * A full or partial refund, never more than what is left of the payment. Card refunds go to the
-   * server ('refund.create'); cash refunds leave the drawer now and are confirmed at once.
+   * server ('refund.create'); cash refunds leave the drawer now and are confirmed at once. The
+   * cashier's words (`note`) stay here: the cloud is told the reason only.
    */
-  createRefund(paymentId: string, amount: number, reason: string, { actor }: Actor, items: RefundDoc['items'] = []): RefundDoc {
+  createRefund(paymentId: string, amount: number, reason: string, { actor }: Actor, items: RefundDoc['items'] = [], note: string | null = null): RefundDoc {
     return this.transaction(() => {
       const payment = this.layers.merged('payment', paymentId);
       if (!payment) throw new StoreError('not_found', `no payment ${paymentId}`);
@@ -538,6 +539,7 @@ export class CashierRepositories {
         status: payment.method === 'cash' ? 'succeeded' : 'pending',
         created_at: now,
         items,
+        note: note === null || note.trim() === '' ? null : note.trim(),
       };
       let written = doc;
       if (payment.method === 'cash') {
@@ -555,7 +557,7 @@ export class CashierRepositories {
           now,
         });
       }
-      this.#audit(actor, 'refund.create', 'refund', doc.id, { payment_id: paymentId, amount: wanted, reason: doc.reason, items }, now);
+      this.#audit(actor, 'refund.create', 'refund', doc.id, { payment_id: paymentId, amount: wanted, reason: doc.reason, note: doc.note, items }, now);
       return written;
     });
   }

@@ -25,6 +25,8 @@ export const LocationDoc = z.object({
   currency: Currency,
   address: z.string().nullable(),
   timezone: z.string().nullable(),
+  /** ISO 3166-1 alpha-2 of the address, upper case; it picks the locale of dates and times. Null when the record gave none (and in docs stored before it was kept). */
+  country: z.string().nullable().default(null),
   /** Migration 12: null when the location's record carries no tax rules (the spec shows none). */
   tax: LocationTaxDoc.nullable().default(null),
 });
@@ -108,7 +110,7 @@ export const TILL_ONLY_DEFAULTS: Partial<Record<EntityKind, Record<string, unkno
   menu_item: { barcode: null },
   payment_intent: { tip: 0, split_part: null },
   payment: { tip: 0, split_part: null },
-  refund: { items: [] },
+  refund: { items: [], note: null },
 };
 
 /**
@@ -242,6 +244,8 @@ export const RefundDoc = z.object({
   created_at: Millis,
   /** Migration 12, the till's: units of lines a refund by item gave back. */
   items: z.array(z.object({ line_index: z.number().int().min(0), quantity: z.number().int().positive() })).default([]),
+  /** Migration 19, the till's: what happened, in the cashier's words (the cloud keeps only the reason). */
+  note: z.string().nullable().default(null),
 });
 export type RefundDoc = z.infer<typeof RefundDoc>;
 

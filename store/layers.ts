@@ -15,7 +15,7 @@ interface EntityTable {
 
 /** Where each kind lies on disk. An order's customer is split into two columns; its lines are one JSON column. */
 export const ENTITY_TABLES: Record<EntityKind, EntityTable> = {
-  location: { table: 'locations', columns: { name: 'text', currency: 'text', address: 'text', timezone: 'text', tax: 'json' } },
+  location: { table: 'locations', columns: { name: 'text', currency: 'text', address: 'text', timezone: 'text', tax: 'json', country: 'text' } },
   category: { table: 'categories', columns: { name: 'text', position: 'int' } },
   modifier: { table: 'modifiers', columns: { name: 'text', price: 'int' } },
   menu_item: {
@@ -43,7 +43,7 @@ export const ENTITY_TABLES: Record<EntityKind, EntityTable> = {
   },
   refund: {
     table: 'refunds',
-    columns: { payment_id: 'text', amount: 'int', currency: 'text', reason: 'text', status: 'text', created_at: 'int', items: 'json' },
+    columns: { payment_id: 'text', amount: 'int', currency: 'text', reason: 'text', status: 'text', created_at: 'int', items: 'json', note: 'text' },
   },
 };
 

@@ -458,9 +458,25 @@ const floorPlan: Migration = {
   },
 };
 
+const refundNote: Migration = {
+  version: 19,
+  name: "a refund's words: what happened, kept on this terminal (the cloud takes a reason from its list only)",
+  up(db) {
+    db.exec('ALTER TABLE refunds ADD COLUMN note TEXT;');
+  },
+};
+
+const locationCountry: Migration = {
+  version: 20,
+  name: "the location's country (address.country): it picks the locale of dates and times",
+  up(db) {
+    db.exec('ALTER TABLE locations ADD COLUMN country TEXT;');
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
   unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts, pinAttempts, bridgeRequests,
-  walkouts, floorPlan,
+  walkouts, floorPlan, refundNote, locationCountry,
 ];

@@ -104,6 +104,35 @@ export const SYNC_STATES_OF_SQL = `SELECT o.entity_kind, o.entity_id, o.state FR
     ON o.entity_kind = json_extract(wanted.value, '$[0]') AND o.entity_id = json_extract(wanted.value, '$[1]')
  WHERE o.state IN ('pending', 'in_flight', 'dead')`;
 
+/**
+ * The oldest unfinished operations (pending or in flight), oldest first, at most the limit (bound
+ * to each of its three placeholders), each with the order it concerns (an order's own, a card
+ * payment's, a refund's payment's) and that order's number. Each state is walked in queue order
+ * on its index and stops at the limit, so it costs the same with 50 changes waiting or 50,000.
+ * Exported so a test can check its plan.
+ */
+export const WAITING_SQL = `
+  WITH oldest AS (
+    SELECT * FROM (SELECT * FROM outbox INDEXED BY outbox_by_state_seq WHERE state = 'pending' ORDER BY seq LIMIT ?)
+    UNION ALL
+    SELECT * FROM (SELECT * FROM outbox INDEXED BY outbox_by_state_seq WHERE state = 'in_flight' ORDER BY seq LIMIT ?)
+    ORDER BY seq LIMIT ?),
+  concerning AS MATERIALIZED (
+    SELECT oldest.*, CASE oldest.entity_kind
+        WHEN 'order' THEN oldest.entity_id
+        WHEN 'payment_intent' THEN (SELECT i.order_id FROM payment_intents AS i WHERE i.id = oldest.entity_id LIMIT 1)
+        WHEN 'refund' THEN (SELECT p.order_id FROM payments AS p WHERE p.id = json_extract(oldest.payload, '$.payment_id') LIMIT 1)
+      END AS order_id
+    FROM oldest)
+  SELECT concerning.*, (SELECT d.number FROM orders AS d WHERE d.id = concerning.order_id ORDER BY d.layer = 'pending' DESC LIMIT 1) AS order_number
+  FROM concerning ORDER BY seq`;
+
+/** A waiting operation and the order it concerns, if any. */
+export interface WaitingOperation {
+  operation: OutboxOperation;
+  order: { id: string; number: string | null } | null;
+}
+
 export class Outbox {
   readonly #readySql: string;
   readonly #insertOperation: (row: Insertable<StoreTables['outbox']>) => unknown;
@@ -603,6 +632,13 @@ export class Outbox {
       else if (!states.has(key)) states.set(key, 'unfinished');
     }
     return states;
+  }
+
+  /** The oldest `limit` unfinished operations with their orders (WAITING_SQL): what the sync panel lists. */
+  waiting(limit: number): WaitingOperation[] {
+    const rows = this.sql.allSql<OutboxRow & { order_id: string | null; order_number: string | null }>(WAITING_SQL, [limit, limit, limit]);
+    const operations = this.#toOperations(rows);
+    return rows.map((row, i) => ({ operation: operations[i]!, order: row.order_id === null ? null : { id: row.order_id, number: row.order_number } }));
   }
 
   /** Unfinished operations (pending or in flight): sign-out, reset and self-update wait for zero. */

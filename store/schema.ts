@@ -21,6 +21,8 @@ export interface LocationsTable extends LayerColumns {
   timezone: string | null;
   /** Migration 12: JSON LocationTaxDoc or NULL. */
   tax: string | null;
+  /** Migration 20: ISO 3166-1 alpha-2, or NULL. */
+  country: string | null;
 }
 export interface CategoriesTable extends LayerColumns {
   id: string;
@@ -106,6 +108,8 @@ export interface RefundsTable extends LayerColumns {
   created_at: number;
   /** JSON array of { line_index, quantity }. */
   items: string;
+  /** Migration 19: the cashier's words, null when none. */
+  note: string | null;
 }
 /** The last order number given per business day on this till (migration 12). */
 export interface OrderNumbersTable {

@@ -120,12 +120,20 @@ function addressText(address: ClientLocation['address']): string | null {
   return parts.join(', ');
 }
 
+/** The address's country (ISO 3166-1 alpha-2, upper case): null when it names none, or only as text. */
+function addressCountry(address: ClientLocation['address']): string | null {
+  const country = address !== null && typeof address === 'object' ? (address as Record<string, unknown>).country : undefined;
+  return typeof country === 'string' && /^[A-Za-z]{2}$/.test(country.trim()) ? country.trim().toUpperCase() : null;
+}
+
 export function locationRecord(location: ClientLocation): ServerRecord {
   return defined({
     id: location.id,
     name: location.name ?? location.id,
     currency: location.currency,
     address: location.address === undefined ? undefined : addressText(location.address),
+    // Sent with the address it belongs to: a new address without a country forgets the old one.
+    country: location.address === undefined ? undefined : addressCountry(location.address),
     timezone: location.timezone === undefined ? undefined : location.timezone,
     tax:
       location.tax_rates == null && location.prices_include_tax == null && location.tax_rounding == null

@@ -24,6 +24,7 @@ export const SETTINGS: readonly { path: readonly string[]; flag: string; env: st
   { path: ['credentials', 'oauthClientSecretRef'], flag: 'oauth-client-secret-ref', env: 'POS_OAUTH_CLIENT_SECRET_REF' },
   { path: ['locationId'], flag: 'location-id', env: 'POS_LOCATION_ID' },
   { path: ['currency'], flag: 'currency', env: 'POS_CURRENCY' },
+  { path: ['locale'], flag: 'locale', env: 'POS_LOCALE' },
   { path: ['webhook', 'enabled'], flag: 'webhook', env: 'POS_WEBHOOK_ENABLED' },
   { path: ['webhook', 'host'], flag: 'webhook-host', env: 'POS_WEBHOOK_HOST' },
   { path: ['webhook', 'port'], flag: 'webhook-port', env: 'POS_WEBHOOK_PORT' },

@@ -38,6 +38,18 @@ const RatePpm = z
     return ppm;
   });
 
+/** The locale in its canonical form (en-us → en-US), or null when it is not one Intl can format dates in. */
+function canonicalLocale(text: string): string | null {
+  let canonical: string;
+  try {
+    [canonical = ''] = Intl.getCanonicalLocales(text);
+  } catch {
+    return null;
+  }
+  // Supported means formatted in that locale, not Intl's quiet fall back to its default.
+  return Intl.DateTimeFormat.supportedLocalesOf(canonical).length === 1 ? canonical : null;
+}
+
 export const TerminalConfig = z.strictObject({
   /** Where the SQLite store, secrets file and logs live. Empty → the per-OS default. */
   dataDir: z.string().default(''),
@@ -69,6 +81,23 @@ export const TerminalConfig = z.strictObject({
    * the location's currency where its record has one, else in this.
    */
   currency: z.string().regex(/^[a-z]{3}$/, 'must be a lowercase ISO 4217 code such as usd').default('usd'),
+  /**
+   * The locale of every date and time the till shows or prints (BCP 47: en-US, fr-CA). Empty → from
+   * the location's country (docs/config.md).
+   */
+  locale: z
+    .string()
+    .trim()
+    .default('')
+    .transform((text, ctx) => {
+      if (text === '') return text;
+      const canonical = canonicalLocale(text);
+      if (canonical === null) {
+        ctx.issues.push({ code: 'custom', message: 'must be a BCP 47 locale this computer knows, such as en-US or fr-CA', input: text });
+        return z.NEVER;
+      }
+      return canonical;
+    }),
   webhook: z
     .strictObject({
       enabled: Flag.default(false),

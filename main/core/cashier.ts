@@ -30,7 +30,7 @@ import type { SyncLink } from './sync-link';
 import { StaffDesk, type Act } from './staff/desk';
 import type { ShiftDesk } from './staff/shifts';
 import type { AttributionKind } from '../../store/index';
-import { categoryView, locationView, menuItemView, orderView, type OrderContext } from './views';
+import { categoryView, locationLocale, locationView, menuItemView, orderView, withConfiguredLocale, type OrderContext } from './views';
 
 /**
  * Midnight of the current day in `timeZone` (the location's), or in this computer's zone when the
@@ -114,7 +114,7 @@ export class Cashier {
   location(): Location | null {
     const wanted = this.settings.effective().locationId;
     const doc = wanted ? this.store.cashier.getLocation(wanted) : this.store.cashier.listLocations()[0];
-    return doc ? locationView(doc) : null;
+    return doc ? withConfiguredLocale(locationView(doc), this.settings.effective().locale) : null;
   }
 
   currency(): string {
@@ -412,7 +412,7 @@ export class Cashier {
       this.#attribute('order', created.id, act, this.shifts.openShiftOf(act.by)?.id ?? null);
       if (priced.approval) this.store.cashier.recordAudit(act.by.id, 'discount.approved', priced.approval, { kind: 'order', id: created.id });
       this.#auditDiscounts(created.id, priced.given, act, priced.approval?.approvedBy ?? null);
-      this.#print(this.printing.forPlacedOrder(created, this.#tillLetter(), location.timezone));
+      this.#print(this.printing.forPlacedOrder(created, this.#tillLetter(), location.timezone, location.locale));
       return created;
     });
     this.#ordersChanged([doc.id]);
@@ -502,7 +502,7 @@ export class Cashier {
       if (approval) this.store.cashier.recordAudit(act.by.id, 'discount.approved', approval, { kind: 'order', id });
       this.#auditDiscounts(id, given, act, approval?.approvedBy ?? null);
       if (voidsUnits) this.store.cashier.recordAudit(act.by.id, 'order.void_items', StaffDesk.approval(voidApprovedBy), { kind: 'order', id });
-      if (lines) this.#print(this.printing.forChangedOrder(order, updated, String(updated.updated_at), this.#tillLetter(), this.location()?.timezone ?? ''));
+      if (lines) this.#print(this.printing.forChangedOrder(order, updated, String(updated.updated_at), this.#tillLetter(), this.locationDetails().timezone, this.locationDetails().locale));
       return updated;
     });
     this.#ordersChanged([id]);
@@ -558,7 +558,7 @@ export class Cashier {
       const cancelled = this.store.cashier.cancelOrder(id, { actor: act.by.id });
       this.#attribute('void', id, act, null);
       this.store.cashier.recordAudit(act.by.id, 'order.void', { reason, ...StaffDesk.approval(approvedBy) }, { kind: 'order', id });
-      this.#print(this.printing.forCancelledOrder(cancelled, this.#tillLetter(), this.location()?.timezone ?? ''));
+      this.#print(this.printing.forCancelledOrder(cancelled, this.#tillLetter(), this.locationDetails().timezone, this.locationDetails().locale));
       return cancelled;
     });
     this.#ordersChanged([id]);
@@ -680,7 +680,7 @@ export class Cashier {
     return payment.amount - this.store.cashier.refundsOf(payment.id).reduce((sum, r) => sum + r.amount, 0);
   }
 
-  refund({ paymentId, amount, reason }: CommandPayload<'payments.refund'>, act: Act): CommandResult<'payments.refund'> {
+  refund({ paymentId, amount, reason, note }: CommandPayload<'payments.refund'>, act: Act): CommandResult<'payments.refund'> {
     const approvedBy = this.staff.require(act, 'refund');
     const payment = this.#refundTarget(paymentId);
     // Cash handed back leaves the drawer of whoever gives it.
@@ -690,11 +690,11 @@ export class Cashier {
       throw new CoreError('conflict', left <= 0 ? 'This payment has been refunded in full already.' : `Only ${formatMoney(left, payment.currency)} of this payment can still be refunded.`);
     }
     const refund = this.store.transaction(() => {
-      const created = this.store.cashier.createRefund(payment.id, amount, reason, { actor: act.by.id });
+      const created = this.store.cashier.createRefund(payment.id, amount, reason, { actor: act.by.id }, [], note ?? null);
       this.#attribute('refund', created.id, act, shift?.id ?? null);
       if (approvedBy) this.store.cashier.recordAudit(act.by.id, 'refund.approved', StaffDesk.approval(approvedBy), { kind: 'refund', id: created.id });
       const after = this.#view(this.#requireOrder(payment.order_id));
-      this.#print(this.printing.forRefund(after, this.locationDetails(), this.#tillLetter(), { id: created.id, amount, reason, cash: payment.method === 'cash' }));
+      this.#print(this.printing.forRefund(after, this.locationDetails(), this.#tillLetter(), { id: created.id, amount, reason, note: created.note, cash: payment.method === 'cash' }));
       return created;
     });
     this.#ordersChanged([payment.order_id]);
@@ -711,7 +711,7 @@ export class Cashier {
    * was split by items, then the newest payments first. Tips stay with the staff. All refunds
    * commit together, or none.
    */
-  refundItems({ orderId, items, reason }: CommandPayload<'payments.refundItems'>, act: Act): CommandResult<'payments.refundItems'> {
+  refundItems({ orderId, items, reason, note }: CommandPayload<'payments.refundItems'>, act: Act): CommandResult<'payments.refundItems'> {
     const approvedBy = this.staff.require(act, 'refund');
     const doc = this.#requireOrder(orderId);
     const order = this.#view(doc);
@@ -743,7 +743,7 @@ export class Cashier {
     const refundItems = [...given].map(([lineIndex, quantity]) => ({ line_index: lineIndex, quantity }));
     const cashShift = plan.some((step) => step.payment.method === 'cash') ? this.shifts.requireOpenShift(act.by) : this.shifts.openShiftOf(act.by);
     const refunds = this.store.transaction(() => {
-      const created = plan.map((step, i) => this.store.cashier.createRefund(step.payment.id, step.amount, reason, { actor: act.by.id }, i === 0 ? refundItems : []));
+      const created = plan.map((step, i) => this.store.cashier.createRefund(step.payment.id, step.amount, reason, { actor: act.by.id }, i === 0 ? refundItems : [], note ?? null));
       for (const refund of created) {
         this.#attribute('refund', refund.id, act, cashShift?.id ?? null);
         if (approvedBy) this.store.cashier.recordAudit(act.by.id, 'refund.approved', StaffDesk.approval(approvedBy), { kind: 'refund', id: refund.id });
@@ -751,7 +751,7 @@ export class Cashier {
       const after = this.#view(this.#requireOrder(orderId));
       created.forEach((refund, i) => {
         const cash = plan[i]!.payment.method === 'cash';
-        this.#print(this.printing.forRefund(after, this.locationDetails(), this.#tillLetter(), { id: refund.id, amount: refund.amount, reason, cash }));
+        this.#print(this.printing.forRefund(after, this.locationDetails(), this.#tillLetter(), { id: refund.id, amount: refund.amount, reason, note: refund.note, cash }));
       });
       return created;
     });
@@ -775,14 +775,16 @@ export class Cashier {
   // ---- location and shift ----
 
   locations(): Location[] {
-    return this.store.cashier.listLocations().map(locationView);
+    const locale = this.settings.effective().locale;
+    return this.store.cashier.listLocations().map((doc) => withConfiguredLocale(locationView(doc), locale));
   }
 
   locationDetails(): Location {
-    return this.location() ?? { id: this.settings.effective().locationId, name: 'Location not synced yet', address: '', phone: '', timezone: '', currency: FALLBACK_CURRENCY };
+    const s = this.settings.effective();
+    return this.location() ?? withConfiguredLocale({ id: s.locationId, name: 'Location not synced yet', address: '', phone: '', timezone: '', locale: locationLocale(null), currency: FALLBACK_CURRENCY }, s.locale);
   }
 
-  /** What this terminal took since `since` (default: midnight where the location is). */
+  /** What this terminal took since `since` (default: the start of the business day where the location is). */
   /** Every order created since `start`, read a page at a time: a busy day has more than one page. */
   #ordersSince(start: number): OrderDoc[] {
     const page = 500;
@@ -801,7 +803,7 @@ export class Cashier {
   }
 
   shiftSummary({ since }: CommandPayload<'shift.summary'>, act: Act): ShiftSummary {
-    const start = since ? Date.parse(since) : startOfDay(this.clock.now(), this.location()?.timezone ?? '');
+    const start = since ? Date.parse(since) : businessDay(this.clock.now(), this.location()?.timezone ?? '', startOfDay).startedAt;
     const orders = this.#readableViews(this.#ordersSince(start)).map((read) => read.view);
     const summary = {
       since: new Date(start).toISOString(),

@@ -407,7 +407,10 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     return view;
   }
 
-  const loss = () => pendingLoss(store, clock.now(), cashier.location()?.timezone ?? '');
+  const loss = () => {
+    const where = cashier.locationDetails();
+    return pendingLoss(store, clock.now(), where.timezone, where.locale);
+  };
 
   /** Who may run a command: no one signed in → only the lock screen's; the auto-lock checked on each. */
   const prepare: Prepare = async (command, payload) => {
@@ -499,6 +502,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       if (staff.checkIdle()) staff.touch();
       return staff.session();
     },
+    'staff.checkApproval': ({ permission }, c) => staff.checkApproval(c.act(), permission),
     'staff.list': (_p, c) => staff.list(c.act()),
     'staff.create': ({ name, role, pin }, c) => staff.create(c.act(), { name, role, pin }),
     'staff.update': ({ managerPin: _pin, ...change }, c) => staff.update(c.act(), change),

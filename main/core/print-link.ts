@@ -29,6 +29,7 @@ import {
 import { EntityKind, type NewPrintJob, type OrderDoc, type PrintJob, type Store } from '../../store/index';
 import { priceOrder } from './checkout';
 import { CoreError } from './errors';
+import { DEFAULT_LOCALE, effectiveTimeZone } from './views';
 
 
 /** Where a menu item is sorted: the kitchen routes its lines by category. */
@@ -137,38 +138,38 @@ export class PrintLink {
     });
   }
 
-  #kitchenDoc(doc: OrderDoc, tillLetter: string, timeZone: string, variant: 'new' | 'add' | 'void', lines: KitchenLine[]): KitchenTicketDoc {
+  #kitchenDoc(doc: OrderDoc, tillLetter: string, timeZone: string, locale: string, variant: 'new' | 'add' | 'void', lines: KitchenLine[]): KitchenTicketDoc {
     return {
       variant,
       orderLabel: doc.number ?? `#${doc.id.slice(-4).toUpperCase()}`,
       tillLetter,
-      time: { iso: new Date(this.clock.now()).toISOString(), timeZone: timeZone || 'UTC' },
+      time: { iso: new Date(this.clock.now()).toISOString(), timeZone: effectiveTimeZone(timeZone), locale },
       service: doc.service ? { type: doc.service.type, table: doc.service.table, guests: doc.service.guests, customerName: doc.customer?.name || null } : null,
       lines,
       orderNote: doc.notes,
     };
   }
 
-  /** The kitchen tickets of a new order, one per printer its lines route to. */
-  forPlacedOrder(doc: OrderDoc, tillLetter: string, timeZone: string): NewPrintJob[] {
+  /** The kitchen tickets of a new order, one per printer its lines route to. `timeZone` and `locale` are the location's. */
+  forPlacedOrder(doc: OrderDoc, tillLetter: string, timeZone: string, locale = DEFAULT_LOCALE): NewPrintJob[] {
     if (this.setup.kitchen.length === 0 && this.setup.receipt === null) return [];
-    return kitchenJobs({ orderId: doc.id, version: 1, doc: this.#kitchenDoc(doc, tillLetter, timeZone, 'new', this.#kitchenLines(doc)), routing: this.setup.routing, defaultPrinter: this.#kitchenPrinter() });
+    return kitchenJobs({ orderId: doc.id, version: 1, doc: this.#kitchenDoc(doc, tillLetter, timeZone, locale, 'new', this.#kitchenLines(doc)), routing: this.setup.routing, defaultPrinter: this.#kitchenPrinter() });
   }
 
   /** An ADD ticket with the lines added, a VOID ticket with those taken off; `version` tells this change from the order's others. */
-  forChangedOrder(before: OrderDoc, after: OrderDoc, version: string, tillLetter: string, timeZone: string): NewPrintJob[] {
+  forChangedOrder(before: OrderDoc, after: OrderDoc, version: string, tillLetter: string, timeZone: string, locale = DEFAULT_LOCALE): NewPrintJob[] {
     if (this.setup.kitchen.length === 0 && this.setup.receipt === null) return [];
     const { added, voided } = diffKitchenLines(this.#kitchenLines(before), this.#kitchenLines(after));
     const ticket = (variant: 'add' | 'void', lines: KitchenLine[]) =>
-      lines.length === 0 ? [] : kitchenJobs({ orderId: after.id, version: `${version}:${variant}`, doc: this.#kitchenDoc(after, tillLetter, timeZone, variant, lines), routing: this.setup.routing, defaultPrinter: this.#kitchenPrinter() });
+      lines.length === 0 ? [] : kitchenJobs({ orderId: after.id, version: `${version}:${variant}`, doc: this.#kitchenDoc(after, tillLetter, timeZone, locale, variant, lines), routing: this.setup.routing, defaultPrinter: this.#kitchenPrinter() });
     return [...ticket('add', added), ...ticket('void', voided)];
   }
 
   /** A cancelled order: VOID on every printer that had its tickets. */
-  forCancelledOrder(doc: OrderDoc, tillLetter: string, timeZone: string): NewPrintJob[] {
+  forCancelledOrder(doc: OrderDoc, tillLetter: string, timeZone: string, locale = DEFAULT_LOCALE): NewPrintJob[] {
     const printers = [...new Set(this.store.printQueue.list({ orderId: doc.id }).filter((j) => j.kind.startsWith('kitchen')).map((j) => j.printer))];
     if (printers.length === 0) return [];
-    return kitchenJobs({ orderId: doc.id, version: 'cancelled', doc: this.#kitchenDoc(doc, tillLetter, timeZone, 'void', []), routing: this.setup.routing, defaultPrinter: this.#kitchenPrinter(), voidPrinters: printers });
+    return kitchenJobs({ orderId: doc.id, version: 'cancelled', doc: this.#kitchenDoc(doc, tillLetter, timeZone, locale, 'void', []), routing: this.setup.routing, defaultPrinter: this.#kitchenPrinter(), voidPrinters: printers });
   }
 
   /** Where the cloud stands on a receipt's records, read from the outbox when it prints. */
@@ -197,7 +198,7 @@ export class PrintLink {
   }
 
   /** After a refund: a refund receipt, and the drawer when cash goes back. */
-  forRefund(order: Order, location: Location, tillLetter: string, refund: { id: string; amount: number; reason: string; cash: boolean }): NewPrintJob[] {
+  forRefund(order: Order, location: Location, tillLetter: string, refund: RefundPrinted): NewPrintJob[] {
     if (this.setup.receipt === null) return [];
     const doc = refundDoc(order, this.store.cashier.getOrder(order.id), location, tillLetter, this.clock.now(), refund);
     return [receiptJob({ orderId: order.id, key: refund.id, doc }), ...(refund.cash ? [drawerJob({ key: refund.id, orderId: order.id })] : [])];
@@ -374,7 +375,7 @@ function heading(order: Order, location: Location, tillLetter: string, now: numb
     cashier: order.staff?.name ?? null,
     orderLabel: order.label,
     tillLetter,
-    time: { iso: new Date(now).toISOString(), timeZone: location.timezone || 'UTC' },
+    time: { iso: new Date(now).toISOString(), timeZone: effectiveTimeZone(location.timezone), locale: location.locale },
     service: { type: order.service.type, table: order.service.table, guests: order.service.guests, customerName: order.customer.name || null },
   };
 }
@@ -439,6 +440,20 @@ function unitsShare(figure: number, gross: number, lineQuantity: number, already
   return refundForUnits({ lines: [{ gross, total: figure }] }, 0, lineQuantity, already, quantity);
 }
 
+/** A refund as its receipt tells it: its reason from the cloud's list, and the cashier's words (null when none). */
+export interface RefundPrinted {
+  id: string;
+  amount: number;
+  reason: string;
+  note: string | null;
+  cash: boolean;
+}
+
+/** "Other: the soup was cold": the reason in words, then what the cashier said. */
+function refundReasonLine(reason: string, note: string | null): string {
+  return note ? `${refundReasonText(reason)}: ${note}` : refundReasonText(reason);
+}
+
 /**
  * The refund receipt: only what was given back. A refund by item lists the units refunded by
  * line (what they cost after their discounts), its tax and the total back; a refund by amount
@@ -450,7 +465,7 @@ export function refundDoc(
   location: Location,
   tillLetter: string,
   now: number,
-  refund: { id: string; amount: number; reason: string; cash: boolean },
+  refund: RefundPrinted,
 ): ReceiptDoc {
   const c = order.currency;
   const check = order.check;
@@ -490,7 +505,7 @@ export function refundDoc(
       total: money(refund.amount, c),
     },
     payments: [{ tender: refund.cash ? 'Back in cash' : 'Back to the card', amount: money(refund.amount, c) }],
-    refund: { originalOrder: order.label, reason: refundReasonText(refund.reason) },
+    refund: { originalOrder: order.label, reason: refundReasonLine(refund.reason, refund.note) },
     unconfirmed: view ? view.syncState !== 'synced' : true,
     cloud: { records: [{ kind: 'refund', id: refund.id }], waitMs: 0 },
     footer: [],

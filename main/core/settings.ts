@@ -45,6 +45,8 @@ export interface EffectiveSettings {
   autoReceipt: boolean;
   /** This terminal's tax rules (the location's, when its record has rates, win: checkout.ts effectivePricing). */
   taxRules: PricingRules;
+  /** IT's locale for dates and times ('' for none: the location's country decides). */
+  locale: string;
 }
 
 export class TerminalSettings {
@@ -75,6 +77,7 @@ export class TerminalSettings {
       checkout: { ...c.checkout, ...o.checkout, discountApproval: o.checkout?.discountApproval ?? c.checkout.discountApproval },
       taxRules: o.taxRules ?? c.tax,
       autoReceipt: o.autoReceipt ?? c.printing.autoReceipt,
+      locale: c.locale,
     };
   }
 

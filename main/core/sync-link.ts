@@ -2,9 +2,10 @@
 // status is forwarded; without one (no credentials yet, or an engine that failed to start) the
 // indicator still tells the truth from the local outbox: how much waits and since when.
 import { formatMoney } from '../../bridge/money';
-import type { DeadLetter, RepricedOrder, SyncStatusView } from '../../bridge/contract';
+import { WAITING_LISTED_MAX, type DeadLetter, type RepricedOrder, type SyncStatusView, type WaitingChange } from '../../bridge/contract';
 import type { Clock } from '../../common/clock';
 import type { DeadLetter as StoreDeadLetter, DeadLetterRefusal, EntityKind, OrderDoc, OutboxOperation, RepricedOrder as StoreRepricedOrder, Store } from '../../store/index';
+import type { WaitingOperation } from '../../store/outbox';
 import type { ReachProblem, SyncStatus } from '../../sync/status';
 import { StoreError } from '../../store/index';
 import { CoreError } from './errors';
@@ -24,28 +25,38 @@ export interface SyncEngineLike {
 
 export type CredentialKind = SyncStatusView['credentials'];
 
-/** One refused change, in the words a cashier uses. */
-export function describeOperation(op: OutboxOperation, currency: string): string {
+/** How screens name an order: its number, else the end of its id (as main/core/views.ts labels it). */
+export function orderLabel(order: { id: string; number: string | null }): string {
+  return order.number ?? `#${order.id.slice(-4).toUpperCase()}`;
+}
+
+/**
+ * One change made here (refused, or waiting to be sent), in the words a cashier uses; with the
+ * label of the order it concerns when known ("Card payment of $45.95 for order A12").
+ */
+export function describeOperation(op: OutboxOperation, currency: string, label: string | null = null): string {
   const payload = op.payload as Record<string, unknown>;
   const amount = typeof payload.amount === 'number' ? formatMoney(payload.amount, currency) : '';
+  const named = label === null ? '' : ` ${label}`;
+  const forOrder = label === null ? '' : ` for order ${label}`;
   switch (op.kind) {
     case 'order.create': {
       const items = Array.isArray(payload.items) ? payload.items.length : 0;
       const customer = (payload.customer as { name?: string } | undefined)?.name;
-      return `New order${customer ? ` for ${customer}` : ''} (${items} ${items === 1 ? 'line' : 'lines'})`;
+      return `New order${named}${customer ? ` for ${customer}` : ''} (${items} ${items === 1 ? 'line' : 'lines'})`;
     }
     case 'order.update':
-      return 'Change to an order';
+      return label === null ? 'Change to an order' : `Change to order ${label}`;
     case 'order.fulfil':
-      return 'Order marked fulfilled';
+      return `Order${named} marked fulfilled`;
     case 'order.cancel':
-      return 'Order cancelled';
+      return `Order${named} cancelled`;
     case 'payment_intent.create':
-      return `Card payment of ${amount}`;
+      return `Card payment of ${amount}${forOrder}`;
     case 'payment_intent.capture':
-      return 'Card payment capture';
+      return `Card payment capture${forOrder}`;
     case 'refund.create':
-      return `Refund of ${amount}`;
+      return `Refund of ${amount}${forOrder}`;
     case 'menu_item.create':
       return `New menu item “${String(payload.name ?? '')}”`;
     case 'menu_item.update':
@@ -101,6 +112,78 @@ export function plainRefusal(refusal: DeadLetterRefusal | null, operation: Outbo
     case undefined:
       return 'The cloud refused this change. Ask a manager to look at the details.';
   }
+}
+
+/** System codes of a call that got no answer (sync/api-client.ts names them), in words. */
+const UNANSWERED: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'the server name was not found',
+  EAI_AGAIN: 'the server name could not be looked up',
+  EHOSTUNREACH: 'no route to the server',
+  ENETUNREACH: 'no network',
+  ETIMEDOUT: 'the connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
+  ECONNRESET: 'the connection was cut',
+  EPIPE: 'the connection was cut',
+  UND_ERR_SOCKET: 'the connection was cut',
+};
+
+type Failure = { kind: 'unreachable' | 'sign_in' | 'permission' | 'busy' | 'cloud' | 'refused' | 'other'; words: string };
+
+/**
+ * What a try ran into, from the sync engine's text ("POST /v1/orders failed: ECONNREFUSED",
+ * "POST /v1/orders → 503 service_unavailable: …", "… timed out"): its kind and one sentence.
+ */
+function failureOf(raw: string): Failure {
+  const code = /\b(E[A-Z]+|UND_ERR_[A-Z_]+)\b/.exec(raw)?.[1];
+  const unanswered = code === undefined ? undefined : UNANSWERED[code];
+  if (unanswered) return { kind: 'unreachable', words: `The cloud could not be reached (${unanswered}).` };
+  if (/\btimed out\b/i.test(raw)) return { kind: 'unreachable', words: 'The cloud did not answer in time.' };
+  const status = Number(/→ (\d{3})\b/.exec(raw)?.[1] ?? 0);
+  if (status === 401) return { kind: 'sign_in', words: 'The cloud did not accept this terminal’s sign-in.' };
+  if (status === 403) return { kind: 'permission', words: 'This terminal’s cloud account may not make this change.' };
+  if (status === 429) return { kind: 'busy', words: 'The cloud asked the terminal to slow down.' };
+  if (status >= 500) return { kind: 'cloud', words: 'The cloud had a problem of its own.' };
+  if (status >= 400) return { kind: 'refused', words: 'The cloud did not accept it.' };
+  if (/fetch failed|socket|network/i.test(raw)) return { kind: 'unreachable', words: 'The cloud could not be reached.' };
+  return { kind: 'other', words: 'The last try did not go through.' };
+}
+
+/** What the last try of a waiting change ran into, in one sentence; the engine's text stays its detail. */
+export function syncFailureWords(raw: string): string {
+  const { words } = failureOf(raw);
+  // The request may have reached the cloud: it is not sent twice (sync/push.ts looks first).
+  return /^ambiguous since /.test(raw) ? `${words} The terminal checks whether the cloud has it before sending it again.` : words;
+}
+
+/** The sync panel's "Last problem": what happened and what happens next, in the cashier's words. */
+export function lastProblemText(raw: string, online: boolean): string {
+  const failure = failureOf(raw);
+  if (!online || failure.kind === 'unreachable') return 'The cloud cannot be reached. Sales go on: changes wait on this terminal and are sent when it answers.';
+  switch (failure.kind) {
+    case 'sign_in':
+      return 'The cloud did not accept this terminal’s sign-in. Ask the owner to check the credentials in Settings.';
+    case 'permission':
+      return 'This terminal’s cloud account may not read or make some changes. Ask the owner to check the account’s permissions.';
+    case 'busy':
+    case 'cloud':
+      return `${failure.words} The terminal tries again by itself.`;
+    default:
+      return 'The last attempt to sync did not go through. The terminal tries again by itself.';
+  }
+}
+
+/** A change waiting to be sent, for the sync panel: what it is, since when, how its tries went. */
+export function waitingChangeView({ operation, order }: WaitingOperation, currency: string): WaitingChange {
+  return {
+    id: operation.opId,
+    description: describeOperation(operation, currency, order === null ? null : orderLabel(order)),
+    since: new Date(operation.createdAt).toISOString(),
+    sending: operation.state === 'in_flight',
+    attempts: operation.attempts,
+    problem: operation.lastError === null ? null : syncFailureWords(operation.lastError),
+    detail: operation.lastError,
+  };
 }
 
 /** The configured server's problem in the cashier's words: what is wrong and who can fix it. */
@@ -229,13 +312,16 @@ export class SyncLink {
   status(): SyncStatusView {
     const now = this.clock.now();
     const stats = this.store.outbox.outboxStats(now);
-    const deadLetters = this.store.outbox.listDeadLetters().map((letter) => deadLetterView(letter, this.currency()));
+    // Read once: the location's currency is a settings and a store read.
+    const currency = this.currency();
+    const deadLetters = this.store.outbox.listDeadLetters().map((letter) => deadLetterView(letter, currency));
     const repricedOrders = this.store.repricedOrders.listUnsettled().map((entry) => repricedOrderView(entry, this.store.cashier.getOrder(entry.orderId)));
     const engine = this.#engine?.status();
     const iso = (ms: number) => new Date(ms).toISOString();
     const base = {
       pending: stats.pending + stats.inFlight,
       oldestPendingAgeMs: stats.oldestPendingAgeMs,
+      waiting: this.store.outbox.waiting(WAITING_LISTED_MAX).map((waiting) => waitingChangeView(waiting, currency)),
       deadLetters,
       repricedOrders,
       storeProblem: this.#storeProblem,
@@ -248,6 +334,8 @@ export class SyncLink {
       })),
     };
     if (!engine) {
+      // Said in words already: nothing of the engine's to put behind "details".
+      const notConnected = this.credentials() === 'none' ? 'Not connected: add an API key or connect with OAuth in Settings.' : null;
       return {
         ...base,
         online: false,
@@ -255,7 +343,8 @@ export class SyncLink {
         lastPullAt: null,
         retryInMs: null,
         credentials: this.credentials(),
-        lastError: this.credentials() === 'none' ? 'Not connected: add an API key or connect with OAuth in Settings.' : null,
+        lastProblem: notConnected,
+        lastError: notConnected,
         engineRunning: false,
         serverProblem: null,
         readProblems: [],
@@ -271,6 +360,7 @@ export class SyncLink {
       lastPullAt: isoOrNull(engine.lastPullAt),
       retryInMs: engine.backoff ? Math.max(0, engine.backoff.untilMs - now) : null,
       credentials: CREDENTIALS_FROM_ENGINE[engine.credentials] ?? this.credentials(),
+      lastProblem: engine.lastError === null ? null : lastProblemText(engine.lastError, engine.online),
       lastError: engine.lastError,
       engineRunning: true,
       serverProblem: engine.reachProblem && { kind: engine.reachProblem.kind, message: serverProblemMessage(engine.reachProblem) },

@@ -37,8 +37,48 @@ export function menuItemView(doc: MenuItemDoc, modifiers: ReadonlyMap<string, Mo
   };
 }
 
+/** The locale of dates and times when neither IT nor the location's country names one. */
+export const DEFAULT_LOCALE = 'en-US';
+
+const REGION_NAMES = new Intl.DisplayNames('en', { type: 'region', fallback: 'code' });
+
+/**
+ * The locale of the location's dates and times: the language most used in its country, with that
+ * country (CLDR's likely subtags: US → en-US, FR → fr-FR, CA → en-CA), else en-US
+ * (docs/spec-gaps.md, "Location"). IT's `locale` wins over it (withConfiguredLocale).
+ */
+export function locationLocale(country: string | null): string {
+  // A code ICU knows as no country (QQ, or ZZ: unknown) would pass for one (en-QQ): en-US instead.
+  if (country === null || !/^[A-Z]{2}$/.test(country) || REGION_NAMES.of(country) === country) return DEFAULT_LOCALE;
+  const likely = new Intl.Locale('und', { region: country }).maximize();
+  if (likely.region !== country) return DEFAULT_LOCALE;
+  const locale = `${likely.language}-${country}`;
+  return Intl.DateTimeFormat.supportedLocalesOf(locale).length > 0 ? locale : DEFAULT_LOCALE;
+}
+
+/** The IANA zone if this runtime knows it, else '' (this computer's), as the screens and paper then use. */
+function knownTimeZone(zone: string | null): string {
+  if (!zone) return '';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone;
+  } catch {
+    return '';
+  }
+}
+
+/** The zone a time is told in: the location's, or this computer's when the location has none. */
+export function effectiveTimeZone(locationZone: string): string {
+  return locationZone || new Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
 export function locationView(doc: LocationDoc): Location {
-  return { id: doc.id, name: doc.name, address: doc.address ?? '', phone: '', timezone: doc.timezone ?? '', currency: doc.currency };
+  return { id: doc.id, name: doc.name, address: doc.address ?? '', phone: '', timezone: knownTimeZone(doc.timezone), locale: locationLocale(doc.country), currency: doc.currency };
+}
+
+/** The location with IT's locale (the configuration's `locale`, checked when it loads; '' for none) instead of its country's. */
+export function withConfiguredLocale(location: Location, configuredLocale: string): Location {
+  return configuredLocale === '' ? location : { ...location, locale: configuredLocale };
 }
 
 export interface OrderContext {
@@ -60,6 +100,7 @@ function refundViews(paymentId: string, ctx: OrderContext): Refund[] {
       paymentId: r.payment_id,
       amount: r.amount,
       reason: r.reason,
+      note: r.note,
       items: r.items.map((i) => ({ lineIndex: i.line_index, quantity: i.quantity })),
       createdAt: iso(r.created_at),
       syncState: syncStateOf(ctx.outbox, 'refund', r.id),

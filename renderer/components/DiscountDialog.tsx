@@ -1,8 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { CheckoutRules, Discount } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { formOfDiscount, needsApproval, QUICK_REASONS, readDiscount, type DiscountFieldErrors, type DiscountForm, type DiscountMode } from '../lib/discounts';
 import { money, toPercentText } from '../lib/format';
+import { useApprovalCheck } from './ApprovalPin';
 import { Dialog } from './Dialog';
 import { describedBy, FieldError } from './FieldError';
 import { ManagerPinField } from './ManagerPinField';
@@ -18,7 +19,8 @@ const MANAGER_PIN = /^\d{4,8}$/;
 /**
  * A discount or comp on one line or on the whole order: kind, value, reason (required). Above
  * the approval limits, when the signed-in person may not give it alone, it asks for a manager's
- * PIN before it is applied; the PIN travels with the order, and the core checks it.
+ * PIN, checked by the core before the discount is applied: a wrong PIN is refused next to the PIN
+ * and the dialog stays. The PIN travels with the order, and the core checks it again on saving.
  */
 export function DiscountDialog({
   title,
@@ -49,6 +51,9 @@ export function DiscountDialog({
   const [form, setForm] = useState<DiscountForm>(() => formOfDiscount(current, minorDigits(currency)));
   const [errors, setErrors] = useState<DiscountFieldErrors & { pin?: string }>({});
   const [pin, setPin] = useState(managerPin);
+  const [checking, setChecking] = useState(false);
+  const checkApproval = useApprovalCheck('discount.above_limit');
+  const pinRef = useRef<HTMLInputElement>(null);
   const ids = { value: useId(), reason: useId(), pin: useId() };
   const reading = readDiscount(form, base, currency);
   const aboveLimit = reading.discount !== null && needsApproval(reading.discount, reading.off, approval);
@@ -56,22 +61,40 @@ export function DiscountDialog({
   const limits = `Above ${toPercentText(approval.percentBps)}% or ${money(approval.amount, currency)} off, a manager approves the discount`;
   const change = (next: Partial<DiscountForm>) => setForm((f) => ({ ...f, ...next }));
 
-  const submit = (event: FormEvent) => {
+  // A refused PIN: the field has the focus and its text selected, so typing again replaces it.
+  useEffect(() => {
+    if (errors.pin) pinRef.current?.select();
+  }, [errors.pin]);
+
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (reading.discount === null) {
+    if (checking) return;
+    const discount = reading.discount;
+    if (discount === null) {
       setErrors(reading.errors);
       return;
     }
-    if (askPin && !MANAGER_PIN.test(pin)) {
+    if (!askPin) {
+      onApply(discount, managerPin);
+      return;
+    }
+    if (!MANAGER_PIN.test(pin)) {
       setErrors({ pin: 'This discount is above the limit: a manager enters their PIN (4 to 8 digits).' });
       return;
     }
-    onApply(reading.discount, askPin ? pin : managerPin);
+    setChecking(true);
+    const check = await checkApproval(pin);
+    setChecking(false);
+    if (!check.approved) {
+      setErrors({ pin: check.refusal });
+      return;
+    }
+    onApply(discount, pin);
   };
 
   return (
     <Dialog title={title} onClose={onClose}>
-      <form onSubmit={submit} className="discount-form">
+      <form onSubmit={(event) => void submit(event)} className="discount-form">
         <p className="muted">Applies to {money(base, currency)}.</p>
         <fieldset className="segmented segmented-3">
           <legend>Kind of discount</legend>
@@ -112,7 +135,7 @@ export function DiscountDialog({
         {askPin ? (
           <>
             <p className="warning-note">{limits}.</p>
-            <ManagerPinField permission="discount.above_limit" value={pin} onChange={setPin} errorId={ids.pin} error={errors.pin ?? null} />
+            <ManagerPinField permission="discount.above_limit" inputRef={pinRef} value={pin} onChange={setPin} errorId={ids.pin} error={errors.pin ?? null} />
             <FieldError id={ids.pin} message={errors.pin ?? null} />
           </>
         ) : null}
@@ -125,8 +148,12 @@ export function DiscountDialog({
           <button type="button" className="secondary big" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="primary big" data-testid="apply-discount">
-            Apply <kbd>Enter</kbd>
+          <button type="submit" className="primary big" data-testid="apply-discount" disabled={checking}>
+            {checking ? 'Checking the PIN…' : (
+              <>
+                Apply <kbd>Enter</kbd>
+              </>
+            )}
           </button>
         </div>
       </form>

@@ -3,6 +3,7 @@ import type { PrintingStatus, PrintJobView } from '../../bridge/contract';
 import { BridgeCallError } from '../lib/bridge-client';
 import { formatTime } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
+import { useTimePlace } from '../lib/location-time';
 import { jobExplanation, jobsNeedingAttention, jobTitle, PRINTER_STATE_LABEL, printerFacts, printerTitle, printingHeadline, usePrintingStatus } from '../lib/printing';
 import { useApproval } from '../lib/session';
 import { Dialog, ErrorNote } from './Dialog';
@@ -112,6 +113,7 @@ function AttentionJob({
   onDone: (status: PrintingStatus, message: string) => void;
 }) {
   const client = useBridge();
+  const place = useTimePlace();
   // Discarding a ticket is a manager's: a cashier's discard carries a manager's PIN.
   const approval = useApproval('sync.resolve');
   const managerPinNeeded = approval.needed;
@@ -174,7 +176,7 @@ function AttentionJob({
         <strong id={titleId}>{title}</strong>
         <p>{jobExplanation(job, configured)}</p>
         <p className="muted">
-          For the {configured ? printerTitle(job.printer).toLowerCase() : `printer "${job.printer}"`} · queued at {formatTime(job.createdAt)}
+          For the {configured ? printerTitle(job.printer).toLowerCase() : `printer "${job.printer}"`} · queued at {formatTime(job.createdAt, place)}
         </p>
       </div>
       <div className="row-actions">

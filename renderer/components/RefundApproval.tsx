@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { BridgeCallError } from '../lib/bridge-client';
 import { APPROVAL_PIN_FORM, approvalAskedText, useApproval } from '../lib/session';
+import { useApprovalCheck } from './ApprovalPin';
 import { FieldError } from './FieldError';
 import { ManagerPinField } from './ManagerPinField';
 
@@ -15,14 +16,25 @@ export interface RefundApproval {
    * need is said next to the PIN field, which takes the focus, and false.
    */
   ready: () => boolean;
+  /**
+   * Before asking "Yes, refund …?" (once `ready`): the PIN checked by the core now, so the question
+   * is asked only of a refund it would approve; a refusal is said next to the PIN field. The refund
+   * itself is checked again. Null when no approval is asked (the signed-in person may refund).
+   */
+  check: (() => Promise<boolean>) | null;
 }
 
 export function useRefundApproval(): RefundApproval {
   const approval = useApproval('refund');
+  const checkApproval = useApprovalCheck('refund');
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   const errorId = useId();
   const pinRef = useRef<HTMLInputElement>(null);
+  const refuse = (message: string) => {
+    setError(message);
+    pinRef.current?.focus();
+  };
   return {
     field: approval.needed ? (
       <>
@@ -42,9 +54,19 @@ export function useRefundApproval(): RefundApproval {
     ready: () => {
       if (!approval.needed) return true;
       if (APPROVAL_PIN_FORM.test(pin)) return true;
-      setError(pin === '' ? approvalAskedText('refund') : 'A PIN is 4 to 8 digits.');
-      pinRef.current?.focus();
+      refuse(pin === '' ? approvalAskedText('refund') : 'A PIN is 4 to 8 digits.');
       return false;
     },
+    check: approval.needed
+      ? async () => {
+          const checked = await checkApproval(pin);
+          if (checked.approved) {
+            setError(null);
+            return true;
+          }
+          refuse(checked.refusal);
+          return false;
+        }
+      : null,
   };
 }

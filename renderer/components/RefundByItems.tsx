@@ -22,6 +22,7 @@ export function RefundByItems({
   reasonField,
   reasonReady,
   reason,
+  note,
   approval,
   onRefunded,
   onClose,
@@ -33,6 +34,8 @@ export function RefundByItems({
   /** The reason is picked (with words for "Other"), else said under it. */
   reasonReady: () => boolean;
   reason: RefundReason;
+  /** The words given with the reason (required with "Other"); '' when none. */
+  note: string;
   /** A manager's PIN when the signed-in person may not refund. */
   approval: RefundApproval;
   onRefunded: (order: Order, confirmation: string) => void;
@@ -64,6 +67,7 @@ export function RefundByItems({
         orderId: order.id,
         items: units.flatMap((quantity, lineIndex) => (quantity > 0 ? [{ lineIndex, quantity }] : [])),
         reason,
+        ...(note !== '' ? { note } : {}),
         ...approval.payload,
       });
       // Said from what the core did: the refunds it made, each to its payment.
@@ -75,12 +79,21 @@ export function RefundByItems({
     }
   };
 
-  const ask = (event: FormEvent) => {
+  const ask = async (event: FormEvent) => {
     event.preventDefault();
-    // The approval first: "Yes, refund" is asked only of a refund that can go through.
-    if (count === 0 || problem !== null) return;
-    const approved = approval.ready();
-    if (reasonReady() && approved) setConfirming(true);
+    if (count === 0 || problem !== null || busy) return;
+    // The reason and the PIN first (the later check focuses the field higher up), then the PIN
+    // checked by the core: "Yes, refund" is asked only of a refund that can go through.
+    const pinTyped = approval.ready();
+    if (!reasonReady() || !pinTyped) return;
+    if (approval.check === null) {
+      setConfirming(true);
+      return;
+    }
+    setBusy(true);
+    const approved = await approval.check();
+    setBusy(false);
+    if (approved) setConfirming(true);
   };
 
   if (confirming && amount.value !== null && shares?.value) {
@@ -101,7 +114,7 @@ export function RefundByItems({
     );
   }
   return (
-    <form onSubmit={ask}>
+    <form onSubmit={(event) => void ask(event)}>
       <ul className="refund-lines">
         {order.lines.map((line, index) => {
           const left = line.quantity - line.refundedQuantity;
@@ -141,8 +154,8 @@ export function RefundByItems({
         <button type="button" className="secondary big" onClick={onClose}>
           Cancel
         </button>
-        <button type="submit" className="danger big" disabled={count === 0 || problem !== null} data-testid="refund-items">
-          Refund {items(count)}
+        <button type="submit" className="danger big" disabled={count === 0 || problem !== null || busy} data-testid="refund-items">
+          {busy ? 'Checking the PIN…' : `Refund ${items(count)}`}
         </button>
       </div>
     </form>

@@ -27,6 +27,7 @@ function RefundByAmount({
   reasonField,
   reasonReady,
   reason,
+  note,
   approval,
   onRefunded,
   onClose,
@@ -36,6 +37,8 @@ function RefundByAmount({
   reasonField: ReactNode;
   reasonReady: () => boolean;
   reason: RefundReason;
+  /** The words given with the reason (required with "Other"); '' when none. */
+  note: string;
   approval: RefundApproval;
   onRefunded: (order: Order, confirmation: string) => void;
   onClose: () => void;
@@ -63,7 +66,7 @@ function RefundByAmount({
     setBusy(true);
     setError(null);
     try {
-      const result = await client.call('payments.refund', { paymentId: payment.id, amount, reason, ...approval.payload });
+      const result = await client.call('payments.refund', { paymentId: payment.id, amount, reason, ...(note !== '' ? { note } : {}), ...approval.payload });
       const given = money(amount, order.currency);
       onRefunded(
         result.order,
@@ -145,7 +148,9 @@ export function RefundDialog({ order, onRefunded, onClose }: { order: Order; onR
       </Dialog>
     );
   }
-  const shared = { order, reason, reasonField: reasonChoice.field, reasonReady: reasonChoice.ready, approval, onRefunded, onClose };
+  // "Other" sends its words (kept with the refund, printed on its receipt); other reasons need none.
+  const note = reason === 'other' ? reasonChoice.words : '';
+  const shared = { order, reason, note, reasonField: reasonChoice.field, reasonReady: reasonChoice.ready, approval, onRefunded, onClose };
   return (
     <Dialog title={title} onClose={onClose}>
       {itemsLeft ? (

@@ -1,9 +1,11 @@
-import { useState } from 'react';
-import type { SyncStatusView } from '../../bridge/contract';
+import { useId, useState } from 'react';
+import type { SyncStatusView, WaitingChange } from '../../bridge/contract';
+import { BridgeCallError } from '../lib/bridge-client';
 import { formatAge, formatTime } from '../lib/format';
 import { describeError, useBridge, useEventStreamConnected, useSyncStatus } from '../lib/hooks';
 import { useApproval } from '../lib/session';
 import { Dialog, ErrorNote } from './Dialog';
+import { FieldError } from './FieldError';
 import { ManagerPinField } from './ManagerPinField';
 
 /** Events are fetched within moments of arriving; one still kept after this needs a person. */
@@ -37,27 +39,18 @@ function connectionText(status: SyncStatusView): string {
   return 'Online';
 }
 
-/** Ways a request never reached the cloud (the engine's error names the system call or the fetch). */
-const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|ENETUNREACH|socket|fetch failed|timed? ?out|network/i;
-
-/** The last problem in the cashier's words; the engine's text stays under "Details". */
-function problemText(status: SyncStatusView): string {
-  const error = status.lastError ?? '';
-  if (!status.online || UNREACHABLE.test(error)) return 'The cloud cannot be reached. Sales go on: changes wait on this terminal and are sent when it answers.';
-  if (/\b(401|403)\b/.test(error)) return 'The cloud did not accept this terminal’s sign-in. Ask the owner to check the credentials in Settings.';
-  if (/\b5\d\d\b/.test(error)) return 'The cloud had a problem of its own. The terminal tries again by itself.';
-  return 'The last attempt to sync did not go through. The terminal tries again by itself.';
-}
-
-/**
- * What waits to be sent, in words: how many changes and since when. The status says how many and
- * the oldest's age, not which they are (the refused ones are listed below, one by one).
- */
+/** What waits to be sent, in words: how many changes and since when (the oldest are listed below, one by one). */
 function waitingText(status: SyncStatusView): string {
   if (status.pending === 0) return 'Nothing: every change made here is in the cloud.';
   const changes = status.pending === 1 ? '1 change made here (an order, a payment or another change)' : `${status.pending} changes made here (orders, payments and other changes)`;
   const age = status.oldestPendingAgeMs !== null ? `, the oldest made ${formatAge(status.oldestPendingAgeMs)} ago` : '';
   return `${changes}${age}. They are kept on this terminal until the cloud takes them.`;
+}
+
+/** "Made Mar 14, 12:41 · tried 3 times": when a waiting change was made and how its tries went. */
+function waitingSince(change: WaitingChange): string {
+  const tries = change.sending ? 'being sent now' : change.attempts === 0 ? 'not sent yet' : `tried ${change.attempts} ${change.attempts === 1 ? 'time' : 'times'}`;
+  return `Made ${formatTime(change.since)} · ${tries}`;
 }
 
 /** "37%", or "…" while the server has not said how many there are. */
@@ -119,13 +112,18 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
   // Discarding a refused change is a manager's: a cashier's discard carries a manager's PIN.
   const approval = useApproval('sync.resolve');
   const [pin, setPin] = useState('');
+  const [pinError, setPinError] = useState<string | null>(null);
+  const pinErrorId = useId();
   const run = async (action: () => Promise<unknown>) => {
     setBusy(true);
     setError(null);
+    setPinError(null);
     try {
       await action();
     } catch (caught) {
-      setError(describeError(caught));
+      // A refused approval is said next to the PIN it is about.
+      if (approval.needed && caught instanceof BridgeCallError && caught.code === 'needs_manager') setPinError(caught.message);
+      else setError(describeError(caught));
     } finally {
       setBusy(false);
     }
@@ -155,20 +153,50 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
             <dd>in {formatAge(status.retryInMs)}</dd>
           </>
         ) : null}
-        {status.lastError ? (
+        {status.lastProblem ? (
           <>
             <dt>Last problem</dt>
             <dd data-testid="sync-last-problem">
-              {problemText(status)}
+              {status.lastProblem}
               {/* The engine's own words, for IT; the sentence before them is the cashier's. */}
-              <details className="dead-letter-detail">
-                <summary>Details</summary>
-                <p className="muted">{status.lastError}</p>
-              </details>
+              {status.lastError && status.lastError !== status.lastProblem ? (
+                <details className="dead-letter-detail">
+                  <summary>Details</summary>
+                  <p className="muted">{status.lastError}</p>
+                </details>
+              ) : null}
             </dd>
           </>
         ) : null}
       </dl>
+      {status.waiting.length > 0 ? (
+        <>
+          <h3>Waiting to be sent</h3>
+          {status.pending > status.waiting.length ? (
+            <p className="muted" data-testid="waiting-shown">
+              The {status.waiting.length} oldest of {status.pending.toLocaleString()}, oldest first.
+            </p>
+          ) : null}
+          <ul className="dead-letters">
+            {status.waiting.map((change) => (
+              <li key={change.id} data-testid="waiting-change">
+                <div>
+                  <strong>{change.description}</strong>
+                  <p className="muted">{waitingSince(change)}</p>
+                  {change.problem ? <p>{change.problem}</p> : null}
+                  {/* The engine's own words, for IT. */}
+                  {change.detail ? (
+                    <details className="dead-letter-detail">
+                      <summary>Details</summary>
+                      <p className="muted">{change.detail}</p>
+                    </details>
+                  ) : null}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       <ErrorNote message={error} />
       {status.storeProblem ? (
         <p className="dialog-message" role="alert" data-testid="store-problem">
@@ -213,7 +241,10 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
             has to be entered again.
           </p>
           {approval.needed ? (
-            <ManagerPinField permission="sync.resolve" value={pin} onChange={setPin} errorId="discard-pin-error" error={null} />
+            <>
+              <ManagerPinField permission="sync.resolve" value={pin} onChange={setPin} errorId={pinErrorId} error={pinError} />
+              <FieldError id={pinErrorId} message={pinError} />
+            </>
           ) : null}
           <ul className="dead-letters">
           {status.deadLetters.map((letter) => (

@@ -27,8 +27,78 @@ export function formatAge(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-export function formatTime(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+/** Where the till tells time: the location's IANA zone ('' when it has none: this computer's) and its locale. */
+export interface TimePlace {
+  timezone: string;
+  locale: string;
+}
+
+/** Until the location is known: this computer's zone, in the till's default locale. */
+let shownPlace: TimePlace = { timezone: '', locale: 'en-US' };
+
+/** Where times are told when a caller names no place: the location's, once location-time.ts has it. */
+export function timePlace(): TimePlace {
+  return shownPlace;
+}
+
+export function setTimePlace(place: TimePlace): void {
+  shownPlace = place;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(place: TimePlace, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${place.locale} ${place.timezone} ${JSON.stringify(options)}`;
+  let format = formatters.get(key);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat(place.locale, { ...options, timeZone: place.timezone || undefined });
+    } catch {
+      // A zone or locale this browser does not know (the core checked both): its own, rather than no screen.
+      format = new Intl.DateTimeFormat(undefined, options);
+    }
+    formatters.set(key, format);
+  }
+  return format;
+}
+
+/** The instant as `format` says it, the time of day on one line: a narrow column breaks after "Mar 14,", never before "PM". */
+function unbroken(format: Intl.DateTimeFormat, iso: string): string {
+  let time = false;
+  return format
+    .formatToParts(new Date(iso))
+    .map((part) => {
+      if (part.type === 'hour' || part.type === 'dayPeriod') time = true;
+      // Whatever space the browser's ICU puts there (a space, or U+202F in some versions), one no-break space.
+      return time && part.type === 'literal' ? part.value.replace(/\s/g, '\u00a0') : part.value;
+    })
+    .join('');
+}
+
+/** "Mar 14, 4:02 PM" in the location's zone and locale. */
+export function formatTime(iso: string, place: TimePlace = shownPlace): string {
+  return unbroken(formatter(place, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }), iso);
+}
+
+/** "4:02 PM": the time of day alone, for times of one shift or one day. */
+export function formatClock(iso: string, place: TimePlace = shownPlace): string {
+  return unbroken(formatter(place, { hour: 'numeric', minute: '2-digit' }), iso);
+}
+
+/** "Tue, May 14, 2024" for the business day "2024-05-14": a calendar date, so no zone moves it. */
+export function formatBusinessDay(day: string, place: TimePlace = shownPlace): string {
+  const [y, m, d] = day.split('-').map(Number);
+  if (!y || !m || !d) return day;
+  return formatter({ locale: place.locale, timezone: 'UTC' }, { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' }).format(Date.UTC(y, m - 1, d));
+}
+
+/**
+ * The zone's short name at that instant ("PDT", "GMT+2"), or, where the location has none, that
+ * the times are this computer's: said where a manager compares times with other records.
+ */
+export function zoneLabel(iso: string, place: TimePlace = shownPlace): string {
+  if (place.timezone === '') return "this computer's zone: the location has none";
+  return formatter(place, { timeZoneName: 'short' }).formatToParts(new Date(iso)).find((part) => part.type === 'timeZoneName')?.value ?? place.timezone;
 }
 
 const NOT_AN_AMOUNT = (digits: number) => `Type the amount with digits and one decimal point, e.g. ${example(digits)}.`;

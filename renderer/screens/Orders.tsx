@@ -6,12 +6,14 @@ import { Dialog, ErrorNote, StatusNote } from '../components/Dialog';
 import { PaymentDialog } from '../components/PaymentDialog';
 import { useReasonChoice } from '../components/ReasonChoice';
 import { ReceiptDialog } from '../components/ReceiptDialog';
-import { RefundDialog } from '../components/RefundDialog';
+import { REFUND_REASONS, RefundDialog } from '../components/RefundDialog';
 import { WalkoutDialog } from '../components/WalkoutDialog';
 import { BridgeCallError } from '../lib/bridge-client';
 import { describeDiscount } from '../lib/discounts';
-import { formatTime, money } from '../lib/format';
+import { businessDayStart, nextDay } from '../lib/business-day';
+import { formatClock, formatTime, money, zoneLabel } from '../lib/format';
 import { describeError, useBridge, useQuery } from '../lib/hooks';
+import { useTimePlace } from '../lib/location-time';
 import { balanceDue } from '../lib/order-check';
 import { labelNamesCustomer, serviceLabel } from '../lib/service';
 import { useApproval } from '../lib/session';
@@ -118,11 +120,15 @@ function CancelOrderDialog({ order, onClose, onCancelled }: { order: Order; onCl
   );
 }
 
-function dayStartIso(date: string): string | undefined {
-  return date ? new Date(`${date}T00:00:00`).toISOString() : undefined;
-}
-function dayEndIso(date: string): string | undefined {
-  return date ? new Date(`${date}T23:59:59.999`).toISOString() : undefined;
+/** What a day of the date filter is: the business day, from its turn to the next, where the location is. */
+function BusinessDayNote({ day }: { day: string }) {
+  const place = useTimePlace();
+  const turn = new Date(businessDayStart(day, place.timezone)).toISOString();
+  return (
+    <p className="muted" data-testid="business-day-note">
+      A day here is the business day: from {formatClock(turn, place)} to {formatClock(turn, place)} the next morning (times in {zoneLabel(turn, place)}), as on the end-of-day report.
+    </p>
+  );
 }
 
 export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; checkout: CheckoutRules }) {
@@ -131,12 +137,14 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [search, setSearch] = useState('');
+  const place = useTimePlace();
+  // The dates picked are business days where the location is: From's starts the list, the day after To's ends it.
   const { data: orders, error: loadError } = useQuery(
     'orders.list',
     {
       ...(status ? { status } : {}),
-      ...(from ? { createdAfter: dayStartIso(from) } : {}),
-      ...(to ? { createdBefore: dayEndIso(to) } : {}),
+      ...(from ? { createdAfter: new Date(businessDayStart(from, place.timezone)).toISOString() } : {}),
+      ...(to ? { createdBefore: new Date(businessDayStart(nextDay(to), place.timezone)).toISOString() } : {}),
       ...(search.trim() ? { search: search.trim() } : {}),
     },
     ['orders.changed'],
@@ -183,6 +191,7 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
             <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Order number, name or phone" />
           </label>
         </form>
+        {from || to ? <BusinessDayNote day={from || to} /> : null}
         <ErrorNote message={loadError} />
         <table className="table">
           <thead>
@@ -209,7 +218,7 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
                   >
                     {order.label}
                   </button>
-                  <span className="order-time">{formatTime(order.createdAt)}</span>
+                  <span className="order-time">{formatTime(order.createdAt, place)}</span>
                   {order.staff ? <span className="order-staff">{order.staff.name}</span> : null}
                 </td>
                 <td>
@@ -237,7 +246,7 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
               {selected.customer.name ? ` · ${selected.customer.name}` : ''} <StateBadges order={selected} />
             </h2>
             <p className="muted">
-              {formatTime(selected.createdAt)}
+              {formatTime(selected.createdAt, place)}
               {selected.customer.phone ? ` · ${selected.customer.phone}` : ''}
               {selected.staff ? <span data-testid="order-staff">{` · ${selected.staff.name}’s order`}</span> : null}
             </p>
@@ -285,6 +294,15 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
                   <li key={payment.id}>
                     <span data-testid="payment-line">{paymentLine(payment, selected.currency)}</span>
                     {payment.staff ? <span className="payment-staff" data-testid="payment-staff">{` · by ${payment.staff.name}`}</span> : null}
+                    {payment.refunds.length > 0 ? (
+                      <ul className="payment-refunds">
+                        {payment.refunds.map((r) => (
+                          <li key={r.id} data-testid="refund-line">
+                            {`Refunded ${money(r.amount, selected.currency)} · ${(REFUND_REASONS as Record<string, string>)[r.reason] ?? r.reason}${r.note ? `: ${r.note}` : ''}`}
+                          </li>
+                        ))}
+                      </ul>
+                    ) : null}
                   </li>
                 ))}
               </ul>

@@ -4,21 +4,15 @@ import { ErrorNote, StatusNote } from '../components/Dialog';
 import { FieldError } from '../components/FieldError';
 import { ManagerPinField } from '../components/ManagerPinField';
 import { downloadText } from '../lib/download';
-import { formatTime, money, toRateText } from '../lib/format';
+import { formatBusinessDay, formatTime, money, toRateText, zoneLabel } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
+import { useTimePlace } from '../lib/location-time';
 import { PRINTER_STATE_LABEL, receiptPrinter, usePrintingStatus } from '../lib/printing';
 import { approvalLabel } from '../lib/session';
 import { APPROVAL_PIN, approvalRefusal, overShortClass, overShortText } from '../lib/shift';
 import '../shift.css';
 
 const TENDER_NAME: Record<PaymentMethod, string> = { card: 'Card', cash: 'Cash' };
-
-/** "Tue, May 14, 2024" for the business day "2024-05-14" (a calendar date: no time zone moves it). */
-export function formatBusinessDay(day: string): string {
-  const [y, m, d] = day.split('-').map(Number);
-  if (!y || !m || !d) return day;
-  return new Date(Date.UTC(y, m - 1, d)).toLocaleDateString(undefined, { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
-}
 
 /** What the printer did with the report, in a sentence. */
 export function reportPrintMessage(status: PrintingStatus): string {
@@ -51,6 +45,7 @@ export function Reports({ initialDay }: { initialDay?: string } = {}) {
   const [actionError, setActionError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'csv' | 'print' | null>(null);
   const ids = { day: useId(), print: useId() };
+  const place = useTimePlace();
 
   // New sales, refunds and shifts change the day's figures: both lists are asked again.
   useEffect(() => {
@@ -148,7 +143,7 @@ export function Reports({ initialDay }: { initialDay?: string } = {}) {
           >
             {choices.map((choice, index) => (
               <option key={choice} value={choice}>
-                {formatBusinessDay(choice)}
+                {formatBusinessDay(choice, place)}
                 {index === 0 && days?.[0] === choice ? ' (latest)' : ''}
               </option>
             ))}
@@ -280,12 +275,14 @@ function ReportBody({ report }: { report: ZReport }) {
   const s = report.sales;
   const warningId = useId();
   const amount: Column = { label: 'Amount', num: true };
+  const place = useTimePlace();
   return (
-    <article className="report" aria-label={`End-of-day report, ${formatBusinessDay(report.businessDay)}`}>
+    <article className="report" aria-label={`End-of-day report, ${formatBusinessDay(report.businessDay, place)}`}>
       <header className="report-head">
-        <h2>End-of-day report · {formatBusinessDay(report.businessDay)}</h2>
-        <p className="muted">
-          {report.location} · till {report.till} · worked out {formatTime(report.generatedAt)} from what this terminal recorded
+        <h2>End-of-day report · {formatBusinessDay(report.businessDay, place)}</h2>
+        <p className="muted" data-testid="report-made">
+          {report.location} · till {report.till} · worked out {formatTime(report.generatedAt, place)} from what this terminal recorded · times in{' '}
+          {zoneLabel(report.generatedAt, place)}
         </p>
       </header>
 
@@ -463,9 +460,9 @@ function ReportBody({ report }: { report: ZReport }) {
           shift.drawer,
           // One column for both, a line each: twelve columns did not fit a 1024-pixel till.
           <>
-            {`${formatTime(shift.openedAt)} · ${shift.openedBy.name}`}
+            {`${formatTime(shift.openedAt, place)} · ${shift.openedBy.name}`}
             <br />
-            {shift.closedAt ? `${formatTime(shift.closedAt)} · ${shift.closedBy?.name ?? ''}` : 'Still open'}
+            {shift.closedAt ? `${formatTime(shift.closedAt, place)} · ${shift.closedBy?.name ?? ''}` : 'Still open'}
           </>,
           m(shift.float),
           shift.cashSales === null ? '—' : m(shift.cashSales),

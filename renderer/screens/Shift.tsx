@@ -7,8 +7,9 @@ import { Dialog, ErrorNote, StatusNote } from '../components/Dialog';
 import { FieldError } from '../components/FieldError';
 import { ManagerPinField } from '../components/ManagerPinField';
 import { OpenDrawer } from '../components/OpenDrawer';
-import { formatTime, money } from '../lib/format';
+import { formatClock, formatTime, money } from '../lib/format';
 import { describeError, useBridge, useQuery } from '../lib/hooks';
+import { useTimePlace } from '../lib/location-time';
 import { approvalLabel, useApproval, useSession } from '../lib/session';
 import { APPROVAL_PIN, approvalRefusal, issueAt, overShortClass, overShortText, useCurrentShift } from '../lib/shift';
 import { Reports } from './Reports';
@@ -101,7 +102,7 @@ export function Shift({ onOpenReports }: { onOpenReports?: (businessDay: string)
             <h2>{location.name}</h2>
             <p className="muted">
               {location.address}
-              {location.phone ? ` · ${location.phone}` : ''} · {location.timezone}
+              {location.phone ? ` · ${location.phone}` : ''} · {location.timezone || "no time zone: times are this computer's"}
             </p>
           </section>
         ) : null}
@@ -115,11 +116,6 @@ export function Shift({ onOpenReports }: { onOpenReports?: (businessDay: string)
       ) : null}
     </div>
   );
-}
-
-/** "04:02 PM": a movement's time (they all fall within the shift). */
-function clockTime(iso: string): string {
-  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 }
 
 function drawerName(shift: ShiftView | null, perCashier: boolean): string {
@@ -272,6 +268,7 @@ function OpenShift({
 }) {
   // Blind count: the core sends no cash figure that adds up to what the drawer should hold (null) until the count is in.
   const m = (amount: number | null) => (amount === null ? 'After the count' : money(amount, shift.currency));
+  const place = useTimePlace();
   return (
     <section className="card open-shift" aria-label="Open shift">
       <div className="open-shift-head">
@@ -279,7 +276,7 @@ function OpenShift({
         <span className="badge badge-open">Open</span>
       </div>
       <p className="muted">
-        Opened by {shift.openedBy.name}, {formatTime(shift.openedAt)}
+        Opened by {shift.openedBy.name}, {formatTime(shift.openedAt, place)}
       </p>
       <StatusNote message={notice} testId="shift-notice" />
       <div className="shift-figures">
@@ -322,6 +319,7 @@ function OpenShift({
 
 function Movements({ shift }: { shift: ShiftView }) {
   const headingId = useId();
+  const place = useTimePlace();
   return (
     <section className="movements" aria-labelledby={headingId}>
       <h3 id={headingId}>Paid-outs and drops</h3>
@@ -344,7 +342,7 @@ function Movements({ shift }: { shift: ShiftView }) {
             <tbody>
               {shift.movements.map((move) => (
                 <tr key={move.id} data-testid="cash-movement">
-                  <td className="nowrap">{clockTime(move.at)}</td>
+                  <td className="nowrap">{formatClock(move.at, place)}</td>
                   <td className="nowrap">{MOVE_TITLE[move.kind]}</td>
                   <td className="num">{money(move.amount, shift.currency)}</td>
                   <td className="wrap">{move.reason}</td>
@@ -414,6 +412,7 @@ function CloseShiftForm({ shift, perCashier, onCancel, onClosed }: { shift: Shif
 
 function ClosedShift({ shift, canViewReport, onReport, onDone }: { shift: ShiftView; canViewReport: boolean; onReport: () => void; onDone: () => void }) {
   const m = (amount: number | null) => (amount === null ? '—' : money(amount, shift.currency));
+  const place = useTimePlace();
   const headingRef = useRef<HTMLHeadingElement>(null);
   // The result is what the person waits for: it takes the focus (and a screen reader reads it).
   useEffect(() => headingRef.current?.focus(), []);
@@ -447,7 +446,7 @@ function ClosedShift({ shift, canViewReport, onReport, onDone }: { shift: ShiftV
       </details>
       <p className="muted">
         Closed by {shift.closedBy?.name ?? 'someone'}
-        {shift.closedAt ? ` at ${formatTime(shift.closedAt)}` : ''}
+        {shift.closedAt ? ` at ${formatTime(shift.closedAt, place)}` : ''}
         {shift.note ? ` · “${shift.note}”` : ''}
       </p>
       <div className="shift-actions">
@@ -467,13 +466,14 @@ function ClosedShift({ shift, canViewReport, onReport, onDone }: { shift: ShiftV
 /** The till's day so far (orders, tax, discounts, what was taken): the drawer's shift is above. */
 function TodaySummary() {
   const { data: summary, error } = useQuery('shift.summary', {}, ['orders.changed', 'shift.changed']);
+  const place = useTimePlace();
   if (error) return <ErrorNote message={error} />;
   if (!summary) return null;
   const m = (amount: number | null) => (amount === null ? 'After the count' : money(amount, summary.currency));
   return (
     <section className="card today-summary" aria-label="Shift summary">
       <h2>Today at this location</h2>
-      <p className="muted">Since {formatTime(summary.since)}: every order this till knows, online orders from the cloud included; what it took itself.</p>
+      <p className="muted">Since {formatTime(summary.since, place)}: every order this till knows, online orders from the cloud included; what it took itself.</p>
       <dl className="facts">
         <Fact term="Orders">{summary.orders}</Fact>
         <Fact term="Cancelled">{summary.cancelled}</Fact>

@@ -3,8 +3,10 @@ import type { StaffMember } from '../../bridge/contract';
 import { assignableRoles, ROLE_NAMES, weakPinReason, type Role } from '../../bridge/staff/roles';
 import { Dialog, ErrorNote, StatusNote } from '../components/Dialog';
 import { describedBy, FieldError } from '../components/FieldError';
+import { formatTime } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
 import { splitRefusal } from '../lib/issues';
+import { useTimePlace } from '../lib/location-time';
 import { useSession } from '../lib/session';
 import { StaffNameField } from '../components/StaffNameField';
 
@@ -86,6 +88,7 @@ function RoleField({ value, roles, onChange, error, errorId }: { value: Role; ro
 export function Staff() {
   const client = useBridge();
   const { session } = useSession();
+  const place = useTimePlace();
   const me = session?.signedIn ?? null;
   const roles = me ? assignableRoles(me.role) : [];
   const { staff, error: loadError, reload } = useStaffList();
@@ -115,7 +118,7 @@ export function Staff() {
         <h2>Staff</h2>
         {session?.pinGuessing ? (
           <p className="warning-note" role="status" data-testid="pin-guessing">
-            {session.pinGuessing.wrongPins} wrong PINs since {new Date(session.pinGuessing.since).toLocaleString()}: someone may be guessing PINs. Each one is
+            {session.pinGuessing.wrongPins} wrong PINs since {formatTime(session.pinGuessing.since, place)}: someone may be guessing PINs. Each one is
             in the audit log; change any PIN you think is known.
           </p>
         ) : null}

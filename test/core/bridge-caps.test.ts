@@ -39,7 +39,7 @@ describe('what the bridge accepts, capped at what /v1 takes', () => {
     const small = await t.call('orders.place', { lines: lines(1) });
     expect(await refused('orders.update', { id: small.id, lines: lines(ORDER_LINES_MAX + 1) })).toMatchObject({ code: 'invalid_command' });
     const items = Array.from({ length: ORDER_LINES_MAX + 1 }, (_, lineIndex) => ({ lineIndex, quantity: 1 }));
-    expect(await refused('payments.refundItems', { orderId: full.id, items, reason: 'other', managerPin: STAFF.manager.pin })).toMatchObject({ code: 'invalid_command' });
+    expect(await refused('payments.refundItems', { orderId: full.id, items, reason: 'other', note: 'Cold soup', managerPin: STAFF.manager.pin })).toMatchObject({ code: 'invalid_command' });
     expect(await refused('orders.update', { id: small.id, split: { kind: 'items', assignment: Array.from({ length: ORDER_LINES_MAX + 1 }, () => 1) } })).toMatchObject({ code: 'invalid_command' });
 
     const after = reopenStore(t.dataDir);

@@ -134,7 +134,7 @@ describe('payments and refunds', () => {
     const partial = await t.call('payments.refund', { paymentId: paid.payment.id, amount: 500, reason: 'requested_by_customer' });
     expect(partial.order.refundedAmount).toBe(500);
     await expectRefusal(t.call('payments.refund', { paymentId: paid.payment.id, amount: 800, reason: 'duplicate' }), 'conflict', /Only \$7\.00/);
-    const rest = await t.call('payments.refund', { paymentId: paid.payment.id, amount: 700, reason: 'other' });
+    const rest = await t.call('payments.refund', { paymentId: paid.payment.id, amount: 700, reason: 'other', note: 'Cold soup' });
     expect(rest.order.refundedAmount).toBe(1200);
     await expectRefusal(t.call('payments.refund', { paymentId: paid.payment.id, amount: 1, reason: 'duplicate' }), 'conflict', /in full/);
   });

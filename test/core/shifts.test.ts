@@ -103,7 +103,7 @@ describe('a shift', () => {
     await ok(t.core, 'shift.open', { count: [] });
     const cash = await ok(t.core, 'payments.take', { orderId: order.id, method: 'cash', amount: 600 });
     await ok(t.core, 'shift.close', { count: [{ value: 100, count: 6 }] });
-    expect(refusal(await raw(t.core, 'payments.refund', { paymentId: cash.payment.id, amount: 100, reason: 'other' }))).toMatchObject({
+    expect(refusal(await raw(t.core, 'payments.refund', { paymentId: cash.payment.id, amount: 100, reason: 'other', note: 'Cold soup' }))).toMatchObject({
       code: 'conflict',
       message: expect.stringMatching(/^Open the drawer first/),
     });

@@ -380,9 +380,9 @@ describe('staff provisioned by the configuration', () => {
     );
     const order = await ok(t.core, 'orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
     const paid = await ok(t.core, 'payments.take', { orderId: order.id, method: 'cash', amount: 450 });
-    expect(refusal(await raw(t.core, 'payments.refund', { paymentId: paid.payment.id, amount: 100, reason: 'other' })).code).toBe('needs_manager');
+    expect(refusal(await raw(t.core, 'payments.refund', { paymentId: paid.payment.id, amount: 100, reason: 'other', note: 'Cold soup' })).code).toBe('needs_manager');
     const auditFrom = lastAuditId(t.dataDir);
-    await ok(t.core, 'payments.refund', { paymentId: paid.payment.id, amount: 100, reason: 'other', managerPin: '80246' });
+    await ok(t.core, 'payments.refund', { paymentId: paid.payment.id, amount: 100, reason: 'other', note: 'Cold soup', managerPin: '80246' });
     expect(auditSince(t.dataDir, auditFrom)).toContainEqual(
       expect.objectContaining({ action: 'refund.approved', actor: STAFF_ID.cashier, detail: { approvedBy: provisionedId('Manager') } }),
     );

@@ -536,7 +536,7 @@ describe('zReportCsv on random days', () => {
 describe('zReportDoc on random days', () => {
   it('is a report the printer takes, saying NOT COMPLETE exactly when the cloud lacks records', () => {
     forRandomDays((_records, z) => {
-      const doc = zReportDoc(z, { name: 'Café Nord', address: '1 Main St\nSpringfield', phone: '555-0100', timeZone: 'Europe/Paris' });
+      const doc = zReportDoc(z, { name: 'Café Nord', address: '1 Main St\nSpringfield', phone: '555-0100', timeZone: 'Europe/Paris', locale: 'fr-FR' });
       ReportDoc.parse(doc);
       const text = JSON.stringify(doc);
       expect(text.includes(NOT_COMPLETE_TEXT)).toBe(!z.complete);
@@ -730,10 +730,10 @@ describe('a worked day', () => {
   });
 
   it('on paper', () => {
-    const doc = zReportDoc(z, { name: 'Café Nord', address: '1 Main St', phone: '', timeZone: 'America/New_York' });
+    const doc = zReportDoc(z, { name: 'Café Nord', address: '1 Main St', phone: '', timeZone: 'America/New_York', locale: 'en-US' });
     expect(doc.title).toBe('Z REPORT');
     expect(doc.location).toEqual({ name: 'Café Nord', address: '1 Main St' });
-    expect(doc.time).toEqual({ iso: '2025-03-15T04:10:00.000Z', timeZone: 'America/New_York' });
+    expect(doc.time).toEqual({ iso: '2025-03-15T04:10:00.000Z', timeZone: 'America/New_York', locale: 'en-US' });
     expect(doc.subtitle).toEqual(['Business day 2025-03-14', 'Till A', `*** ${NOT_COMPLETE_TEXT} ***`]);
     expect(doc.sections[0]).toEqual({
       title: `${NOT_COMPLETE_TEXT} (1 order)`,
@@ -807,9 +807,9 @@ describe('a worked day', () => {
     expect(done.complete).toBe(true);
     expect(done.notInCloud).toEqual([]);
     expect(done.offlineCards).toEqual({ count: 0, amount: 0 });
-    const doc = zReportDoc(done, { name: 'Café Nord', address: '', phone: '' });
+    const doc = zReportDoc(done, { name: 'Café Nord', address: '', phone: '', timeZone: 'UTC', locale: 'en-GB' });
     expect(JSON.stringify(doc)).not.toContain(NOT_COMPLETE_TEXT);
-    expect(doc.time).toEqual({ iso: '2025-03-15T04:10:00.000Z', timeZone: 'UTC' });
+    expect(doc.time).toEqual({ iso: '2025-03-15T04:10:00.000Z', timeZone: 'UTC', locale: 'en-GB' });
     expect(zReportCsv(done).csv).toContain('\r\ncomplete,yes\r\n');
   });
 });
@@ -827,7 +827,7 @@ describe('other days', () => {
     expect(z.cash).toEqual({ closedShifts: 0, openShifts: 0, float: 0, sales: 0, tips: 0, refunds: 0, paidOuts: 0, drops: 0, expected: null, counted: null, overShort: null });
     expect(z.openChecks).toEqual({ count: 0, total: 0, paid: 0, due: 0, orders: [] });
     expect(z.walkouts).toEqual({ count: 0, total: 0, paid: 0, unpaid: 0, orders: [] });
-    const doc = zReportDoc(z, { name: 'Café Nord', address: '', phone: '' });
+    const doc = zReportDoc(z, { name: 'Café Nord', address: '', phone: '', timeZone: 'UTC', locale: 'en-US' });
     expect(doc.sections.find((s) => s.title === 'CASH (CLOSED SHIFTS)')?.rows.slice(-2)).toEqual([
       { label: 'Counted', value: 'not counted' },
       { label: 'Over/short', value: '-' },
@@ -840,7 +840,7 @@ describe('other days', () => {
     const z = buildZReport({ ...workedDay, unreadable: [what] });
     expect(z.unreadable).toEqual([what]);
     expect(zReportCsv(z).csv.endsWith(`\r\nunreadable records\r\nwhat\r\n${what}\r\n`)).toBe(true);
-    const doc = zReportDoc(z, { name: 'Café Nord', address: '', phone: '' });
+    const doc = zReportDoc(z, { name: 'Café Nord', address: '', phone: '', timeZone: 'UTC', locale: 'en-US' });
     expect(doc.sections.find((s) => s.title === 'UNREADABLE RECORDS (1)')?.rows).toEqual([{ label: what, value: '' }]);
     ReportDoc.parse(doc);
   });
@@ -887,7 +887,7 @@ describe('other days', () => {
     expect(csv).toContain('\r\nB1,"cash payment waiting, refused by the cloud"\r\n');
     expect(csv).toContain('\r\nTill A,open,2025-03-14T08:00:00.000Z,Ana,,,30000,1155,0,0,0,0,,,\r\n');
 
-    const doc = zReportDoc(z, { name: '麺屋', address: '', phone: '' });
+    const doc = zReportDoc(z, { name: '麺屋', address: '', phone: '', timeZone: 'Asia/Tokyo', locale: 'ja-JP' });
     expect(doc.sections.find((s) => s.title === 'SALES')?.rows).toContainEqual({ label: 'Total', value: '¥1,155' });
     expect(doc.sections.find((s) => s.title === 'TENDERS')?.rows).toContainEqual({ label: 'Card net', value: '-¥150' });
     expect(doc.sections.find((s) => s.title === 'Drawer: Till A (OPEN)')?.rows).toEqual([

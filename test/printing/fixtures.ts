@@ -6,7 +6,7 @@ export function sampleReceipt(marker = 'A17', overrides: Partial<ReceiptDoc> = {
     location: { name: 'Bistro Uno', address: '12 Rue de la Paix\n75002 Paris', phone: '+33 1 23 45 67 89' },
     orderLabel: marker,
     tillLetter: 'A',
-    time: { iso: '2025-03-14T11:41:00Z', timeZone: 'Europe/Paris' },
+    time: { iso: '2025-03-14T11:41:00Z', timeZone: 'Europe/Paris', locale: 'en-GB' },
     service: { type: 'dine_in', table: '12', guests: 2 },
     cashier: 'Ada',
     lines: [

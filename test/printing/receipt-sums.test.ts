@@ -19,7 +19,7 @@ const context: OrderContext = {
   offlineIntentIds: new Set(),
   staff: { orders: new Map(), payments: new Map(), refunds: new Map() },
 };
-const location = { id: 'loc', name: 'Bistro', address: '', phone: '', timezone: 'UTC', currency: 'usd' };
+const location = { id: 'loc', name: 'Bistro', address: '', phone: '', timezone: 'UTC', locale: 'en-US', currency: 'usd' };
 
 const TAX_CLASSES = ['standard', 'food', 'alcohol'];
 const rate = fc.record({ tax_class: fc.constantFrom(...TAX_CLASSES), name: fc.constantFrom('Sales tax', 'VAT', 'City tax'), rate_ppm: fc.constantFrom(0, 50_000, 87_500, 88_750, 100_000, 200_000) });

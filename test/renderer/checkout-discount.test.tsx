@@ -1,19 +1,24 @@
 // @vitest-environment happy-dom
-// The discount dialog: a bad value (over 100%, more than the line, not a number, negative) or no
-// reason is refused next to its field and nothing is applied; a comp is 100% off with its reason;
-// above the approval limits, when the signed-in person may not give it alone, a manager's PIN is
-// asked before anything is applied.
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+// The discount dialog on a real core (a cashier signed in): a bad value (over 100%, more than the
+// line, not a number, negative) or no reason is refused next to its field and nothing is applied; a
+// comp is 100% off with its reason; above the approval limits, when the signed-in person may not
+// give it alone, a manager's PIN is asked and checked by the core before anything is applied.
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { Discount } from '../../bridge/contract';
 import { DiscountDialog } from '../../renderer/components/DiscountDialog';
+import type { BridgeClient } from '../../renderer/lib/bridge-client';
+import { STAFF } from '../core/fixtures';
+import { coreForEachTest, renderWith } from './with-core';
 
-afterEach(cleanup);
+const { start } = coreForEachTest();
+const cashier = () => start({}, undefined, { signIn: 'cashier', openShift: false });
 
-function open({ pinNeeded = false, current = null as Discount | null } = {}) {
+function open(client: BridgeClient, { pinNeeded = false, current = null as Discount | null } = {}) {
   const applied: { discount: Discount; pin: string }[] = [];
   let removed = 0;
-  render(
+  renderWith(
+    client,
     <DiscountDialog
       title="Discount · Burger"
       base={1200}
@@ -39,8 +44,8 @@ function fieldError(input: HTMLElement): string | null {
 const apply = () => fireEvent.click(screen.getByTestId('apply-discount'));
 
 describe('DiscountDialog', () => {
-  it('refuses each bad value next to the field, keeps what was typed, and applies nothing', () => {
-    const { applied } = open();
+  it('refuses each bad value next to the field, keeps what was typed, and applies nothing', async () => {
+    const { applied } = open(await cashier());
     const reason = screen.getByLabelText('Reason (or type your own)');
     fireEvent.change(reason, { target: { value: 'Loyalty' } });
     const value = screen.getByLabelText('Percent off') as HTMLInputElement;
@@ -66,8 +71,8 @@ describe('DiscountDialog', () => {
     expect(applied).toEqual([{ discount: { kind: 'amount', value: 240, reason: 'Loyalty' }, pin: '' }]);
   });
 
-  it('needs a reason: a quick one is a tap, anything else is typed', () => {
-    const { applied } = open();
+  it('needs a reason: a quick one is a tap, anything else is typed', async () => {
+    const { applied } = open(await cashier());
     fireEvent.change(screen.getByLabelText('Percent off'), { target: { value: '10' } });
     apply();
     expect(fieldError(screen.getByLabelText('Reason (or type your own)'))).toBe('Give the discount a reason, e.g. "Staff meal".');
@@ -78,8 +83,8 @@ describe('DiscountDialog', () => {
     expect(applied[0]?.discount).toEqual({ kind: 'percent', value: 1000, reason: 'Staff meal' });
   });
 
-  it('comps the line (100% off, with a reason), and asks for a manager PIN since that is above the limit', () => {
-    const { applied } = open({ pinNeeded: true });
+  it('comps the line (100% off, with a reason) once a manager’s PIN is checked: a wrong PIN is refused next to it and nothing is applied', async () => {
+    const { applied } = open(await cashier(), { pinNeeded: true });
     fireEvent.click(screen.getByLabelText('Comp (100%)'));
     expect(screen.queryByLabelText('Percent off')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Comp – kitchen error' }));
@@ -90,11 +95,17 @@ describe('DiscountDialog', () => {
     expect(applied).toEqual([]);
     fireEvent.change(pin, { target: { value: '8642' } });
     apply();
-    expect(applied).toEqual([{ discount: { kind: 'percent', value: 10_000, reason: 'Comp – kitchen error' }, pin: '8642' }]);
+    await waitFor(() => expect(fieldError(pin)).toBe('That PIN is not right. A discount above the approval limits needs a manager. Nothing was changed.'));
+    expect(applied).toEqual([]);
+    expect(screen.getByTestId('apply-discount').hasAttribute('disabled')).toBe(false);
+    fireEvent.change(pin, { target: { value: STAFF.manager.pin } });
+    apply();
+    await waitFor(() => expect(applied).toEqual([{ discount: { kind: 'percent', value: 10_000, reason: 'Comp – kitchen error' }, pin: STAFF.manager.pin }]));
   });
 
-  it('asks no PIN within the limits; above them, none of someone who may give it (a manager signed in)', () => {
-    const first = open({ pinNeeded: true });
+  it('asks no PIN within the limits; above them, none of someone who may give it (a manager signed in)', async () => {
+    const client = await cashier();
+    const first = open(client, { pinNeeded: true });
     fireEvent.change(screen.getByLabelText('Percent off'), { target: { value: '20' } });
     fireEvent.change(screen.getByLabelText('Reason (or type your own)'), { target: { value: 'Loyalty' } });
     expect(screen.queryByLabelText('Manager PIN to approve')).toBeNull();
@@ -104,7 +115,7 @@ describe('DiscountDialog', () => {
     apply();
     expect(first.applied.map((a) => a.discount.value)).toEqual([2000]);
     cleanup();
-    const second = open({ pinNeeded: false });
+    const second = open(client, { pinNeeded: false });
     fireEvent.change(screen.getByLabelText('Percent off'), { target: { value: '50' } });
     fireEvent.change(screen.getByLabelText('Reason (or type your own)'), { target: { value: 'Loyalty' } });
     expect(screen.queryByLabelText('Manager PIN to approve')).toBeNull();
@@ -113,8 +124,8 @@ describe('DiscountDialog', () => {
     expect(second.applied).toEqual([{ discount: { kind: 'percent', value: 5000, reason: 'Loyalty' }, pin: '' }]);
   });
 
-  it('opens on the discount already there, and can remove it', () => {
-    const { removed } = open({ current: { kind: 'amount', value: 250, reason: 'Loyalty' } });
+  it('opens on the discount already there, and can remove it', async () => {
+    const { removed } = open(await cashier(), { current: { kind: 'amount', value: 250, reason: 'Loyalty' } });
     expect((screen.getByLabelText('Amount') as HTMLInputElement).checked).toBe(true);
     expect((screen.getByLabelText('Amount off') as HTMLInputElement).value).toBe('2.50');
     fireEvent.click(screen.getByRole('button', { name: 'Remove discount' }));

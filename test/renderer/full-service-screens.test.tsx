@@ -285,7 +285,7 @@ describe('the screens’ keys', () => {
     const client = await withCore(undefined, undefined, { signIn: 'cashier' });
     renderWith(client, <App />);
     const nav = within(await screen.findByRole('navigation', { name: 'Screens' }));
-    expect(nav.getAllByRole('button').map((b) => b.querySelector('kbd')?.textContent)).toEqual(['Alt+1', 'Alt+2', 'Alt+3', 'Alt+4', 'Alt+7']);
+    expect(nav.getAllByRole('button').map((b) => b.querySelector('kbd')?.textContent)).toEqual(['Alt+1', 'Alt+8', 'Alt+2', 'Alt+3', 'Alt+4', 'Alt+7']);
     fireEvent.keyDown(window, { key: '5', code: 'Digit5', altKey: true });
     expect((await screen.findByTestId('screen-key-refusal')).textContent).toBe('Reports (Alt+5) needs a manager: ask one to sign in.');
     expect(nav.getByRole('button', { name: /^Register/ }).getAttribute('aria-current')).toBe('page');

@@ -75,7 +75,7 @@ describe('the first run', () => {
     fireEvent.change(again, { target: { value: '3971' } });
     fireEvent.click(submit);
     await signedInAs('Olga Owner', 'Owner');
-    expect(tabs()).toEqual(['Register Alt+1', 'Orders Alt+2', 'Menu Alt+3', 'Shift Alt+4', 'Reports Alt+5', 'Staff Alt+6', 'Settings Alt+7']);
+    expect(tabs()).toEqual(['Register Alt+1', 'Tables Alt+8', 'Orders Alt+2', 'Menu Alt+3', 'Shift Alt+4', 'Reports Alt+5', 'Staff Alt+6', 'Settings Alt+7']);
 
     // A reset wipes the staff with everything else: the first run starts again.
     await core().call('terminal.reset', { confirmPendingLoss: true });
@@ -102,7 +102,7 @@ describe('signing in', () => {
     expect(dots()).toBe(4);
     fireEvent.click(signInButton());
     await signedInAs(STAFF.cashier.name, 'Cashier');
-    expect(tabs()).toEqual(['Register Alt+1', 'Orders Alt+2', 'Menu Alt+3', 'Shift Alt+4', 'Settings Alt+7']);
+    expect(tabs()).toEqual(['Register Alt+1', 'Tables Alt+8', 'Orders Alt+2', 'Menu Alt+3', 'Shift Alt+4', 'Settings Alt+7']);
     // Each screen keeps its key whoever signs in: Alt+5 (Reports) says who may open it, Alt+7 is Settings.
     fireEvent.keyDown(window, { key: '5', code: 'Digit5', altKey: true });
     expect((await screen.findByTestId('screen-key-refusal')).textContent).toBe('Reports (Alt+5) needs a manager: ask one to sign in.');
@@ -121,7 +121,7 @@ describe('signing in', () => {
     expect(dots()).toBe(4);
     fireEvent.keyDown(document.body, { key: 'Enter' });
     await signedInAs(STAFF.manager.name, 'Manager');
-    expect(tabs()).toEqual(['Register Alt+1', 'Orders Alt+2', 'Menu Alt+3', 'Shift Alt+4', 'Reports Alt+5', 'Staff Alt+6', 'Settings Alt+7']);
+    expect(tabs()).toEqual(['Register Alt+1', 'Tables Alt+8', 'Orders Alt+2', 'Menu Alt+3', 'Shift Alt+4', 'Reports Alt+5', 'Staff Alt+6', 'Settings Alt+7']);
     fireEvent.keyDown(window, { key: '6', code: 'Digit6', altKey: true });
     await screen.findByRole('form', { name: 'Add a staff member' });
     expect(screen.getByRole('button', { name: /^Staff/ }).getAttribute('aria-current')).toBe('page');

@@ -51,7 +51,7 @@ describe('refund shares', () => {
     await payByCardInTheCloud(client, core().dataDir, order.id, 1500, 500);
     await client.call('payments.take', { orderId: order.id, method: 'cash', amount: 500 });
     const last = await client.call('payments.take', { orderId: order.id, method: 'cash', amount: 850 });
-    const refunded = await client.call('payments.refund', { paymentId: last.payment.id, amount: 200, reason: 'other' });
+    const refunded = await client.call('payments.refund', { paymentId: last.payment.id, amount: 200, reason: 'other', note: 'Cold soup' });
     // One burger (12.00): the 6.50 left of the newest cash, the older cash's 5.00, then 0.50 of the card.
     const first = await predictedAndDone(client, refunded.order, [1, 0]);
     expect(first.predicted.value).toEqual(first.done);
@@ -64,7 +64,7 @@ describe('refund shares', () => {
     // The other burger and the fries (16.50) are more than the card's 14.50 left (its tip is not the order's): refused before asking, as the core refuses it.
     const tooMuch = refundShares(first.after, [1, 1], 1650);
     expect(tooMuch.error).toBe('These items come to $16.50, but only $14.50 of what was paid can still be refunded.');
-    await expect(client.call('payments.refundItems', { orderId: order.id, items: [{ lineIndex: 0, quantity: 1 }, { lineIndex: 1, quantity: 1 }], reason: 'other' })).rejects.toMatchObject({
+    await expect(client.call('payments.refundItems', { orderId: order.id, items: [{ lineIndex: 0, quantity: 1 }, { lineIndex: 1, quantity: 1 }], reason: 'other', note: 'Cold soup' })).rejects.toMatchObject({
       message: tooMuch.error,
     });
     const second = await predictedAndDone(client, first.after, [0, 1]);

@@ -49,7 +49,7 @@ describe('Settings by role', () => {
     const client = await withCore(undefined, undefined, { signIn: 'cashier' });
     renderWith(client, <App />);
     const nav = within(await screen.findByRole('navigation', { name: 'Screens' }));
-    expect(nav.getAllByRole('button').map((b) => b.textContent)).toEqual(['Register Alt+1', 'Orders Alt+2', 'Menu Alt+3', 'Shift Alt+4', 'Settings Alt+7']);
+    expect(nav.getAllByRole('button').map((b) => b.textContent)).toEqual(['Register Alt+1', 'Tables Alt+8', 'Orders Alt+2', 'Menu Alt+3', 'Shift Alt+4', 'Settings Alt+7']);
   });
 
   it('a manager changes the store’s settings, the drawer mode and the auto-lock, and none of the owner’s', async () => {

@@ -2,7 +2,7 @@
 // auto-lock, and the one check every protected action goes through (docs/staff.md).
 import type { Role} from '../../../bridge/staff/roles';
 import { assignableRoles, can, leastRoleFor, PERMISSIONS, ROLE_NAMES, ROLE_PERMISSIONS, weakPinReason, type Permission } from '../../../bridge/staff/roles';
-import type { StaffMember, StaffSession } from '../../../bridge/contract';
+import type { CommandResult, StaffMember, StaffSession } from '../../../bridge/contract';
 import type { Clock } from '../../../common/clock';
 import { newId } from '../../../common/ids';
 import type { StaffDoc, Store } from '../../../store/index';
@@ -322,12 +322,26 @@ export class StaffDesk {
    */
   require(act: Act, permission: Permission): string | null {
     if (can(act.by.role, permission)) return null;
+    const approver = this.#approverFor(act, permission);
+    // Recorded when given: the action's own entry may name it too (discount.approved...).
+    this.store.cashier.recordAudit(act.by.id, 'permission.approved', { permission, approvedBy: approver.id });
+    return approver.id;
+  }
+
+  /**
+   * Whose PIN was given to approve `permission` (staff.checkApproval), asked when the approval is
+   * given, before the dialog closes on it. Refused as `require` refuses, wrong PIN for wrong PIN;
+   * it approves nothing (the command asks again), so nothing is recorded but a refusal.
+   */
+  checkApproval(act: Act, permission: Permission): CommandResult<'staff.checkApproval'> {
+    const approver = this.#approverFor(act, permission);
+    return { approvedBy: { id: approver.id, name: approver.name }, message: `Approved by ${approver.name}.` };
+  }
+
+  /** The approver of `act` when they may approve `permission`; else the refusal, audited. */
+  #approverFor(act: Act, permission: Permission): StaffDoc {
     const { approver } = act;
-    if (approver.kind === 'staff' && approver.staff.active && can(approver.staff.role, permission)) {
-      // Recorded when given: the action's own entry may name it too (discount.approved...).
-      this.store.cashier.recordAudit(act.by.id, 'permission.approved', { permission, approvedBy: approver.staff.id });
-      return approver.staff.id;
-    }
+    if (approver.kind === 'staff' && approver.staff.active && can(approver.staff.role, permission)) return approver.staff;
     // Someone's PIN who may not approve this is refused as a wrong PIN, and counted as one: the
     // answer must not tell a guesser that the PIN is someone's.
     if (approver.kind === 'staff') this.#settle(approver.attempt, 'wrong', 'approval');

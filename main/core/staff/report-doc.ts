@@ -4,6 +4,7 @@
 import type { ZReport } from '../../../bridge/contract';
 import { formatMoney } from '../../../bridge/money';
 import type { DocLocation, ReportDoc } from '../../../printing/index';
+import { effectiveTimeZone } from '../views';
 
 export const NOT_COMPLETE_TEXT = 'NOT COMPLETE IN THE CLOUD';
 
@@ -18,10 +19,10 @@ const percent = (ppm: number) => `${Number((ppm / 10_000).toFixed(4))}%`;
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
 /**
- * `location.timeZone` (the location's IANA zone) prints the time the report was made in local
- * time; without it the time prints in UTC.
+ * The time the report was made prints in the location's zone (`timeZone`, '' for none: this
+ * computer's) and `locale`, as on screen.
  */
-export function zReportDoc(report: ZReport, location: { name: string; address: string; phone: string; timeZone?: string }): ReportDoc {
+export function zReportDoc(report: ZReport, location: { name: string; address: string; phone: string; timeZone: string; locale: string }): ReportDoc {
   const c = report.currency;
   const money = (amount: number) => formatMoney(amount, c);
   /** A deduction, printed negative ("-$1.50"); nothing is "-$0.00". */
@@ -178,7 +179,7 @@ export function zReportDoc(report: ZReport, location: { name: string; address: s
   return {
     title: 'Z REPORT',
     location: docLocation,
-    time: { iso: report.generatedAt, timeZone: location.timeZone || 'UTC' },
+    time: { iso: report.generatedAt, timeZone: effectiveTimeZone(location.timeZone), locale: location.locale },
     subtitle: [`Business day ${report.businessDay}`, `Till ${report.till}`, ...(report.complete ? [] : [`*** ${NOT_COMPLETE_TEXT} ***`])].map(clip),
     sections,
     footer: report.complete ? ['All records are in the cloud.'] : [`*** ${NOT_COMPLETE_TEXT} ***`, 'Print again once every record is synced.'],

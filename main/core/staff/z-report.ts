@@ -2,6 +2,7 @@
 // them. Pure and deterministic: no clock (generatedAt comes in the records), no I/O, and every list
 // sorted on its own, so the same records in any order give the same report (docs/staff.md,
 // "The end-of-day (Z) report"). Money is integer minor units throughout.
+import { mergeTaxLines } from '../../../bridge/checkout/tax-lines';
 import type { PaymentMethod, StaffRef, ZReport } from '../../../bridge/contract';
 import type { DayPayment, DayRecords, DayRefund, DaySale, DayVoid } from './day-records';
 
@@ -60,7 +61,6 @@ export function buildZReport(records: DayRecords): ZReport {
   const comps = { count: 0, amount: 0 };
   const categories = new Map<string, SalesRow>();
   const items = new Map<string, SalesRow & { item: string; category: string }>();
-  const taxes = new Map<string, { name: string; ratePpm: number; amount: number }>();
   for (const sale of sales) {
     totals.total += sale.total;
     const orderComp = sale.orderDiscount && sale.orderComp === true;
@@ -91,13 +91,9 @@ export function buildZReport(records: DayRecords): ZReport {
         row.net += line.net;
       }
     }
-    for (const tax of sale.taxes) {
-      const key = JSON.stringify([tax.name, tax.ratePpm]);
-      const merged = taxes.get(key) ?? { name: tax.name, ratePpm: tax.ratePpm, amount: 0 };
-      merged.amount += tax.amount;
-      taxes.set(key, merged);
-    }
   }
+  // One row per name and rate over the day, as a receipt merges a check's (bridge/checkout/tax-lines.ts).
+  const taxes = mergeTaxLines(sales.flatMap((sale) => sale.taxes));
   totals.discounts = discounts.amount;
   totals.comps = comps.amount;
   const bySales = (a: { net: number }, b: { net: number }) => b.net - a.net;
@@ -240,7 +236,7 @@ export function buildZReport(records: DayRecords): ZReport {
     byItem,
     byTender,
     byStaff,
-    taxes: [...taxes.values()],
+    taxes,
     tips: { card: tenderRow('card')?.tips ?? 0, cash: tenderRow('cash')?.tips ?? 0 },
     discounts,
     comps,
