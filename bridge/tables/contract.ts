@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { FLOOR_GRID, FLOOR_LIMITS } from './grid';
 import { placementIssues, type Placed } from './layout';
+import { tableKey } from './names';
 
 const Id = z.string().min(1).max(80);
 const IsoTime = z.iso.datetime({ offset: true });
@@ -61,11 +62,11 @@ export const FloorConfig = z
     const tableNames = new Set<string>();
     const placed: Placed[] = [];
     floor.sections.forEach((section, s) => {
-      const sectionKey = section.name.replace(/\s+/g, ' ').toLowerCase();
+      const sectionKey = tableKey(section.name);
       if (sectionNames.has(sectionKey)) ctx.addIssue({ code: 'custom', message: `${section.name} is listed twice`, path: ['sections', s, 'name'] });
       sectionNames.add(sectionKey);
       section.tables.forEach((table, t) => {
-        const key = table.name.replace(/\s+/g, ' ').toLowerCase();
+        const key = tableKey(table.name);
         if (tableNames.has(key)) ctx.addIssue({ code: 'custom', message: `table ${table.name} is listed twice`, path: ['sections', s, 'tables', t, 'name'] });
         tableNames.add(key);
         const here: Placed = { id: `${s}.${t}`, sectionId: String(s), ...table };

@@ -2,6 +2,7 @@
 // its handler returns, so the answer the renderer gets means "durable on this terminal".
 import { givesMoreAway, refundForUnits } from '../../bridge/checkout/index';
 import { planItemRefund } from '../../bridge/refund-plan';
+import { tableKey, tableQueryKeys } from '../../bridge/tables/names';
 import type { CommandPayload, CommandResult, Discount, Location, MenuItem, Order, ShiftSummary } from '../../bridge/contract';
 import { indexMenu, searchMenu } from '../../bridge/menu-search';
 import { formatMoney, MAX_AMOUNT, MAX_TILL_CASH } from '../../bridge/money';
@@ -442,15 +443,18 @@ export class Cashier {
   #searchOrders(search: string, recent: OrderDoc[], filter: CommandPayload<'orders.list'>): OrderDoc[] {
     const from = filter.createdAfter ? Date.parse(filter.createdAfter) : Number.NEGATIVE_INFINITY;
     const to = filter.createdBefore ? Date.parse(filter.createdBefore) : Number.POSITIVE_INFINITY;
+    // A table is found by its whole name ("12", "t12", "patio 4"): "1" is table 1, not 12.
+    const tables = tableQueryKeys(search);
+    const atTable = (d: OrderDoc) => d.service?.table != null && tables.includes(tableKey(d.service.table));
     const matches = (d: OrderDoc) =>
-      (d.customer?.name ?? '').toLowerCase().includes(search) || (d.customer?.phone ?? '').includes(search) || (d.number ?? '').toLowerCase().startsWith(search);
+      (d.customer?.name ?? '').toLowerCase().includes(search) || (d.customer?.phone ?? '').includes(search) || (d.number ?? '').toLowerCase().startsWith(search) || atTable(d);
     const older = this.store.cashier
       .searchOrders(search, filter.limit)
       .filter((d) => (filter.status === undefined || d.status === filter.status) && d.created_at >= from && d.created_at < to);
     const byId = new Map<string, OrderDoc>();
     for (const doc of [...recent.filter(matches), ...older]) if (!byId.has(doc.id)) byId.set(doc.id, doc);
-    // The order whose number is exactly what was typed ("a1" is A1, not A17) comes first.
-    const exact = (d: OrderDoc) => ((d.number ?? '').toLowerCase() === search ? 0 : 1);
+    // The order whose number or table is exactly what was typed ("a1" is A1, not A17) comes first.
+    const exact = (d: OrderDoc) => ((d.number ?? '').toLowerCase() === search || atTable(d) ? 0 : 1);
     return [...byId.values()].sort((a, b) => exact(a) - exact(b) || b.created_at - a.created_at).slice(0, filter.limit);
   }
 

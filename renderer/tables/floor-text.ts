@@ -1,6 +1,7 @@
 // The floor's words: what a table's tile and sheet say about its state. Pure, so they are tested
 // apart from the screen.
 import type { TableState, TableView } from '../../bridge/tables/contract';
+import { tableKey, tableQueryKeys } from '../../bridge/tables/names';
 import { formatAge } from '../lib/format';
 
 export const STATE_NAMES: Readonly<Record<TableState, string>> = {
@@ -19,10 +20,11 @@ export function tableDetail(table: TableView, now: number): string {
   return `${guests}${table.seatedAt ? formatAge(now - Date.parse(table.seatedAt)) : ''}`;
 }
 
-/** What the floor's "go to table" field finds: the table named so, ignoring case, spaces and a leading "T" ("t12" is 12). */
+/** What the floor's "go to table" field finds: the table named so (bridge/tables/names.ts: "t12" is 12 unless a table is called T12). */
 export function findTable(tables: readonly TableView[], typed: string): TableView | undefined {
-  const key = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
-  const wanted = key(typed);
-  if (wanted === '') return undefined;
-  return tables.find((t) => key(t.name) === wanted) ?? (/^t\s?\S/.test(wanted) ? tables.find((t) => key(t.name) === wanted.replace(/^t\s?/, '')) : undefined);
+  for (const key of tableQueryKeys(typed)) {
+    const found = tables.find((t) => tableKey(t.name) === key);
+    if (found) return found;
+  }
+  return undefined;
 }

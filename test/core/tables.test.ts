@@ -91,6 +91,17 @@ describe('the floor', () => {
     expect(table(await t.call('tables.floor', {}), '14').state).toBe('paid');
   });
 
+  it('finds a check in Orders by its table: "12", "T12", "table 12", "patio 4"; "1" is table 1, not 12', async () => {
+    const { t } = await floorCore();
+    await layOut(t);
+    const twelve = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 1 }], service: { type: 'dine_in', table: '12', guests: 2 } });
+    const patio = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }], service: { type: 'dine_in', table: 'Patio 4', guests: 2 } });
+    const ids = async (search: string) => (await t.call('orders.list', { search })).map((o) => o.id);
+    for (const search of ['12', 'T12', 't 12', 'Table 12']) expect(await ids(search), search).toEqual([twelve.id]);
+    expect(await ids('patio  4')).toEqual([patio.id]);
+    expect(await ids('1')).not.toContain(twelve.id);
+  });
+
   it('lists an open check whose table is not on the floor, so none is lost; matches tables by name whatever the case', async () => {
     const { t } = await floorCore();
     await layOut(t);
