@@ -807,6 +807,12 @@ export const commands = {
     }),
     Order,
   ),
+  /**
+   * Gives an open order to another server (a table changing hands at a shift change): it is theirs
+   * on the floor, in Orders and on the day's report from then on. Giving away one's own order needs
+   * nothing; someone else's needs 'order.adopt'. Audited with both names.
+   */
+  'orders.transfer': command(z.strictObject({ id: Id, toStaffId: Id, managerPin: ManagerPin.optional() }), Order),
   /** A void: why, in words (the reason picked, or the words for "Other"), kept in the audit log. */
   'orders.cancel': command(z.strictObject({ id: Id, reason: z.string().trim().min(1, 'say why the order is cancelled').max(120), managerPin: ManagerPin.optional() }), Order),
 
@@ -908,6 +914,8 @@ export const commands = {
    * its PIN again: this answer approves nothing by itself.
    */
   'staff.checkApproval': command(z.strictObject({ permission: Permission, managerPin: ManagerPin }), z.object({ approvedBy: StaffRef, message: z.string() })),
+  /** Who works here, by name (active staff only, no roles): whom a check can be given to. */
+  'staff.roster': command(Empty, z.array(StaffRef)),
   'staff.list': command(z.strictObject({ managerPin: ManagerPin.optional() }).default({}), z.array(StaffMember)),
   'staff.create': command(
     z.strictObject({ name: z.string().trim().min(1, 'give a name').max(60), role: Role, pin: StaffPin, managerPin: ManagerPin.optional() }),

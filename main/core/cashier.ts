@@ -555,6 +555,23 @@ export class Cashier {
     return this.#view(doc);
   }
 
+  transferOrder({ id, toStaffId }: CommandPayload<'orders.transfer'>, act: Act): Order {
+    const order = this.#requireOrder(id);
+    this.#requireOpen(order, 'given to someone else');
+    const to = this.store.staff.get(toStaffId);
+    if (!to?.active) throw new CoreError('invalid_command', 'That person is not on the staff any more. Choose someone else.', [{ path: 'toStaffId', message: 'Not on the staff any more.' }]);
+    const owner = this.store.shifts.attributionsOf('order', [id]).get(id);
+    if (owner?.staff_id === to.id) return this.#view(order);
+    const approvedBy = owner && owner.staff_id !== act.by.id ? this.staff.require(act, 'order.adopt') : null;
+    this.store.transaction(() => {
+      if (owner) this.store.shifts.attribute({ ...owner, staff_id: to.id });
+      else this.store.shifts.attribute({ entity_kind: 'order', entity_id: id, staff_id: to.id, shift_id: null, business_day: this.today(), at: this.clock.now() });
+      this.store.cashier.recordAudit(act.by.id, 'order.transfer', { from: owner?.staff_id ?? null, to: to.id, ...StaffDesk.approval(approvedBy) }, { kind: 'order', id });
+    });
+    this.#ordersChanged([id]);
+    return this.#view(this.#requireOrder(id));
+  }
+
   cancelOrder({ id, reason }: CommandPayload<'orders.cancel'>, act: Act): Order {
     this.#requireOpen(this.#requireOrder(id), 'cancelled');
     const approvedBy = this.staff.require(act, 'order.void');

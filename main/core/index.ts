@@ -68,7 +68,7 @@ const PUBLIC_COMMANDS: ReadonlySet<CommandName> = new Set([
 const PASSIVE_COMMANDS: ReadonlySet<CommandName> = new Set([
   'menu.snapshot', 'menu.search', 'orders.list', 'orders.get', 'printing.status', 'printing.preview', 'location.get', 'location.list',
   'shift.summary', 'shift.current', 'settings.get', 'credentials.oauthStatus', 'sync.status', 'session.pending', 'staff.session',
-  'staff.list', 'reports.days', 'reports.z',
+  'staff.list', 'staff.roster', 'reports.days', 'reports.z',
 ]);
 
 function maskSecret(value: string): string {
@@ -447,6 +447,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     'orders.update': (p, c) => cashier.updateOrder(p, c.act()),
     'orders.fulfil': (p, c) => cashier.fulfilOrder(p, c.act()),
     'orders.cancel': (p, c) => cashier.cancelOrder(p, c.act()),
+    'orders.transfer': (p, c) => cashier.transferOrder(p, c.act()),
     'payments.take': (p, c) => cashier.takePayment(p, c.act()),
     'payments.refund': (p, c) => cashier.refund(p, c.act()),
     'payments.refundItems': (p, c) => cashier.refundItems(p, c.act()),
@@ -503,6 +504,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       return staff.session();
     },
     'staff.checkApproval': ({ permission }, c) => staff.checkApproval(c.act(), permission),
+    'staff.roster': () => staff.roster(),
     'staff.list': (_p, c) => staff.list(c.act()),
     'staff.create': ({ name, role, pin }, c) => staff.create(c.act(), { name, role, pin }),
     'staff.update': ({ managerPin: _pin, ...change }, c) => staff.update(c.act(), change),

@@ -4,9 +4,10 @@ import { Dialog, ErrorNote, StatusNote } from '../components/Dialog';
 import { formatAge, money } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
 import { STATE_NAMES } from './floor-text';
+import { GiveCheck } from './GiveCheck';
 import { MoveCheck } from './MoveCheck';
 
-/** A table's checks and what can be done with it: open a check, move it, start another, print the bill, clear it. */
+/** A table's checks and what can be done with it: open a check, move it or give it to another server, start another, print the bill, clear it. */
 export function TableSheet({
   table,
   tables,
@@ -29,8 +30,9 @@ export function TableSheet({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
-  const [moving, setMoving] = useState<string | null>(null);
-  const movingCheck = table.checks.find((c) => c.orderId === moving) ?? null;
+  /** A check being moved to another table or given to another server. */
+  const [moving, setMoving] = useState<{ orderId: string; to: 'table' | 'server' } | null>(null);
+  const movingCheck = table.checks.find((c) => c.orderId === moving?.orderId) ?? null;
   const run = async (command: 'tables.printBill' | 'tables.clear', said: string) => {
     setBusy(true);
     setError(null);
@@ -58,15 +60,29 @@ export function TableSheet({
                 <span>{c.guests === null ? '' : `${c.guests} ${c.guests === 1 ? 'guest' : 'guests'} · `}{formatAge(now - Date.parse(c.createdAt))}{c.server ? ` · ${c.server.name}` : ''}</span>
                 <span>{c.due > 0 ? `${money(c.due, currency)} due` : 'Paid'}</span>
               </button>
-              <button type="button" className="big" aria-label={`Move ${c.label} to another table`} onClick={() => setMoving(c.orderId)}>
+              <button type="button" className="big" aria-label={`Move ${c.label} to another table`} onClick={() => setMoving({ orderId: c.orderId, to: 'table' })}>
                 Move…
+              </button>
+              <button type="button" className="big" aria-label={`Give ${c.label} to another server`} onClick={() => setMoving({ orderId: c.orderId, to: 'server' })}>
+                Give…
               </button>
             </li>
           ))}
         </ul>
       )}
-      {movingCheck ? (
+      {movingCheck && moving?.to === 'server' ? (
+        <GiveCheck
+          key={movingCheck.orderId}
+          check={movingCheck}
+          onCancel={() => setMoving(null)}
+          onGiven={(to) => {
+            setMoving(null);
+            setDone(`${movingCheck.label} is ${to}’s now.`);
+          }}
+        />
+      ) : movingCheck ? (
         <MoveCheck
+          key={movingCheck.orderId}
           check={movingCheck}
           from={table}
           tables={tables}

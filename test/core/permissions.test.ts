@@ -438,6 +438,8 @@ const SAMPLE: Record<CommandName, unknown> = {
   'printing.confirmPrinted': { id: 'job_x' },
   'location.get': {},
   'location.list': {},
+  'orders.transfer': { id: 'ord_x', toStaffId: STAFF_ID.cashier, managerPin: STAFF.manager.pin },
+  'staff.roster': {},
   'tables.floor': {},
   'tables.saveSection': { name: 'Patio', managerPin: STAFF.manager.pin },
   'tables.removeSection': { id: 'sec_x', managerPin: STAFF.manager.pin },

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Order } from '../../bridge/contract';
 import { SessionProvider } from '../../renderer/lib/session';
 import { FloorScreen } from '../../renderer/tables/FloorScreen';
-import { ITEMS } from '../core/fixtures';
+import { ITEMS, STAFF } from '../core/fixtures';
 import { coreForEachTest, renderWith } from './with-core';
 
 const { start: withCore, core } = coreForEachTest();
@@ -60,7 +60,7 @@ describe('the floor', () => {
     expect((await core().call('tables.floor', {})).tables.map((t) => t.name).sort()).toEqual(['12', '2']);
   });
 
-  it("seats a free table with the guests asked once, opens a seated one’s check, finds \"t12\", moves a check to another table, and clears a closed one", async () => {
+  it("seats a free table with the guests asked once, opens a seated one’s check, finds \"t12\", moves a check to another table and gives it to another server, and clears a closed one", async () => {
     const client = await withCore();
     const { tableId } = await floorWithTable12();
     const { onStart, onOpen } = renderFloor(client);
@@ -92,6 +92,13 @@ describe('the floor', () => {
     await core().call('tables.saveTable', { sectionId: (await core().call('tables.floor', {})).sections[0]!.id, name: '14', seats: 4, shape: 'square', x: 6, y: 0, width: 2, height: 2 });
     fireEvent.click(await screen.findByRole('button', { name: 'Table 12: checks and actions' }));
     const sheet = within(await screen.findByRole('dialog'));
+    // Given to Carl from its sheet: the check is his now.
+    fireEvent.click(sheet.getByRole('button', { name: `Give ${order.label} to another server` }));
+    const carl = (await core().call('staff.roster', {})).find((m) => m.name === STAFF.cashier2.name)!;
+    fireEvent.change(await sheet.findByLabelText(`Give ${order.label} to`), { target: { value: carl.id } });
+    fireEvent.click(sheet.getByRole('button', { name: 'Give it' }));
+    await waitFor(() => expect(sheet.getByRole('status').textContent).toBe(`${order.label} is ${STAFF.cashier2.name}’s now.`));
+    expect((await core().call('orders.get', { id: order.id })).staff).toEqual(carl);
     fireEvent.click(sheet.getByRole('button', { name: `Move ${order.label} to another table` }));
     fireEvent.change(sheet.getByLabelText(`Move ${order.label} to table`), { target: { value: (await core().call('tables.floor', {})).tables.find((t) => t.name === '14')!.id } });
     fireEvent.click(sheet.getByRole('button', { name: 'Move' }));

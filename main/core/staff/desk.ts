@@ -359,6 +359,15 @@ export class StaffDesk {
 
   // ---- the staff list ----
 
+  /** Active staff by name, for anyone signed in: whom a check can be given to. */
+  roster(): { id: string; name: string }[] {
+    return this.store.staff
+      .list()
+      .filter((m) => m.active)
+      .map((m) => ({ id: m.id, name: m.name }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
   list(act: Act): StaffMember[] {
     this.require(act, 'staff.manage');
     return this.store.staff.list().map(staffMember);
