@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Order } from '../../bridge/contract';
 import { FLOOR_GRID, type TableView } from '../../bridge/tables/contract';
 import { ErrorNote } from '../components/Dialog';
@@ -46,18 +46,40 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
   const mine = useMemo(() => (view && me ? view.tables.filter((t) => t.server?.id === me && t.checks.length > 0) : []), [view, me]);
   const sheetTable = view?.tables.find((t) => t.id === sheet) ?? null;
 
+  /**
+   * A check asked for when a finger or the mouse goes down on its table, so it is here when the tap
+   * ends: the register then opens on it at once. Used once, and only for the check it was asked for.
+   */
+  const early = useRef<{ orderId: string; order: Promise<Order> } | null>(null);
+  const fetchCheck = (orderId: string): Promise<Order> => {
+    const asked = early.current?.orderId === orderId ? early.current.order : client.call('orders.get', { id: orderId });
+    early.current = null;
+    return asked;
+  };
   const openCheck = async (orderId: string) => {
     setOpenError(null);
     try {
-      onOpen(await client.call('orders.get', { id: orderId }));
+      onOpen(await fetchCheck(orderId));
     } catch (caught) {
       setOpenError(describeError(caught));
     }
   };
+  /** The check a tap on the table opens by itself: its only check while it is being served. */
+  const checkOpenedBy = (table: TableView): string | null =>
+    table.checks.length === 1 && (table.state === 'seated' || table.state === 'check_printed') ? table.checks[0]!.orderId : null;
+  const press = (table: TableView) => {
+    const orderId = checkOpenedBy(table);
+    if (orderId !== null && early.current?.orderId !== orderId) {
+      const order = client.call('orders.get', { id: orderId });
+      order.catch(() => undefined); // said when the tap uses it
+      early.current = { orderId, order };
+    }
+  };
   /** A table's tap: free → seat it; one check being served → open it; anything else → its sheet. */
   const tap = (table: TableView) => {
+    const orderId = checkOpenedBy(table);
     if (table.state === 'free') setSeating(table);
-    else if (table.checks.length === 1 && (table.state === 'seated' || table.state === 'check_printed')) void openCheck(table.checks[0]!.orderId);
+    else if (orderId !== null) void openCheck(orderId);
     else setSheet(table.id);
   };
 
@@ -132,7 +154,14 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
         <div className="floor-grid" style={{ gridTemplateColumns: `repeat(${FLOOR_GRID.columns}, 1fr)`, gridTemplateRows: `repeat(${FLOOR_GRID.rows}, 1fr)` }} aria-label={`${section?.name ?? ''} floor`}>
           {tables.map((t) => (
             <div key={t.id} className={`floor-table table-${t.state} shape-${t.shape}`} style={{ gridColumn: `${t.x + 1} / span ${t.width}`, gridRow: `${t.y + 1} / span ${t.height}` }}>
-              <button type="button" className="floor-table-main" data-testid={`table-${t.name}`} aria-label={`Table ${t.name}, ${STATE_NAMES[t.state]}${t.server ? `, ${t.server.name}` : ''}`} onClick={() => tap(t)}>
+              <button
+                type="button"
+                className="floor-table-main"
+                data-testid={`table-${t.name}`}
+                aria-label={`Table ${t.name}, ${STATE_NAMES[t.state]}${t.server ? `, ${t.server.name}` : ''}`}
+                onPointerDown={() => press(t)}
+                onClick={() => tap(t)}
+              >
                 <span className="floor-table-name">{t.name}</span>
                 <span className="floor-table-state">{STATE_NAMES[t.state]}</span>
                 <span className="floor-table-detail">{tableDetail(t, now)}</span>
