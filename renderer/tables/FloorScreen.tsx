@@ -15,6 +15,8 @@ import './tables.css';
 
 /** How often the minutes since seated move on. */
 const TICK_MS = 30_000;
+/** A check asked for at a press serves the tap that ends it within this long. */
+const PRESS_FRESH_MS = 1_500;
 
 /**
  * The floor (docs/tables.md): the restaurant's tables by section, each in its state at a glance.
@@ -48,11 +50,13 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
 
   /**
    * A check asked for when a finger or the mouse goes down on its table, so it is here when the tap
-   * ends: the register then opens on it at once. Used once, and only for the check it was asked for.
+   * ends: the register then opens on it at once. Used once, only for the check it was asked for, and
+   * only by the tap of that press (a press left without a tap is not used seconds later).
    */
-  const early = useRef<{ orderId: string; order: Promise<Order> } | null>(null);
+  const early = useRef<{ orderId: string; order: Promise<Order>; at: number } | null>(null);
   const fetchCheck = (orderId: string): Promise<Order> => {
-    const asked = early.current?.orderId === orderId ? early.current.order : client.call('orders.get', { id: orderId });
+    const fresh = early.current !== null && early.current.orderId === orderId && performance.now() - early.current.at < PRESS_FRESH_MS;
+    const asked = fresh ? early.current!.order : client.call('orders.get', { id: orderId });
     early.current = null;
     return asked;
   };
@@ -69,10 +73,10 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
     table.checks.length === 1 && (table.state === 'seated' || table.state === 'check_printed') ? table.checks[0]!.orderId : null;
   const press = (table: TableView) => {
     const orderId = checkOpenedBy(table);
-    if (orderId !== null && early.current?.orderId !== orderId) {
+    if (orderId !== null) {
       const order = client.call('orders.get', { id: orderId });
       order.catch(() => undefined); // said when the tap uses it
-      early.current = { orderId, order };
+      early.current = { orderId, order, at: performance.now() };
     }
   };
   /** A table's tap: free → seat it; one check being served → open it; anything else → its sheet. */
