@@ -54,16 +54,17 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
    * only by the tap of that press (a press left without a tap is not used seconds later).
    */
   const early = useRef<{ orderId: string; order: Promise<Order>; at: number } | null>(null);
-  const fetchCheck = (orderId: string): Promise<Order> => {
-    const fresh = early.current !== null && early.current.orderId === orderId && performance.now() - early.current.at < PRESS_FRESH_MS;
+  /** `tappedAt`: the tap's event time, when a tap asks (the press's check may serve it). */
+  const fetchCheck = (orderId: string, tappedAt: number | null): Promise<Order> => {
+    const fresh = tappedAt !== null && early.current !== null && early.current.orderId === orderId && tappedAt - early.current.at < PRESS_FRESH_MS;
     const asked = fresh ? early.current!.order : client.call('orders.get', { id: orderId });
     early.current = null;
     return asked;
   };
-  const openCheck = async (orderId: string) => {
+  const openCheck = async (orderId: string, tappedAt: number | null = null) => {
     setOpenError(null);
     try {
-      onOpen(await fetchCheck(orderId));
+      onOpen(await fetchCheck(orderId, tappedAt));
     } catch (caught) {
       setOpenError(describeError(caught));
     }
@@ -71,19 +72,19 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
   /** The check a tap on the table opens by itself: its only check while it is being served. */
   const checkOpenedBy = (table: TableView): string | null =>
     table.checks.length === 1 && (table.state === 'seated' || table.state === 'check_printed') ? table.checks[0]!.orderId : null;
-  const press = (table: TableView) => {
+  const press = (table: TableView, at: number) => {
     const orderId = checkOpenedBy(table);
     if (orderId !== null) {
       const order = client.call('orders.get', { id: orderId });
       order.catch(() => undefined); // said when the tap uses it
-      early.current = { orderId, order, at: performance.now() };
+      early.current = { orderId, order, at };
     }
   };
   /** A table's tap: free → seat it; one check being served → open it; anything else → its sheet. */
-  const tap = (table: TableView) => {
+  const tap = (table: TableView, at: number | null = null) => {
     const orderId = checkOpenedBy(table);
     if (table.state === 'free') setSeating(table);
-    else if (orderId !== null) void openCheck(orderId);
+    else if (orderId !== null) void openCheck(orderId, at);
     else setSheet(table.id);
   };
 
@@ -163,8 +164,8 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
                 className="floor-table-main"
                 data-testid={`table-${t.name}`}
                 aria-label={`Table ${t.name}, ${STATE_NAMES[t.state]}${t.server ? `, ${t.server.name}` : ''}`}
-                onPointerDown={() => press(t)}
-                onClick={() => tap(t)}
+                onPointerDown={(event) => press(t, event.timeStamp)}
+                onClick={(event) => tap(t, event.timeStamp)}
               >
                 <span className="floor-table-name">{t.name}</span>
                 <span className="floor-table-state">{STATE_NAMES[t.state]}</span>
