@@ -6,7 +6,7 @@
 //   tap (the click), next to a bare DOM append and layout in the same page. A tap is a press of
 //   PRESS_MS before the click, as a finger's is (the screen asks for the check when the press begins).
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { silentLogger } from '../../../common/log';
 import { TerminalConfig } from '../../../main/config/schema';
 import { startCore, type Core } from '../../../main/core/index';
@@ -14,6 +14,8 @@ import { PROJECT_ROOT } from '../../../main/host/browser-mode';
 import { startBrowserHost } from '../../../main/host/http-bridge';
 import { ensureRendererBundle } from '../../../main/host/renderer-bundle';
 import { ITEMS, LOCATION, seedDataDir, signIn, testStaffConfig } from '../../core/fixtures';
+import { launchChromium } from '../../e2e/harness';
+import { measureBareDomAppend } from '../browser';
 import { percentile, row, sampleMicrosAsync, type BenchSuite } from '../harness';
 
 const TABLES = 60;
@@ -21,7 +23,6 @@ const OPEN_CHECKS = 40;
 const ROUNDS = 60;
 /** How long a tap holds: a finger's is 70–120 ms; less, to be fair to the screen. */
 const PRESS_MS = 50;
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 async function call(core: Core, command: string, payload: unknown): Promise<unknown> {
   const response = await core.invoke({ command, payload });
@@ -87,25 +88,6 @@ async function measureTableTaps(page: Page, rounds: number): Promise<number[]> {
   );
 }
 
-/** The raw limit: append one list item and lay out, in the same page. */
-async function measureBareDomAppend(page: Page, count: number): Promise<number[]> {
-  return page.evaluate((n) => {
-    const list = document.createElement('ol');
-    document.body.appendChild(list);
-    const samples: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const start = performance.now();
-      const li = document.createElement('li');
-      li.textContent = `item ${i}`;
-      list.appendChild(li);
-      void list.offsetHeight;
-      samples.push(performance.now() - start);
-    }
-    list.remove();
-    return samples;
-  }, count);
-}
-
 const p95 = (samples: number[]) => percentile([...samples].sort((a, b) => a - b), 95);
 
 const suite: BenchSuite = {
@@ -117,7 +99,7 @@ const suite: BenchSuite = {
     await signIn(core, 'owner');
     await layOutAndSeat(core);
     const host = await startBrowserHost({ host: core, rendererDir: join(PROJECT_ROOT, 'dist', 'renderer'), logger: silentLogger });
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
       await page.goto(host.launchUrl);

@@ -24,6 +24,7 @@ import { FileSecretStore } from '../../../sync/secret-store';
 import { signIn, testStaffConfig } from '../../core/fixtures';
 import { signInOnLockScreen } from '../../e2e/harness';
 import type { BenchSandboxInfo } from '../bench-orders';
+import { measureBareDomAppend } from '../browser';
 import { percentile, row, type BenchSuite } from '../harness';
 
 const ITEMS = 2_000;
@@ -89,26 +90,6 @@ async function measureTaps(page: Page, taps: number): Promise<number[]> {
     }
     return samples;
   }, taps);
-}
-
-/** The raw limit: append one list item and lay out, in the same page. */
-async function measureBareDomAppend(page: Page, count: number): Promise<number[]> {
-  return page.evaluate((n) => {
-    const list = document.createElement('ol');
-    document.body.appendChild(list);
-    const samples: number[] = [];
-    for (let i = 0; i < n; i++) {
-      if (i % 20 === 0) list.replaceChildren();
-      const start = performance.now();
-      const li = document.createElement('li');
-      li.textContent = `item ${i}`;
-      list.appendChild(li);
-      void list.offsetHeight;
-      samples.push(performance.now() - start);
-    }
-    list.remove();
-    return samples;
-  }, count);
 }
 
 const QUERIES = ['s', 'sp', 'spi', 'spic', 'spicy', 'spicy ', 'spicy t', 'spicy ta', 'spicy tac', 'spicy taco', 'spicy ta', 'spicy', 'sp', '', 'c', 'cu', 'cur', 'curr', 'curry', '', '1', '12', '123', '12', ''];
