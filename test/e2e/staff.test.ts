@@ -210,7 +210,7 @@ describe('staff, shifts and the Z report in the browser', () => {
       await waitForText(page.getByTestId('staff-bar').locator('.staff-name'), OWNER.name);
       expect(await page.getByTestId('staff-bar').locator('.staff-role').textContent()).toBe('Owner');
       await page.locator('.menu-grid .tile').first().waitFor();
-      expect(await screenTabs()).toEqual(['Register', 'Orders', 'Menu', 'Shift', 'Reports', 'Staff', 'Settings']);
+      expect(await screenTabs()).toEqual(['Register', 'Tables', 'Orders', 'Menu', 'Shift', 'Reports', 'Staff', 'Settings']);
       expect(consoleErrors, 'console errors and CSP violations').toEqual([]);
     });
   });
@@ -267,7 +267,7 @@ describe('staff, shifts and the Z report in the browser', () => {
     await dots.and(page.locator('[data-count="0"]')).waitFor();
     await signInOnLockScreen(page, 'cashier', { touch: true });
     // A cashier's tabs: no report, no staff.
-    expect(await screenTabs()).toEqual(['Register', 'Orders', 'Menu', 'Shift', 'Settings']);
+    expect(await screenTabs()).toEqual(['Register', 'Tables', 'Orders', 'Menu', 'Shift', 'Settings']);
 
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: /^Shift/ }).tap();
     const open = page.getByRole('form', { name: 'Open the drawer' });
