@@ -115,6 +115,8 @@ export const CheckoutRules = z.object({
   tipPercents: z.array(z.number().int().min(0).max(10_000)).max(4),
   /** Whether a tip can be added to a cash payment too. */
   cashTips: z.boolean(),
+  /** What suggested tips are a percentage of: what is paid, or that without its tax (bridge/checkout/tips.ts tipBase). */
+  tipBasis: z.enum(['total', 'pre_tax']),
   /** A discount above either needs the manager PIN: percent in basis points, amount in minor units. */
   discountApproval: z.object({ percentBps: z.number().int().min(0).max(10_000), amount: Amount }),
 });

@@ -142,6 +142,8 @@ export const ReceiptDoc = z.object({
   due: z.object({ paidSoFar: ShortText.nullable().default(null), amount: ShortText }).nullable().default(null),
   /** Suggested tips on a bill ("15%", "$3.30"), from the till's checkout settings. */
   tipGuide: z.array(DocAmount).default([]),
+  /** What the suggested tips are a percentage of, in words ("the amount due", "$41.20 before tax"). */
+  tipGuideOn: ShortText.default('the amount due'),
   /** Lines printed at the bottom ("Thank you!"). */
   footer: z.array(ShortText).default([]),
 });

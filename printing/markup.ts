@@ -224,7 +224,7 @@ export function receiptMarkup(doc: Receipt, cpl: number, options: { reprint?: bo
     out.push(columns.row(doc.bill ? 'DUE' : 'Balance due', doc.due.amount, { big: doc.bill, emphasis: true }));
   }
   if (doc.tipGuide.length > 0) {
-    out.push('{width:*}', '', `|${columnText('Suggested tip (on the amount due):', cpl)}`, columns.widths);
+    out.push('{width:*}', '', `|${columnText(`Suggested tip (on ${doc.tipGuideOn}):`, cpl)}`, columns.widths);
     out.push(...doc.tipGuide.map((t) => columns.row(t.label, t.amount, { indent: 2 })));
   }
   if (doc.bill) out.push('{width:*}', '', ...centered(NOT_A_RECEIPT_TEXT, cpl, '"', '"'));

@@ -7,4 +7,4 @@ export { priceCheck, type CheckBreakdown, type CheckLine, type CheckLineInput, t
 export { refundForUnits } from './refunds';
 export { MAX_SPLIT_PARTS, splitByItems, splitEvenly, type SplitPart } from './split';
 export { computeTaxes, taxInside, validateRules, type PricingRules, type TaxLine, type TaxRate, type TaxRounding, type TaxableLine, type TaxResult } from './tax';
-export { DEFAULT_TIP_PERCENTS_BPS, tipFor } from './tips';
+export { DEFAULT_TIP_PERCENTS_BPS, tipBase, tipFor } from './tips';

@@ -37,6 +37,7 @@ export const SETTINGS: readonly { path: readonly string[]; flag: string; env: st
   { path: ['checkout', 'tillLetter'], flag: 'till-letter', env: 'POS_TILL_LETTER' },
   { path: ['checkout', 'tipPercents'], flag: 'tip-percents', env: 'POS_TIP_PERCENTS' },
   { path: ['checkout', 'cashTips'], flag: 'cash-tips', env: 'POS_CASH_TIPS' },
+  { path: ['checkout', 'tipBasis'], flag: 'tip-basis', env: 'POS_TIP_BASIS' },
   { path: ['checkout', 'discountApprovalPercent'], flag: 'discount-approval-percent', env: 'POS_DISCOUNT_APPROVAL_PERCENT' },
   { path: ['checkout', 'discountApprovalAmount'], flag: 'discount-approval-amount', env: 'POS_DISCOUNT_APPROVAL_AMOUNT' },
   { path: ['tax', 'taxIncluded'], flag: 'tax-included', env: 'POS_TAX_INCLUDED' },

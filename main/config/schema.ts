@@ -139,15 +139,18 @@ export const TerminalConfig = z.strictObject({
         .preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? [] : v.split(',').map((p) => p.trim())) : v), z.array(PercentBps).max(4, 'at most 4 suggested tips'))
         .default([1500, 1800, 2000]),
       cashTips: Flag.default(false),
+      /** Suggested tips on the total ("total") or on the amount before tax ("pre-tax"). */
+      tipBasis: z.preprocess((v) => (v === 'pre-tax' ? 'pre_tax' : v), z.enum(['total', 'pre_tax'], 'must be total or pre-tax')).default('total'),
       /** A discount above this percent, or above this amount (minor units), needs the manager PIN. */
       discountApprovalPercent: PercentBps.default(2000),
       discountApprovalAmount: Minor.default(2000),
     })
     .prefault({})
-    .transform(({ tillLetter, tipPercents, cashTips, discountApprovalPercent, discountApprovalAmount }) => ({
+    .transform(({ tillLetter, tipPercents, cashTips, tipBasis, discountApprovalPercent, discountApprovalAmount }) => ({
       tillLetter,
       tipPercents,
       cashTips,
+      tipBasis,
       discountApproval: { percentBps: discountApprovalPercent, amount: discountApprovalAmount },
     })),
   /** Tax rules used when the location's record from the cloud has none. */

@@ -15,6 +15,7 @@ export const DEFAULT_CHECKOUT: CheckoutRules = {
   tillLetter: 'A',
   tipPercents: [1500, 1800, 2000],
   cashTips: false,
+  tipBasis: 'total',
   // A comp or anything above 20% or $20.00 is a manager's call.
   discountApproval: { percentBps: 2000, amount: 2000 },
 };

@@ -279,7 +279,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     clock,
     (status) => events.emit('printing.status', status),
     logger,
-    () => settings.effective().checkout.tipPercents,
+    () => ({ percents: settings.effective().checkout.tipPercents, basis: settings.effective().checkout.tipBasis }),
   );
   printing.start();
   const staff = new StaffDesk(store, config, () => settings.effective(), clock, events);

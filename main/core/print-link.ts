@@ -2,9 +2,9 @@
 // own views as printing/'s documents, queued in the same transaction as the write that causes
 // them (store.printQueue), and the worker that prints them. With no printer configured nothing is
 // queued and the register works as before (docs/printing.md).
-import { refundForUnits, DEFAULT_TIP_PERCENTS_BPS, tipFor } from '../../bridge/checkout/index';
+import { refundForUnits, DEFAULT_TIP_PERCENTS_BPS, tipBase, tipFor } from '../../bridge/checkout/index';
 import { mergeTaxLines, type NamedTaxAmount } from '../../bridge/checkout/tax-lines';
-import type { AppliedDiscount, Check, Location, Order, PrinterView, PrintingStatus, PrintJobView } from '../../bridge/contract';
+import type { AppliedDiscount, Check, CheckoutRules, Location, Order, PrinterView, PrintingStatus, PrintJobView } from '../../bridge/contract';
 import { formatMoney } from '../../bridge/money';
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/log';
@@ -30,6 +30,9 @@ import { EntityKind, type NewPrintJob, type OrderDoc, type PrintJob, type Store 
 import { priceOrder } from './checkout';
 import { CoreError } from './errors';
 import { DEFAULT_LOCALE, effectiveTimeZone } from './views';
+
+/** The checkout's suggested tips (basis points) and what they are a percentage of (CheckoutRules.tipBasis). */
+export type TipGuideRules = { percents: readonly number[]; basis: CheckoutRules['tipBasis'] };
 
 
 /** Where a menu item is sorted: the kitchen routes its lines by category. */
@@ -96,8 +99,8 @@ export class PrintLink {
     private readonly clock: Clock,
     onChange: (status: PrintingStatus) => void,
     logger: Logger,
-    /** The suggested tips of the checkout settings (basis points), printed on a bill. */
-    private readonly tipPercents: () => readonly number[] = () => DEFAULT_TIP_PERCENTS_BPS,
+    /** The suggested tips of the checkout settings (basis points) and what they are a percentage of, printed on a bill. */
+    private readonly tipGuide: () => TipGuideRules = () => ({ percents: DEFAULT_TIP_PERCENTS_BPS, basis: 'total' }),
   ) {
     const enabled = setup.receipt !== null || setup.kitchen.length > 0;
     this.#worker = enabled
@@ -212,7 +215,7 @@ export class PrintLink {
 
   /** What a reprint or the preview shows: a bill while money is still due, else the receipt. */
   #paperOnRequest(order: Order, location: Location, tillLetter: string): ReceiptDoc {
-    return receiptDoc(order, location, tillLetter, this.clock.now(), { asBill: true, tipPercents: this.tipPercents() });
+    return receiptDoc(order, location, tillLetter, this.clock.now(), { asBill: true, tipGuide: this.tipGuide() });
   }
 
   /**
@@ -390,7 +393,7 @@ export function receiptDoc(
   location: Location,
   tillLetter: string,
   now: number,
-  extra: { change?: number; asBill?: boolean; tipPercents?: readonly number[]; cloudWaitMs?: number },
+  extra: { change?: number; asBill?: boolean; tipGuide?: TipGuideRules; cloudWaitMs?: number },
 ): ReceiptDoc {
   const c = order.currency;
   const check: Check = order.check;
@@ -399,6 +402,8 @@ export function receiptDoc(
   const owing = order.displayState === 'open_unpaid' || order.displayState === 'open_part_paid';
   const due = owing ? Math.max(0, order.total - order.paidAmount) : 0;
   const bill = due > 0 && extra.asBill === true;
+  const tipBasis = extra.tipGuide?.basis ?? 'total';
+  const tipOn = tipBase(due, check, tipBasis);
   return {
     variant: 'sale',
     ...heading(order, location, tillLetter, now),
@@ -427,7 +432,8 @@ export function receiptDoc(
     change: extra.change ? money(extra.change, c) : null,
     due: due > 0 ? { paidSoFar: order.paidAmount > 0 ? money(order.paidAmount, c) : null, amount: money(due, c) } : null,
     bill,
-    tipGuide: bill ? (extra.tipPercents ?? []).map((bps) => ({ label: `${Number((bps / 100).toFixed(2))}%`, amount: money(tipFor(due, bps), c) })) : [],
+    tipGuide: bill ? (extra.tipGuide?.percents ?? []).map((bps) => ({ label: `${Number((bps / 100).toFixed(2))}%`, amount: money(tipFor(tipOn, bps), c) })) : [],
+    tipGuideOn: tipBasis === 'pre_tax' && tipOn !== due ? `${money(tipOn, c)} before tax` : 'the amount due',
     // As the order stands now; the print worker reads the records' sync state again when it prints.
     unconfirmed: order.syncState !== 'synced' || live.some((p) => p.syncState !== 'synced'),
     cloud: { records: cloudRecords(order), waitMs: extra.cloudWaitMs ?? 0 },

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
-import type { CommandInput, SettingsView, TaxRounding } from '../../bridge/contract';
+import type { CheckoutRules, CommandInput, SettingsView, TaxRounding } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { readAmount, readPercent, readTaxRate, toAmountText, toPercentText, toRateText } from '../lib/format';
 import { BridgeCallError } from '../lib/bridge-client';
@@ -33,7 +33,7 @@ function TextField({ label, value, onChange, error, errorId, ...input }: { label
 
 /** Reads the whole section; any refused field leaves `settings` null and says why next to it. */
 function readCheckout(
-  fields: { till: string; tips: string[]; cashTips: boolean; approvalPercent: string; approvalAmount: string; taxIncluded: boolean; rounding: TaxRounding; rates: RateDraft[] },
+  fields: { till: string; tips: string[]; cashTips: boolean; tipBasis: CheckoutRules['tipBasis']; approvalPercent: string; approvalAmount: string; taxIncluded: boolean; rounding: TaxRounding; rates: RateDraft[] },
   currency: string,
 ): { settings: Pick<CommandInput<'settings.update'>, 'checkout' | 'taxRules'> | null; errors: Errors } {
   const errors: Errors = {};
@@ -62,7 +62,7 @@ function readCheckout(
   if (Object.keys(errors).length > 0 || percent.value === null || amount.amount === null) return { settings: null, errors };
   return {
     settings: {
-      checkout: { tillLetter: till, tipPercents, cashTips: fields.cashTips, discountApproval: { percentBps: percent.value, amount: amount.amount } },
+      checkout: { tillLetter: till, tipPercents, cashTips: fields.cashTips, tipBasis: fields.tipBasis, discountApproval: { percentBps: percent.value, amount: amount.amount } },
       taxRules: { taxIncluded: fields.taxIncluded, rounding: fields.rounding, rates },
     },
     errors,
@@ -91,6 +91,7 @@ export function CheckoutSettings({
   const [till, setTill] = useState(checkout.tillLetter);
   const [tips, setTips] = useState(() => Array.from({ length: TIP_SLOTS }, (_, i) => (checkout.tipPercents[i] === undefined ? '' : toPercentText(checkout.tipPercents[i]))));
   const [cashTips, setCashTips] = useState(checkout.cashTips);
+  const [tipBasis, setTipBasis] = useState(checkout.tipBasis);
   const [approvalPercent, setApprovalPercent] = useState(toPercentText(checkout.discountApproval.percentBps));
   const [approvalAmount, setApprovalAmount] = useState(toAmountText(checkout.discountApproval.amount, digits));
   const [taxIncluded, setTaxIncluded] = useState(taxRules.taxIncluded);
@@ -109,7 +110,7 @@ export function CheckoutSettings({
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    const read = readCheckout({ till, tips, cashTips, approvalPercent, approvalAmount, taxIncluded, rounding, rates }, currency);
+    const read = readCheckout({ till, tips, cashTips, tipBasis, approvalPercent, approvalAmount, taxIncluded, rounding, rates }, currency);
     setErrors(read.errors);
     setRefusal(null);
     if (read.settings === null) return;
@@ -148,6 +149,20 @@ export function CheckoutSettings({
         <input type="checkbox" checked={cashTips} onChange={(event) => setCashTips(event.target.checked)} />
         Cash payments can take a tip too
       </label>
+      <fieldset className="segmented">
+        <legend>Suggested tips are a percentage of</legend>
+        {(
+          [
+            ['total', 'The total'],
+            ['pre_tax', 'The amount before tax'],
+          ] as const
+        ).map(([option, label]) => (
+          <label key={option} className={tipBasis === option ? 'segment selected' : 'segment'}>
+            <input type="radio" name="tip-basis" checked={tipBasis === option} onChange={() => setTipBasis(option)} />
+            {label}
+          </label>
+        ))}
+      </fieldset>
       <h3>Discounts a manager approves</h3>
       <TextField label="Above this percent off" inputMode="decimal" value={approvalPercent} onChange={setApprovalPercent} error={errors.approvalPercent} errorId={errorId('approvalPercent')} />
       <TextField label="Above this amount off" inputMode="decimal" value={approvalAmount} onChange={setApprovalAmount} error={errors.approvalAmount} errorId={errorId('approvalAmount')} />

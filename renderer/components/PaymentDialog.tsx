@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { tipBase } from '../../bridge/checkout';
 import { DEFAULT_CONFIRM_CHARGE_ABOVE, type CheckoutRules, type Order, type Payment, type PaymentMethod } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { BridgeCallError } from '../lib/bridge-client';
@@ -70,7 +71,9 @@ export function PaymentDialog({
   const amountRead = part ? { amount: part.amount, error: null } : readAmount(amountText, currency, { min: 1, max: due });
   const amount = amountRead.amount ?? 0;
   const tipsAllowed = method === 'card' || checkout.cashTips;
-  const tipRead = tipsAllowed ? readTip(tipChoice, amount, currency) : { tip: 0, error: null };
+  // What suggested tips are a percentage of: this payment, or its part before tax (the checkout's tip basis).
+  const tipOn = tipBase(amount, order.check, checkout.tipBasis);
+  const tipRead = tipsAllowed ? readTip(tipChoice, tipOn, currency) : { tip: 0, error: null };
   const tip = tipRead.tip ?? 0;
   const charge = amount + tip;
   const tenderedShown = tenderedText ?? toAmountText(charge, digits);
@@ -188,7 +191,7 @@ export function PaymentDialog({
               ))}
             </fieldset>
             {tipsAllowed ? (
-              <TipPicker base={amount} percents={checkout.tipPercents} currency={currency} choice={tipChoice} error={fieldErrors.tip ?? null} onChange={setTipChoice} />
+              <TipPicker base={tipOn} beforeTax={tipOn !== amount} percents={checkout.tipPercents} currency={currency} choice={tipChoice} error={fieldErrors.tip ?? null} onChange={setTipChoice} />
             ) : null}
             {method === 'cash' ? (
               <div className="cash">

@@ -10,13 +10,17 @@ import { describedBy, FieldError } from './FieldError';
  */
 export function TipPicker({
   base,
+  beforeTax,
   percents,
   currency,
   choice,
   error,
   onChange,
 }: {
+  /** What the percentages are of. */
   base: number;
+  /** The base is the amount before tax (the checkout's tip basis): said in the legend. */
+  beforeTax: boolean;
   percents: readonly number[];
   currency: string;
   choice: TipChoice;
@@ -33,7 +37,7 @@ export function TipPicker({
   );
   return (
     <fieldset className="tips">
-      <legend>Tip</legend>
+      <legend>{beforeTax ? `Tip (suggested on ${money(base, currency)} before tax)` : 'Tip'}</legend>
       <div className="tip-options">
         {option('none', 'No tip', choice.kind === 'none', () => onChange({ kind: 'none' }))}
         {percents.map((bps) =>

@@ -43,7 +43,7 @@ describe('checkout settings', () => {
     expect({ checkout: after.checkout, taxRules: after.taxRules }).toEqual({ checkout: before.checkout, taxRules: before.taxRules });
   });
 
-  it('saves till letter, tips, cash tips, limits and tax rates: a manager is asked no PIN', async () => {
+  it('saves till letter, tips, cash tips, the tip basis, limits and tax rates: a manager is asked no PIN', async () => {
     const client = await withCore(CHECKOUT_CONFIG, undefined, { signIn: 'manager' });
     renderWith(client, <Settings currency="usd" />);
     const form = await section();
@@ -53,6 +53,7 @@ describe('checkout settings', () => {
     fireEvent.change(form.getByLabelText('Tip 2'), { target: { value: '12.5' } });
     fireEvent.change(form.getByLabelText('Tip 3'), { target: { value: '' } }); // was 20%: two tips from now on
     fireEvent.click(form.getByLabelText('Cash payments can take a tip too'));
+    fireEvent.click(form.getByLabelText('The amount before tax'));
     fireEvent.change(form.getByLabelText('Above this percent off'), { target: { value: '15' } });
     fireEvent.change(form.getByLabelText('Above this amount off'), { target: { value: '5' } });
     fireEvent.click(form.getByLabelText('Tax included'));
@@ -64,7 +65,7 @@ describe('checkout settings', () => {
     fireEvent.click(form.getByRole('button', { name: 'Save checkout settings' }));
     await waitFor(() => expect(screen.getByText('Checkout settings saved.')).toBeTruthy());
     const saved = await client.call('settings.get', {});
-    expect(saved.checkout).toEqual({ tillLetter: 'B', tipPercents: [1000, 1250], cashTips: true, discountApproval: { percentBps: 1500, amount: 500 } });
+    expect(saved.checkout).toEqual({ tillLetter: 'B', tipPercents: [1000, 1250], cashTips: true, tipBasis: 'pre_tax', discountApproval: { percentBps: 1500, amount: 500 } });
     expect(saved.taxRules).toEqual({ taxIncluded: true, rounding: 'per_order', rates: [{ taxClass: 'standard', name: 'VAT', ratePpm: 200_000 }] });
     expect((await client.call('orders.place', { lines: [{ menuItemId: 'mi_fries', quantity: 1 }] })).label).toBe('B1');
   });

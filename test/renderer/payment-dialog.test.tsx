@@ -42,6 +42,26 @@ describe('PaymentDialog', () => {
     expect(paid[0]?.order.paidAmount).toBe(1200);
   });
 
+  it('suggests tips on the amount before tax when the restaurant chooses so, and says so; the tip taken is that one', async () => {
+    t = await startTestCore({ tax: { rates: 'standard:Sales tax:10' }, checkout: { tipBasis: 'pre-tax', tipPercents: '20' } as never });
+    const client = createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
+    const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 2 }] });
+    const beforeTax = order.check.total - order.check.taxTotal;
+    const { checkout } = await client.call('menu.snapshot', {});
+    const paid: Payment[] = [];
+    render(
+      <BridgeContext.Provider value={client}>
+        <PaymentDialog order={order} checkout={checkout} onClose={() => undefined} onPaid={(_o, _change, payment) => paid.push(payment)} />
+      </BridgeContext.Provider>,
+    );
+    const tip = Math.round(beforeTax * 0.2);
+    expect(screen.getByText(`Tip (suggested on $${(beforeTax / 100).toFixed(2)} before tax)`)).toBeTruthy();
+    fireEvent.click(screen.getByLabelText(`20% · $${(tip / 100).toFixed(2)}`));
+    fireEvent.click(screen.getByTestId('confirm-payment'));
+    await waitFor(() => expect(paid).toHaveLength(1));
+    expect(paid[0]).toMatchObject({ amount: order.total, tip });
+  });
+
   it('asks for a second look before a charge above the confirmation amount ($4,000.75 on a $1,000.00 setting)', async () => {
     t = await startTestCore();
     const client = createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
