@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Order } from '../bridge/contract';
 import { leastRoleFor, type Permission } from '../bridge/staff/roles';
-import { ErrorNote } from './components/Dialog';
+import { ConfirmDialog, ErrorNote } from './components/Dialog';
 import { PrinterIndicator } from './components/PrinterIndicator';
 import { StaffBar } from './components/StaffBar';
 import { SyncIndicator } from './components/SyncIndicator';
@@ -103,15 +103,23 @@ function Till() {
   }, [pending]);
 
   const setTicket = (update: (ticket: Ticket) => Ticket) => setTicketState(update);
-  const editOrder = (order: Order) => {
-    setTicketState(ticketFromOrder(order));
+  /** A ticket about to replace one being built that was never sent, with what replaces it in words. */
+  const [replacing, setReplacing] = useState<{ next: Ticket; what: string } | null>(null);
+  const openOnRegister = (next: Ticket) => {
+    setTicketState(next);
+    setReplacing(null);
     setScreen('register');
   };
+  /** Opens `next` on the register; a new ticket with items not sent yet is never dropped without asking. */
+  const replaceTicket = (next: Ticket, what: string) => {
+    if (ticket.editingOrderId === null && ticket.lines.length > 0) setReplacing({ next, what });
+    else openOnRegister(next);
+  };
+  const editOrder = (order: Order) => replaceTicket(ticketFromOrder(order), `Opening order ${order.label}`);
   /** A table seated from the floor: a fresh check at that table for that many guests. */
-  const startAtTable = (table: string, guests: number) => {
-    setTicketState({ ...emptyTicket, service: { type: 'dine_in', table, guests: String(guests) } });
-    setScreen('register');
-  };
+  const startAtTable = (table: string, guests: number) =>
+    replaceTicket({ ...emptyTicket, service: { type: 'dine_in', table, guests: String(guests) } }, `Starting a check at table ${table}`);
+  const unsentItems = ticket.lines.reduce((n, line) => n + line.quantity, 0);
 
   if (!session) {
     return (
@@ -193,6 +201,16 @@ function Till() {
         ) : (
           <Settings currency={menu.currency} resetDone={resetDone} />
         )}
+        {replacing ? (
+          <ConfirmDialog
+            title="Drop the ticket on the register?"
+            message={`The register holds a new ticket of ${unsentItems} ${unsentItems === 1 ? 'item' : 'items'}, not sent yet. ${replacing.what} drops it.`}
+            confirmLabel="Drop it and go on"
+            danger
+            onConfirm={() => openOnRegister(replacing.next)}
+            onClose={() => setReplacing(null)}
+          />
+        ) : null}
       </main>
     </div>
   );
