@@ -50,8 +50,11 @@ export class FloorPlan {
   }
 
   tables(): TableDoc[] {
+    // In the floor's order: by section as the sections are ordered, then row by row.
     return this.sql.allSql<TableDoc>(
-      'SELECT id, section_id, name, seats, shape, x, y, width, height, version FROM floor_tables WHERE removed = 0 ORDER BY section_id, y, x, id',
+      `SELECT t.id, t.section_id, t.name, t.seats, t.shape, t.x, t.y, t.width, t.height, t.version
+       FROM floor_tables t LEFT JOIN floor_sections s ON s.id = t.section_id
+       WHERE t.removed = 0 ORDER BY s.position, s.name_key, t.section_id, t.y, t.x, t.id`,
       [],
     );
   }
