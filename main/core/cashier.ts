@@ -446,8 +446,16 @@ export class Cashier {
     // A table is found by its whole name ("12", "t12", "patio 4"): "1" is table 1, not 12.
     const tables = tableQueryKeys(search);
     const atTable = (d: OrderDoc) => d.service?.table != null && tables.includes(tableKey(d.service.table));
+    // A server by the start of any of their names ("carl", "cash" for Carl Cashier), among the recent orders.
+    const servers = new Set(this.store.staff.list().filter((m) => m.name.toLowerCase().split(/\s+/).some((word) => word.startsWith(search))).map((m) => m.id));
+    const owners = servers.size === 0 ? new Map<string, { staff_id: string }>() : this.store.shifts.attributionsOf('order', recent.map((d) => d.id));
+    const byServer = (d: OrderDoc) => servers.has(owners.get(d.id)?.staff_id ?? '');
     const matches = (d: OrderDoc) =>
-      (d.customer?.name ?? '').toLowerCase().includes(search) || (d.customer?.phone ?? '').includes(search) || (d.number ?? '').toLowerCase().startsWith(search) || atTable(d);
+      (d.customer?.name ?? '').toLowerCase().includes(search) ||
+      (d.customer?.phone ?? '').includes(search) ||
+      (d.number ?? '').toLowerCase().startsWith(search) ||
+      atTable(d) ||
+      byServer(d);
     const older = this.store.cashier
       .searchOrders(search, filter.limit)
       .filter((d) => (filter.status === undefined || d.status === filter.status) && d.created_at >= from && d.created_at < to);

@@ -188,7 +188,7 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
           </label>
           <label>
             Search
-            <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Number, table, name or phone" />
+            <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Number, table, server, name or phone" />
           </label>
         </form>
         {from || to ? <BusinessDayNote day={from || to} /> : null}

@@ -35,6 +35,11 @@ describe('giving a check to another server', () => {
     const back = await t.call('orders.transfer', { id: mine.id, toStaffId: STAFF_ID.cashier, managerPin: STAFF.manager.pin });
     expect(back.staff?.id).toBe(STAFF_ID.cashier);
     expect((await t.call('orders.list', { search: '12' }))[0]?.staff?.id).toBe(STAFF_ID.cashier);
+    // Orders finds a server's checks by the start of a name of theirs.
+    const carls = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
+    await t.call('orders.transfer', { id: carls.id, toStaffId: STAFF_ID.cashier2 });
+    expect((await t.call('orders.list', { search: 'carl' })).map((o) => o.id)).toEqual([carls.id]);
+    expect((await t.call('orders.list', { search: 'cass' })).map((o) => o.id)).toEqual([mine.id]);
   });
 
   it('refuses someone no longer on the staff, and a closed check; the roster lists active staff by name', async () => {
