@@ -14,7 +14,7 @@ round() {
   local log="$log_dir/$name.log"
   local started=$SECONDS
   if "$@" >"$log" 2>&1; then
-    echo "$name: green in $((SECONDS - started)) s ($(grep -E '^ +Tests ' "$log" | tail -1 | sed -E 's/\x1b\[[0-9;]*m//g; s/^ +//'))"
+    echo "$name: green in $((SECONDS - started)) s ($(sed -E 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ +Tests ' | tail -1 | sed -E 's/^ +//'))"
   else
     echo "$name: RED after $((SECONDS - started)) s; the failures are in $log:"
     grep -E 'FAIL|✗|×' "$log" | sed -E 's/\x1b\[[0-9;]*m//g' | head -20
