@@ -1,10 +1,10 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { TableCheck } from '../../bridge/tables/contract';
 import { ApprovalPin } from '../components/ApprovalPin';
-import { describedBy, FieldError } from '../components/FieldError';
 import { BridgeCallError } from '../lib/bridge-client';
 import { describeError, useBridge, useQuery } from '../lib/hooks';
 import { useApproval, useSession } from '../lib/session';
+import { PickForm } from './PickForm';
 
 /**
  * Gives a check to another server (orders.transfer): one's own at once; someone else's with a
@@ -12,7 +12,6 @@ import { useApproval, useSession } from '../lib/session';
  */
 export function GiveCheck({ check, onGiven, onCancel }: { check: TableCheck; onGiven: (to: string) => void; onCancel: () => void }) {
   const client = useBridge();
-  const id = useId();
   const { session } = useSession();
   const approval = useApproval('order.adopt');
   const needsPin = approval.needed && check.server !== null && check.server.id !== session?.signedIn?.id;
@@ -42,33 +41,18 @@ export function GiveCheck({ check, onGiven, onCancel }: { check: TableCheck; onG
     }
   };
   return (
-    <form
-      className="move-check"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void give();
-      }}
-    >
-      <label>
-        Give {check.label} to
-        <select value={chosen?.id ?? ''} data-autofocus onChange={(event) => setTo(event.target.value)} {...describedBy(`${id}-error`, error ?? rosterError)}>
-          {choices.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <FieldError id={`${id}-error`} message={error ?? rosterError} />
-      <ApprovalPin needed={needsPin} permission="order.adopt" value={pin} onChange={setPin} error={pinError} />
-      <div className="dialog-actions">
-        <button type="button" className="secondary big" onClick={onCancel}>
-          Keep it
-        </button>
-        <button type="submit" className="primary big" disabled={busy || !chosen || (needsPin && pin === '')}>
-          Give it
-        </button>
-      </div>
-    </form>
+    <PickForm
+      label={`Give ${check.label} to`}
+      options={choices.map((m) => ({ value: m.id, label: m.name }))}
+      value={chosen?.id ?? ''}
+      onChange={setTo}
+      error={error ?? rosterError}
+      extra={<ApprovalPin needed={needsPin} permission="order.adopt" value={pin} onChange={setPin} error={pinError} />}
+      keepLabel="Keep it"
+      goLabel="Give it"
+      canGo={!busy && chosen !== undefined && !(needsPin && pin === '')}
+      onKeep={onCancel}
+      onGo={() => void give()}
+    />
   );
 }

@@ -1,8 +1,8 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { TableCheck, TableView } from '../../bridge/tables/contract';
-import { describedBy, FieldError } from '../components/FieldError';
 import { describeError, useBridge } from '../lib/hooks';
 import { STATE_NAMES } from './floor-text';
+import { PickForm } from './PickForm';
 
 /**
  * Moves a check to another table: its service names the new table (the guests stay), as any change
@@ -10,7 +10,6 @@ import { STATE_NAMES } from './floor-text';
  */
 export function MoveCheck({ check, from, tables, onMoved, onCancel }: { check: TableCheck; from: TableView; tables: readonly TableView[]; onMoved: (to: string) => void; onCancel: () => void }) {
   const client = useBridge();
-  const id = useId();
   const choices = tables.filter((t) => t.id !== from.id).sort((a, b) => Number(a.state !== 'free') - Number(b.state !== 'free'));
   const [to, setTo] = useState(choices[0]?.id ?? '');
   const [error, setError] = useState<string | null>(null);
@@ -32,32 +31,17 @@ export function MoveCheck({ check, from, tables, onMoved, onCancel }: { check: T
     }
   };
   return (
-    <form
-      className="move-check"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void move();
-      }}
-    >
-      <label>
-        Move {check.label} to table
-        <select value={to} data-autofocus onChange={(event) => setTo(event.target.value)} {...describedBy(`${id}-error`, error)}>
-          {choices.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name} · {STATE_NAMES[t.state]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <FieldError id={`${id}-error`} message={error} />
-      <div className="dialog-actions">
-        <button type="button" className="secondary big" onClick={onCancel}>
-          Keep it here
-        </button>
-        <button type="submit" className="primary big" disabled={busy || choices.length === 0}>
-          Move
-        </button>
-      </div>
-    </form>
+    <PickForm
+      label={`Move ${check.label} to table`}
+      options={choices.map((t) => ({ value: t.id, label: `${t.name} · ${STATE_NAMES[t.state]}` }))}
+      value={to}
+      onChange={setTo}
+      error={error}
+      keepLabel="Keep it here"
+      goLabel="Move"
+      canGo={!busy && choices.length > 0}
+      onKeep={onCancel}
+      onGo={() => void move()}
+    />
   );
 }
