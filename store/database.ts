@@ -12,6 +12,13 @@ const SQLITE_HEADER = 'SQLite format 3\0';
 /** The smallest SQLite file that is not empty: one 512-byte page is the minimum page size. */
 const SMALLEST_DATABASE_BYTES = 512;
 const BUSY_TIMEOUT_MS = 5_000;
+/**
+ * SQLite's page cache on the store's connection, in KiB (better-sqlite3 builds SQLite with 16 MB).
+ * The terminal's memory budget is 150 MB at all times, and a first sync of a year of orders fills
+ * any cache with pages it reads once; the operating system caches the file as well, so a page
+ * missing here costs a read call, not a disk access. docs/sync.md, "The pull's memory".
+ */
+export const PAGE_CACHE_KIB = 4_000;
 
 /**
  * Runs kysely-compiled queries synchronously through better-sqlite3 prepared statements, cached by
@@ -201,6 +208,7 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Op
   checkHeaderAgreesWithSize(file, hasWriteAheadLog(file));
   const db = openHandle(file);
   try {
+    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     if (clean) checkRegisterTables(db, file);
     else checkWholeFile(db, file);
     const found = currentVersion(db);

@@ -34,15 +34,16 @@ const LINE_EXTRAS = ['note', 'discount', 'tax_class'] as const;
  * modifiers, where the server's line does not state them itself.
  */
 export function carryLineExtras(previous: readonly OrderLineDoc[], next: readonly Record<string, unknown>[]): Record<string, unknown>[] {
-  const unused = [...previous];
+  const unused = previous.map((line) => ({ line, key: docKey(line) }));
   return next.map((line) => {
     const modifiers = Array.isArray(line.modifiers) ? (line.modifiers as { modifier_id?: unknown }[]).map((m) => String(m.modifier_id)) : [];
     const key = keyOf(String(line.menu_item_id), modifiers);
-    const at = unused.findIndex((old) => docKey(old) === key);
+    const at = unused.findIndex((old) => old.key === key);
     if (at < 0) return line;
     const [match] = unused.splice(at, 1);
-    const carried: Record<string, unknown> = { ...line };
-    for (const field of LINE_EXTRAS) if (carried[field] === undefined) carried[field] = match![field];
+    // Object.assign, not a spread: see ServerState's #wholeDoc (a pull runs this for every line).
+    const carried: Record<string, unknown> = Object.assign({}, line);
+    for (const field of LINE_EXTRAS) if (carried[field] === undefined) carried[field] = match!.line[field];
     return carried;
   });
 }

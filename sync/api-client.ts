@@ -1,6 +1,7 @@
 // The /v1 HTTP client: one keep-alive undici Agent for every call, a timeout on every request,
 // responses validated by zod (liberal: schemas keep unknown fields), and every failure turned
 // into an ApiError whose kind tells the caller what to do next.
+import { finished, type Readable } from 'node:stream';
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { Clock } from '../common/clock';
@@ -10,6 +11,7 @@ import { silentLogger } from '../common/log';
 import { ApiError, classifyHttpError, extractErrorCode } from './api-error';
 import { parseRetryAfter } from './backoff';
 import type { CredentialsProvider } from './credentials';
+import type { ReplyBuffer, ReplyBuffers } from './reply-buffers';
 
 export interface ApiClientOptions {
   /** {base_url}: ends with /v1. */
@@ -39,6 +41,37 @@ export interface ApiResult<T> {
   status: number;
   data: T;
 }
+
+/**
+ * A 2xx reply read into a buffer of a ReplyBuffers and not decoded yet (`callDeferred`): a page a
+ * pull fetched ahead waits as bytes, not as objects (sync/reply-buffers.ts says why).
+ */
+export class DeferredReply<T> {
+  #buffer: ReplyBuffer | null;
+
+  constructor(
+    readonly status: number,
+    buffer: ReplyBuffer,
+    private readonly buffers: ReplyBuffers,
+    private readonly validate: (json: unknown) => T,
+  ) {
+    this.#buffer = buffer;
+  }
+
+  /** Parses and validates the body (an unreadable one throws the ApiError `call` would) and gives its buffer back. Once. */
+  decode(): T {
+    const buffer = this.#buffer;
+    if (buffer === null) throw new Error('a deferred reply is decoded once');
+    this.#buffer = null;
+    const text = buffer.takeText();
+    this.buffers.giveBack(buffer);
+    return this.validate(parseJson(text));
+  }
+}
+
+/** Marks a call `callDeferred` makes through `call` (so subclasses that watch `call` see it too): where its 2xx body goes. */
+const READ_INTO = Symbol('read into');
+type DeferredCall<T> = ApiCall<T> & { [READ_INTO]?: ReplyBuffers };
 
 const UNDICI_TRANSPORT_CODES_BEFORE_SEND = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -80,6 +113,16 @@ export class ApiClient {
     }
   }
 
+  /**
+   * As `call`, but a 2xx body is read into a buffer of `buffers` and decoded only by the reply's
+   * `decode()`. Other answers fail as `call` fails.
+   */
+  async callDeferred<T>(call: ApiCall<T>, buffers: ReplyBuffers): Promise<DeferredReply<T>> {
+    const deferred: DeferredCall<T> = { ...call, [READ_INTO]: buffers };
+    const { data } = await this.call(deferred);
+    return data as unknown as DeferredReply<T>;
+  }
+
   /** Closes the connections once the requests in flight have finished. */
   async close(): Promise<void> {
     await this.#agent.close();
@@ -95,7 +138,7 @@ export class ApiClient {
     return this.#agent;
   }
 
-  async #send<T>(call: ApiCall<T>, bearer: string): Promise<ApiResult<T>> {
+  async #send<T>(call: DeferredCall<T>, bearer: string): Promise<ApiResult<T>> {
     const url = this.#url(call);
     const headers: Record<string, string> = { authorization: `Bearer ${bearer}`, accept: 'application/json' };
     let body: string | undefined;
@@ -109,6 +152,7 @@ export class ApiClient {
 
     let response: Dispatcher.ResponseData;
     let text: string;
+    const readInto = call[READ_INTO];
     try {
       response = await request(url, {
         method: call.method,
@@ -117,6 +161,18 @@ export class ApiClient {
         dispatcher: this.#agent,
         signal: AbortSignal.timeout(timeoutMs),
       });
+      const status = response.statusCode;
+      if (readInto !== undefined && status >= 200 && status < 300) {
+        const buffer = readInto.lend();
+        try {
+          await readBody(response.body, buffer);
+        } catch (error) {
+          readInto.giveBack(buffer);
+          throw error;
+        }
+        const reply = new DeferredReply(status, buffer, readInto, (json) => this.#validated(call, status, json));
+        return { status, data: reply as unknown as T };
+      }
       text = await response.body.text();
     } catch (error) {
       throw transportError(error, call.method, url, hasSideEffects);
@@ -124,18 +180,7 @@ export class ApiClient {
 
     const status = response.statusCode;
     const json = parseJson(text);
-    if (status >= 200 && status < 300) {
-      const parsed = call.schema.safeParse(json);
-      if (!parsed.success) {
-        this.#logger.warn({ method: call.method, path: call.path, status, issues: parsed.error.issues.slice(0, 3) }, 'unreadable API response');
-        // The server did process the call; we just cannot read what it said.
-        throw new ApiError('server', `unreadable ${call.method} ${call.path} response: ${parsed.error.issues[0]?.message ?? 'invalid'}`, {
-          status,
-          ambiguous: hasSideEffects,
-        });
-      }
-      return { status, data: parsed.data };
-    }
+    if (status >= 200 && status < 300) return { status, data: this.#validated(call, status, json) };
 
     const { code, message } = extractErrorCode(json);
     const kind = classifyHttpError(status, code);
@@ -145,6 +190,18 @@ export class ApiClient {
       retryAfterMs: parseRetryAfter(response.headers['retry-after'], this.#clock.now()),
       // A 5xx may come after the server committed; 4xx answers mean it refused the call.
       ambiguous: hasSideEffects && (kind === 'server' || kind === 'timeout'),
+    });
+  }
+
+  /** A 2xx body as the call's schema reads it; an unreadable one is a server failure. */
+  #validated<T>(call: ApiCall<T>, status: number, json: unknown): T {
+    const parsed = call.schema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    this.#logger.warn({ method: call.method, path: call.path, status, issues: parsed.error.issues.slice(0, 3) }, 'unreadable API response');
+    // The server did process the call; we just cannot read what it said.
+    throw new ApiError('server', `unreadable ${call.method} ${call.path} response: ${parsed.error.issues[0]?.message ?? 'invalid'}`, {
+      status,
+      ambiguous: call.method !== 'GET',
     });
   }
 
@@ -167,6 +224,23 @@ function transportError(error: unknown, method: string, url: string, hasSideEffe
   // A refused or unresolved connection never carried our request: safe to resend as is.
   const neverSent = UNDICI_TRANSPORT_CODES_BEFORE_SEND.has(code);
   return new ApiError('network', `${method} ${path} failed: ${code}`, { ambiguous: hasSideEffects && !neverSent, transportCode: code });
+}
+
+/**
+ * Copies a body into `into` as it arrives; the listeners are gone once it ends, so the response
+ * stream (kept by promises older than the reply) holds nothing of it.
+ */
+function readBody(body: Readable, into: ReplyBuffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => into.append(chunk);
+    body.on('data', onData);
+    const stopWatching = finished(body, (error) => {
+      body.off('data', onData);
+      stopWatching();
+      if (error) reject(error);
+      else resolve();
+    });
+  });
 }
 
 function parseJson(text: string): unknown {

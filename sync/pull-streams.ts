@@ -4,6 +4,8 @@
 // window's end); a stream that runs out takes half of the widest window still running, so the
 // work stays balanced however the orders are spread over time. Each page is committed with the
 // state of every window (the cursor), so an interrupted pull resumes where each window stood.
+// Pages wait undecoded and are decoded one at a time, when their turn to be written comes: the
+// memory of a pull is one decoded page, whatever the number of streams (docs/sync.md).
 import { letRequestsLeave } from './event-loop';
 import { newestOf, oldestFirst } from './pages';
 
@@ -57,8 +59,11 @@ export class NoKeysetError extends Error {
   }
 }
 
+/** A page fetched and not decoded yet: calling it decodes it (once), which may throw what an unreadable page throws. */
+export type UndecodedPage<R> = () => StreamPage<R>;
+
 export interface StreamsDeps<R> {
-  fetch(window: Readonly<PullWindow>): Promise<StreamPage<R>>;
+  fetch(window: Readonly<PullWindow>): Promise<UndecodedPage<R>>;
   /** Writes the page just fetched (by `fetch` for that window) with the cursor, in one commit. */
   write(page: StreamPage<R>, cursor: string): void;
   /** Streams at once (bounded: each holds one request in flight). */
@@ -126,48 +131,55 @@ export async function pullInStreams<R>(startedAt: number, initial: readonly Pull
     }
   };
 
+  // One page decoded and written at a time; the others wait as bytes (their turn is FIFO).
+  let lastTurn = Promise.resolve();
+  const nextTurn = (): Promise<() => void> => {
+    const previous = lastTurn;
+    let end!: () => void;
+    lastTurn = new Promise<void>((resolve) => (end = resolve));
+    return previous.then(() => end);
+  };
+
   const runWindow = async (window: PullWindow): Promise<void> => {
     let next = deps.fetch(window);
     for (;;) {
-      const page = await next;
+      const undecoded = await next;
       if (failed !== null) return;
-      // Only the server's word ends a window: a short or empty page may still link on.
-      const moved = { after: window.after, page: window.page };
-      let done = !page.more;
-      if (page.more && page.ids.length < 2) {
-        moved.page += 1; // an empty page that links on, or one record that cannot show the order: by number
-      } else if (page.more) {
-        // Listed newest first, or without creation times: a keyset walk would skip; the caller pages by number.
-        if (!oldestFirst(page.createdAt)) throw new NoKeysetError();
-        const newest = newestOf(page.createdAt);
-        if (window.after !== null && newest <= window.after + 1) {
-          moved.page += 1; // a whole page within one millisecond: step through it by number
-        } else {
-          pageSpan.set(window, newest - page.createdAt[0]!);
-          moved.after = newest - 1; // several records may share a millisecond: ids dedupe
-          moved.page = 1;
-        }
-      }
-      if (!done) {
-        // The next request leaves before this page is written: the server works while SQLite does.
-        next = deps.fetch({ ...moved, before: window.before });
-        next.catch(() => undefined); // awaited above on the next turn
-        await letRequestsLeave();
+      const endTurn = await nextTurn();
+      try {
         if (failed !== null) return;
+        // Only `held` refers to the decoded page, and it lets go once the page is written: this
+        // function waits on the network next, and whatever it still referred to would be kept
+        // by it through young-generation collections (sync/reply-buffers.ts says why that matters).
+        const held = decode(undecoded);
+        const step = stepAfter(window, held);
+        if (step.span !== null) pageSpan.set(window, step.span);
+        if (!step.done) {
+          // The next request leaves before this page is written: the server works while SQLite does.
+          next = deps.fetch({ ...step.moved, before: window.before });
+          next.catch(() => undefined); // awaited above on the next turn
+          await letRequestsLeave();
+          if (failed !== null) return;
+        }
+        // The window moves with the page it writes, in the same synchronous step: a cursor another
+        // stream commits in between must not claim pages this one has not written.
+        Object.assign(window, step.moved);
+        // A stolen half may have moved this window's end below what the last page reached.
+        const done = step.done || (window.before !== null && window.after !== null && window.after >= window.before - 1);
+        if (done) {
+          close(window);
+          pageSpan.delete(window);
+        }
+        writeHeld(held, cursorOf(), deps);
+        pages += 1;
+        advanced();
+        if (done) return;
+      } catch (error) {
+        failed ??= error; // before the next turn: no stream decodes or writes a page after this one failed
+        throw error;
+      } finally {
+        endTurn();
       }
-      // The window moves with the page it writes, in the same synchronous step: a cursor another
-      // stream commits in between must not claim pages this one has not written.
-      Object.assign(window, moved);
-      // A stolen half may have moved this window's end below what the last page reached.
-      if (window.before !== null && window.after !== null && window.after >= window.before - 1) done = true;
-      if (done) {
-        close(window);
-        pageSpan.delete(window);
-      }
-      deps.write(page, cursorOf());
-      pages += 1;
-      advanced();
-      if (done) return;
     }
   };
 
@@ -179,6 +191,45 @@ export async function pullInStreams<R>(startedAt: number, initial: readonly Pull
   await Promise.all(streams);
   if (failed !== null) throw failed;
   return { pages };
+}
+
+/** A decoded page until it is written (then `page` is null). */
+interface HeldPage<R> {
+  page: StreamPage<R> | null;
+}
+
+function decode<R>(undecoded: UndecodedPage<R>): HeldPage<R> {
+  return { page: undecoded() };
+}
+
+function writeHeld<R>(held: HeldPage<R>, cursor: string, deps: StreamsDeps<R>): void {
+  const page = held.page!;
+  held.page = null;
+  deps.write(page, cursor);
+}
+
+/**
+ * Where a window stands once the held page is written: only the server's word ends it (a short or
+ * empty page may still link on); `span` is the time a full page covered, when it moved by keyset.
+ */
+function stepAfter<R>(window: Readonly<PullWindow>, held: HeldPage<R>): { moved: { after: number | null; page: number }; done: boolean; span: number | null } {
+  const page = held.page!;
+  const moved = { after: window.after, page: window.page };
+  if (!page.more) return { moved, done: true, span: null };
+  if (page.ids.length < 2) {
+    moved.page += 1; // an empty page that links on, or one record that cannot show the order: by number
+    return { moved, done: false, span: null };
+  }
+  // Listed newest first, or without creation times: a keyset walk would skip; the caller pages by number.
+  if (!oldestFirst(page.createdAt)) throw new NoKeysetError();
+  const newest = newestOf(page.createdAt);
+  if (window.after !== null && newest <= window.after + 1) {
+    moved.page += 1; // a whole page within one millisecond: step through it by number
+    return { moved, done: false, span: null };
+  }
+  moved.after = newest - 1; // several records may share a millisecond: ids dedupe
+  moved.page = 1;
+  return { moved, done: false, span: newest - page.createdAt[0]! };
 }
 
 /** Cuts (after, ∞) into `count` windows of equal time up to `until`; the last stays unbounded (orders made during the pull). */

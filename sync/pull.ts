@@ -19,8 +19,9 @@ import type { EntityKind, ServerRecord, Store } from '../store/index';
 import type { ApiClient } from './api-client';
 import { ApiError } from './api-error';
 import { letRequestsLeave } from './event-loop';
-import { hasMorePages, newestOf, oldestFirst } from './pages';
-import { NoKeysetError, parseStreamsCursor, pullInStreams, splitWindows, type PullWindow, type StreamPage } from './pull-streams';
+import { hasMorePages, newestOf, oldestFirst, type PageSignals } from './pages';
+import { NoKeysetError, parseStreamsCursor, pullInStreams, splitWindows, type PullWindow, type StreamPage, type UndecodedPage } from './pull-streams';
+import { ReplyBuffers } from './reply-buffers';
 import { menuItemVersionScope } from './webhooks';
 import { categoryRecord, claimOwnOrders, locationRecord, menuItemRecord, modifierRecords, orderRecord } from './server-records';
 
@@ -61,14 +62,14 @@ export interface ScopeSpec<R> {
 }
 
 interface PassOutcome extends PassResult {
-  /** Server ids seen by the pass. */
-  seen: Set<string>;
+  /** Server ids seen by the pass; null for a pass of keyset streams, which is steady by the list's total alone. */
+  seen: Set<string> | null;
   /** Some pages were stepped by number (records without created_at): the pass can drift unseen, as a numbered one. */
   byPageNumber: boolean;
 }
 
-function sameIds(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  if (a.size !== b.size) return false;
+function sameIds(a: ReadonlySet<string> | null, b: ReadonlySet<string> | null): boolean {
+  if (a === null || b === null || a.size !== b.size) return false;
   for (const id of a) if (!b.has(id)) return false;
   return true;
 }
@@ -97,6 +98,17 @@ export interface PassResult {
   drifted: boolean;
   records: number;
   pages: number;
+}
+
+/** A decoded list page as the streams read it (sync/pull-streams.ts). */
+function streamPage<R>(data: PageSignals & { data: readonly R[]; meta?: { total?: number } | undefined }, page: number): StreamPage<R> {
+  return {
+    records: data.data,
+    ids: data.data.map((r) => (r as { id: string }).id),
+    createdAt: data.data.map((r) => Date.parse(String((r as { created_at?: string }).created_at ?? ''))),
+    more: hasMorePages(data, page),
+    total: data.meta?.total ?? null,
+  };
 }
 
 export class Puller {
@@ -137,7 +149,7 @@ export class Puller {
     await this.#guard('orders', async () => {
       if (!options.fullOrders) return this.incrementalOrders(options.locationId);
       // A fresh till: the open orders (the ones being served now) before a year of history.
-      if (!this.initialSyncDone(options.locationId)) await this.#keysetPass(this.#ordersSpec(options.locationId, { status: 'open' }), { full: false });
+      if (!this.initialSyncDone(options.locationId)) await this.#keysetPass(this.#ordersSpec(options.locationId, { status: 'open' }), { full: false, keepIds: false });
       this.orderProgress = { done: 0, total: null };
       try {
         await this.fullPull(this.orderScope(options.locationId));
@@ -293,9 +305,9 @@ export class Puller {
    * fsync per page was half the time of a pull): a power cut can only lose the last pages with
    * their cursor, which the next pull fetches again.
    */
-  #writePage<R>(spec: ScopeSpec<R>, data: readonly R[], startedAt: number, cursor: string | null, seen: Set<string>): number {
+  #writePage<R>(spec: ScopeSpec<R>, data: readonly R[], startedAt: number, cursor: string | null | undefined, seen: Set<string> | null): number {
     const serverRecords = data.flatMap((r) => spec.toRecords(r));
-    for (const record of serverRecords) seen.add(record.id);
+    if (seen !== null) for (const record of serverRecords) seen.add(record.id);
     this.#store.refetchableTransaction(() => {
       if (spec.kind === 'order') claimOwnOrders(this.#store, data as unknown as ClientOrder[]);
       if (spec.kind === 'menu_item') {
@@ -319,27 +331,29 @@ export class Puller {
     const startedAt = saved?.startedAt ?? this.#clock.now();
     const pageSchema = clientListEnvelopeSchema(spec.schema);
     const perPage = this.#tuning.perPage;
-    const seen = new Set<string>();
+    // Pages fetched ahead wait in these as bytes until their turn to be written (sync/reply-buffers.ts).
+    const buffers = new ReplyBuffers();
     let records = 0;
-    const fetch = async (window: Readonly<PullWindow>): Promise<StreamPage<R>> => {
-      const { data } = await this.#api.call({
-        method: 'GET',
-        path: spec.path,
-        query: { ...spec.query, created_after: isoOrUndefined(window.after), created_before: isoOrUndefined(window.before), per_page: perPage, page: window.page },
-        schema: pageSchema,
-      });
-      return {
-        records: data.data,
-        ids: data.data.map((r) => (r as { id: string }).id),
-        createdAt: data.data.map((r) => Date.parse(String((r as { created_at?: string }).created_at ?? ''))),
-        more: hasMorePages(data, window.page),
-        total: data.meta?.total ?? null,
-      };
-    };
+    const fetch = (window: Readonly<PullWindow>): Promise<UndecodedPage<R>> =>
+      this.#api
+        .callDeferred(
+          {
+            method: 'GET',
+            path: spec.path,
+            query: { ...spec.query, created_after: isoOrUndefined(window.after), created_before: isoOrUndefined(window.before), per_page: perPage, page: window.page },
+            schema: pageSchema,
+          },
+          buffers,
+        )
+        .then((reply) => () => streamPage(reply.decode(), window.page));
+    const progress = spec.kind === 'order' ? this.orderProgress : null;
+    // What a resumed pass saw before it was interrupted; each page then adds the orders it is the first to see.
+    if (progress !== null) progress.done = this.#store.server.countSeenSince(spec.kind, spec.scope, startedAt);
     const write = (page: StreamPage<R>, cursor: string) => {
-      records += this.#writePage(spec, page.records, startedAt, cursor, seen);
-      if (spec.kind === 'order' && this.orderProgress !== null) {
-        this.orderProgress.done = this.#store.server.countSeenSince(spec.kind, spec.scope, startedAt);
+      const firstSeen = progress === null ? 0 : new Set(page.ids).size - this.#store.server.countSeenAmong(spec.kind, spec.scope, startedAt, page.ids);
+      records += this.#writePage(spec, page.records, startedAt, cursor, null);
+      if (progress !== null) {
+        progress.done += firstSeen;
         this.#onProgress();
       }
     };
@@ -348,24 +362,37 @@ export class Puller {
     let pages = 0;
     try {
       if (windows === undefined) {
-        const lowerBound = spec.query.created_after === undefined ? null : Date.parse(String(spec.query.created_after));
-        const first = await fetch({ after: lowerBound, before: null, page: 1 });
-        if (spec.kind === 'order' && this.orderProgress !== null) this.orderProgress.total = first.total;
-        // Windows are cut from the first page's newest record on: only a page listed oldest first places them.
-        if (first.more && !oldestFirst(first.createdAt)) throw new NoKeysetError();
-        windows = first.more ? splitWindows(newestOf(first.createdAt) - 1, startedAt, this.#tuning.streams) : [];
-        write(first, JSON.stringify({ startedAt, windows }));
+        windows = await this.#firstStreamsPage(spec, startedAt, fetch, write);
         pages += 1;
       }
       pages += (await pullInStreams(startedAt, windows, { fetch, write, concurrency: this.#tuning.streams })).pages;
     } catch (error) {
-      if (error instanceof NoKeysetError) return this.#keysetPass(spec, { full: true });
+      if (error instanceof NoKeysetError) return this.#keysetPass(spec, { full: true, keepIds: true });
       throw error;
     }
     // Everything seen since the pass started (before an interruption too) must still exist, and nothing may be missing.
     const { data } = await this.#api.call({ method: 'GET', path: spec.path, query: { ...spec.query, per_page: 1, page: 1 }, schema: pageSchema });
     const drifted = data.meta?.total !== undefined && data.meta.total !== this.#store.server.countSeenSince(spec.kind, spec.scope, startedAt);
-    return { startedAt, drifted, records, pages, seen, byPageNumber: false };
+    return { startedAt, drifted, records, pages, seen: null, byPageNumber: false };
+  }
+
+  /**
+   * The first page of a fresh streams pass, alone: its newest record places the windows the
+   * streams then pull (only a page listed oldest first can). Writes it with them; returns them.
+   */
+  async #firstStreamsPage<R>(
+    spec: ScopeSpec<R>,
+    startedAt: number,
+    fetch: (window: Readonly<PullWindow>) => Promise<UndecodedPage<R>>,
+    write: (page: StreamPage<R>, cursor: string) => void,
+  ): Promise<PullWindow[]> {
+    const lowerBound = spec.query.created_after === undefined ? null : Date.parse(String(spec.query.created_after));
+    const first = (await fetch({ after: lowerBound, before: null, page: 1 }))();
+    if (spec.kind === 'order' && this.orderProgress !== null) this.orderProgress.total = first.total;
+    if (first.more && !oldestFirst(first.createdAt)) throw new NoKeysetError();
+    const windows = first.more ? splitWindows(newestOf(first.createdAt) - 1, startedAt, this.#tuning.streams) : [];
+    write(first, JSON.stringify({ startedAt, windows }));
+    return windows;
   }
 
   /**
@@ -373,9 +400,11 @@ export class Puller {
    * created_at: each request asks for the records created after the last one seen (minus a
    * millisecond, as several records may share one; ids dedupe), or the next page by number. The
    * next request leaves before the current page is written. Its cursor resumes a full pass from
-   * the start (pull-streams reads it).
+   * the start (pull-streams reads it). The ids it saw are kept only for a full pass (its total
+   * and the next pass are compared with them) or when the caller asks (`keepIds`): a first sync's
+   * open orders may be a year of them.
    */
-  async #keysetPass<R>(spec: ScopeSpec<R>, mode: { full: boolean }): Promise<PassOutcome> {
+  async #keysetPass<R>(spec: ScopeSpec<R>, mode: { full: boolean; keepIds: boolean }): Promise<PassOutcome> {
     const startedAt = this.#clock.now();
     const pageSchema = clientListEnvelopeSchema(spec.schema);
     const perPage = this.#tuning.perPage;
@@ -391,7 +420,7 @@ export class Puller {
         .then((r) => r.data);
     const createdAt = (record: R) => Date.parse(String((record as { created_at?: string }).created_at ?? ''));
 
-    const seen = new Set<string>();
+    const seen = mode.full || mode.keepIds ? new Set<string>() : null;
     let records = 0;
     let pages = 0;
     let after = lowerBound;
@@ -400,21 +429,22 @@ export class Puller {
     let next = fetch(after, page);
     for (;;) {
       const data = await next;
-      const fresh = data.data.filter((r) => !seen.has((r as { id: string }).id));
       // Only the server's word ends the list (links.next, total_pages): a page shorter than asked,
       // or empty, may still link on.
       const more = hasMorePages(data, page);
       const stamps = data.data.map(createdAt);
+      const newest = newestOf(stamps);
       let nextAfter = after;
       let nextPage = 1;
-      if (more && (data.data.length < 2 || fresh.length === 0 || !oldestFirst(stamps))) {
-        // An empty or one-record page, a whole page within one millisecond, records without
-        // created_at (the spec shows none) or listed newest first: step by page number. Without
-        // created_at or oldest first, a full pull needs two passes that agree, as numbered ones do.
+      if (more && (data.data.length < 2 || !oldestFirst(stamps) || (after !== null && newest <= after + 1))) {
+        // An empty or one-record page, records without created_at (the spec shows none) or listed
+        // newest first, or a whole page within the one millisecond after `after` (the next keyset
+        // request would bring it again): step by page number. Without created_at or oldest first,
+        // a full pull needs two passes that agree, as numbered ones do.
         nextPage = page + 1;
-        if (data.data.length >= 2 && !oldestFirst(stamps) && fresh.length > 0) byPageNumber = true;
+        if (data.data.length >= 2 && !oldestFirst(stamps)) byPageNumber = true;
       } else if (more) {
-        nextAfter = newestOf(stamps) - 1;
+        nextAfter = newest - 1;
       }
       // Ask for the next page before writing this one, and let the request leave before the
       // write blocks the thread: the server works while SQLite does.
@@ -423,8 +453,10 @@ export class Puller {
         next.catch(() => undefined);
         await letRequestsLeave();
       }
-      // Only full passes leave a resume point; a partial pass (incremental, open orders) has none.
-      const cursor = more && mode.full ? JSON.stringify({ after: nextAfter, startedAt }) : null;
+      // Only full passes leave a resume point; a partial pass (incremental, open orders) has none,
+      // and leaves the one of a full pull it interrupted (a fresh till's open orders come first
+      // at every try of its first sync).
+      const cursor = !mode.full ? undefined : more ? JSON.stringify({ after: nextAfter, startedAt }) : null;
       records += this.#writePage(spec, data.data, startedAt, cursor, seen);
       pages += 1;
       if (!more) break;
@@ -435,7 +467,7 @@ export class Puller {
     if (mode.full) {
       // Everything seen must still exist and nothing may be missing: compare with the total now.
       const { data } = await this.#api.call({ method: 'GET', path: spec.path, query: { ...spec.query, per_page: 1, page: 1 }, schema: pageSchema });
-      drifted = data.meta?.total !== undefined && data.meta.total !== seen.size;
+      drifted = data.meta?.total !== undefined && data.meta.total !== seen!.size;
     }
     return { startedAt, drifted, records, pages, seen, byPageNumber };
   }
@@ -510,8 +542,8 @@ export class Puller {
     }
     const startedAt = this.#clock.now();
     const since = new Date(mark - this.#tuning.orderOverlapMs).toISOString();
-    await this.#keysetPass(this.#ordersSpec(locationId, { created_after: since }), { full: false });
-    const openThere = (await this.#keysetPass(this.#ordersSpec(locationId, { status: 'open' }), { full: false })).seen;
+    await this.#keysetPass(this.#ordersSpec(locationId, { created_after: since }), { full: false, keepIds: false });
+    const openThere = (await this.#keysetPass(this.#ordersSpec(locationId, { status: 'open' }), { full: false, keepIds: true })).seen!;
     // Orders open here that the server no longer lists as open: read each to learn what happened.
     const openHere = this.#store.cashier.listOrders({ status: 'open', locationId: locationId ?? undefined, limit: 500 });
     const toCheck = openHere.filter((o) => {

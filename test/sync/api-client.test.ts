@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ApiClient } from '../../sync/api-client';
 import { ApiError } from '../../sync/api-error';
 import { ApiKeyCredentials, type CredentialsProvider } from '../../sync/credentials';
+import { ReplyBuffers } from '../../sync/reply-buffers';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -154,6 +155,57 @@ describe('ApiClient', () => {
     expect(result.data.id).toBe('loc_1');
     expect(refreshes).toBe(1);
     expect(server.seen.map((r) => r.headers.authorization)).toEqual(['Bearer at_live_old', 'Bearer at_live_new']);
+  });
+
+  it('reads a 2xx body into a lent buffer and decodes it only when asked, once; the buffer is then lent again', async () => {
+    // Larger than a buffer's first size, in several writes, behind a byte order mark.
+    const items = Array.from({ length: 2_000 }, (_, i) => ({ id: `ord_${i}`, name: 'é'.repeat(40) }));
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ data: items, extra: 1 }))]);
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (let at = 0; at < body.length; at += 30_000) res.write(body.subarray(at, at + 30_000));
+      res.end();
+    });
+    const buffers = new ReplyBuffers();
+    const api = client(server.baseUrl);
+    const schema = z.looseObject({ data: z.array(Thing) });
+    const reply = await api.callDeferred({ method: 'GET', path: '/orders', query: { page: 1 }, schema }, buffers);
+    expect(reply.status).toBe(200);
+    expect(server.seen[0]?.url).toBe('/v1/orders?page=1');
+    expect(reply.decode()).toEqual({ data: items, extra: 1 });
+    expect(() => reply.decode()).toThrow(/once/);
+    // Decoded, its buffer is free again: the next reply is read into it, not into a new one.
+    const freed = buffers.lend();
+    buffers.giveBack(freed);
+    const again = await api.callDeferred({ method: 'GET', path: '/orders', schema }, buffers);
+    expect(buffers.lend()).not.toBe(freed);
+    expect(again.decode().data).toHaveLength(2_000);
+  });
+
+  it('a deferred reply fails as `call` does: an unreadable 2xx on decode, a cut body or any other answer at once', async () => {
+    let answer: [number, unknown] | 'cut' = [200, { data: 'not a list' }];
+    const server = await serve((_req, res) => {
+      if (answer !== 'cut') return json(res, answer[0], answer[1]);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"data": [', () => res.socket?.destroy());
+    });
+    const api = client(server.baseUrl);
+    const schema = z.looseObject({ data: z.array(Thing) });
+    const unreadable = await api.callDeferred({ method: 'GET', path: '/orders', schema }, new ReplyBuffers());
+    let error: unknown = null;
+    try {
+      unreadable.decode();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ kind: 'server', status: 200, ambiguous: false, message: expect.stringMatching(/unreadable GET \/orders response/) });
+    answer = [429, { error: { code: 'rate_limit_exceeded' } }];
+    const refused = await failure(api.callDeferred({ method: 'GET', path: '/orders', schema }, new ReplyBuffers()));
+    expect(refused.kind).toBe('rate_limited');
+    answer = 'cut';
+    const cut = await failure(api.callDeferred({ method: 'GET', path: '/orders', schema }, new ReplyBuffers()));
+    expect(cut).toMatchObject({ kind: 'network', ambiguous: false });
   });
 
   it('gives up with authentication when the key is rejected and no other exists, or none is set', async () => {

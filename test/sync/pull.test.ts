@@ -7,6 +7,8 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../common/log';
 import { systemClock } from '../../common/clock';
+import { newId } from '../../common/ids';
+import { PAGE_CACHE_KIB } from '../../store/database';
 import { ApiClient, type ApiCall, type ApiResult } from '../../sync/api-client';
 import { ApiError } from '../../sync/api-error';
 import { ApiKeyCredentials } from '../../sync/credentials';
@@ -101,6 +103,76 @@ describe('pull', () => {
     expect(result.drifted).toBe(false);
     expect(store.server.getCursor('order:all')?.cursor).toBeNull();
     expect(baseIds(store, 'orders')).toEqual((await allServerOrders(sandbox)).map((o) => o.id).sort());
+  });
+
+  // Orders with created_at (our gap decision) are pulled by keyset streams, whose pages count the progress.
+  it.runIf(OUR_GAP_DECISIONS)('a first sync cut off resumes its history where it stood (the open orders asked first again leave its cursor) and counts its progress exactly, each order once', async () => {
+    const { sandbox, store } = await setup();
+    const credentials = new ApiKeyCredentials(async () => sandbox.credentials.apiKeys.full);
+    const tuning = { ...DEFAULT_TUNING.pull, perPage: 20 };
+    const checks: { done: number; stored: number }[] = [];
+    // At every status of the history, what it says is done is what the store has seen since the pass began.
+    const puller = (api: ApiClient): Puller => {
+      const pull: Puller = new Puller({
+        api,
+        store,
+        clock: systemClock,
+        logger: silentLogger,
+        tuning,
+        onProgress: () => {
+          const cursor = parseStreamsCursor(store.server.getCursor('order:all')?.cursor ?? null);
+          if (pull.orderProgress === null || cursor === null) return;
+          checks.push({ done: pull.orderProgress.done, stored: store.server.countSeenSince('order', 'order:all', cursor.startedAt) });
+        },
+      });
+      return pull;
+    };
+    const cut = new HistoryCutAfterClient(sandbox.baseUrl, credentials, 6);
+    defer(() => cut.close());
+    await expect(puller(cut).reconcile({ locationId: null, fullOrders: true })).rejects.toThrow(/connection lost/);
+    const beforeResume = checks.length;
+    expect(beforeResume).toBeGreaterThan(0);
+    const saved = parseStreamsCursor(store.server.getCursor('order:all')?.cursor ?? null);
+    expect(saved).not.toBeNull();
+
+    // The next try asks for the open orders again first; the history then resumes where its windows stood.
+    const api = new HistoryCutAfterClient(sandbox.baseUrl, credentials, Number.POSITIVE_INFINITY);
+    defer(() => api.close());
+    await puller(api).reconcile({ locationId: null, fullOrders: true });
+    const lowest = Math.min(...saved!.windows.map((w) => w.after ?? Number.NEGATIVE_INFINITY));
+    expect(api.queries.length).toBeGreaterThan(0);
+    expect(api.queries.every((q) => q.created_after !== undefined && Date.parse(String(q.created_after)) >= lowest)).toBe(true);
+    expect(checks.length).toBeGreaterThan(beforeResume);
+    expect(checks.filter((c) => c.done !== c.stored)).toEqual([]);
+    // The resumed pass went on from what the first one had seen (never back to 0), and ended at every order.
+    expect(checks.every((c, i) => i === 0 || c.done >= checks[i - 1]!.done)).toBe(true);
+    expect(checks.at(-1)!.done).toBe((await allServerOrders(sandbox)).length);
+  });
+
+  it('a fresh till brings orders that share one millisecond, more than a page of them, in its open orders and in its history', async () => {
+    const { sandbox, store } = await setup();
+    const template = await sandbox.db.selectFrom('orders').select(['doc', 'location_id']).orderBy('created_at').limit(1).executeTakeFirstOrThrow();
+    const at = Date.now() - 5_000;
+    const iso = new Date(at).toISOString();
+    const rows = Array.from({ length: 250 }, () => {
+      const id = newId('ord_', at);
+      return { id, location_id: template.location_id, status: 'open', created_at: at, doc: JSON.stringify({ ...JSON.parse(template.doc), id, status: 'open', created_at: iso, updated_at: iso }) };
+    });
+    await sandbox.db.insertInto('orders').values(rows).execute();
+    const api = new OpenOrdersWatchingClient(sandbox.baseUrl, new ApiKeyCredentials(async () => sandbox.credentials.apiKeys.full), () => baseIds(store, 'orders'));
+    defer(() => api.close());
+    const pull = new Puller({ api, store, clock: systemClock, logger: silentLogger, tuning: { ...DEFAULT_TUNING.pull, perPage: 100 } });
+    await pull.reconcile({ locationId: null, fullOrders: true });
+    const serverOpen = (await allServerOrders(sandbox, '&status=open')).map((o) => o.id).sort();
+    expect(serverOpen).toEqual(expect.arrayContaining(rows.map((r) => r.id)));
+    expect(api.storedBeforeHistory).toEqual(serverOpen);
+    expect(baseIds(store, 'orders')).toEqual((await allServerOrders(sandbox)).map((o) => o.id).sort());
+  });
+
+  it('the store keeps a bounded SQLite page cache: a first sync reads a year of orders through it once', async () => {
+    const { store } = await setup();
+    expect(PAGE_CACHE_KIB).toBeLessThanOrEqual(4_000);
+    expect(store.db.pragma('cache_size', { simple: true })).toBe(-PAGE_CACHE_KIB);
   });
 
   it('an unreadable page mid-pull is refused with a clear error and writes nothing of it; the next pull completes', async () => {
@@ -210,6 +282,43 @@ class FailingAfterClient extends ApiClient {
       if (this.queries.length >= this.pages) throw new ApiError('network', 'connection lost');
       this.queries.push(call.query ?? {});
     }
+    return super.call(call);
+  }
+}
+
+/** An API client whose connection dies after `pages` pages of the order history (the full pull, not the open orders before it). */
+class HistoryCutAfterClient extends ApiClient {
+  /** The queries of the history pages it served. */
+  readonly queries: Record<string, string | number | undefined>[] = [];
+  constructor(
+    baseUrl: string,
+    credentials: ApiKeyCredentials,
+    private readonly pages: number,
+  ) {
+    super({ baseUrl, credentials });
+  }
+
+  override async call<T>(call: ApiCall<T>): Promise<ApiResult<T>> {
+    const isHistoryPage = call.path === '/orders' && call.query?.status === undefined && call.query?.per_page !== 1;
+    if (isHistoryPage && this.queries.length >= this.pages) throw new ApiError('network', 'connection lost');
+    if (isHistoryPage) this.queries.push(call.query ?? {});
+    return super.call(call);
+  }
+}
+
+/** An API client that notes which orders the store holds when the history's first page is asked for (the open orders came before). */
+class OpenOrdersWatchingClient extends ApiClient {
+  storedBeforeHistory: string[] | null = null;
+  constructor(
+    baseUrl: string,
+    credentials: ApiKeyCredentials,
+    private readonly stored: () => string[],
+  ) {
+    super({ baseUrl, credentials });
+  }
+
+  override async call<T>(call: ApiCall<T>): Promise<ApiResult<T>> {
+    if (call.path === '/orders' && call.query?.status === undefined) this.storedBeforeHistory ??= this.stored();
     return super.call(call);
   }
 }
