@@ -295,6 +295,11 @@ export const Order = z.object({
   split: SplitView.nullable(),
   tipTotal: Total,
   status: OrderStatus,
+  /**
+   * The cloud's own word when it holds the order in a state this terminal does not know ("voided"):
+   * the order is then shown with that word and kept as not open (docs/sync.md); null otherwise.
+   */
+  cloudStatus: z.string().nullable(),
   displayState: OrderDisplayState,
   refundState: RefundState,
   lines: z.array(OrderLine),

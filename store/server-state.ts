@@ -456,6 +456,22 @@ export class ServerState {
     return out;
   }
 
+  /**
+   * The server's words for the states of these orders (by local id) that it holds in states this
+   * terminal does not know; the others are not in the map. One index probe when there are none.
+   */
+  cloudOrderStatusesOf(localIds: readonly string[]): Map<string, string> {
+    const found = new Map<string, string>();
+    if (localIds.length === 0 || this.sql.allSql('SELECT 1 FROM sync_cursors WHERE scope >= ? AND scope < ? LIMIT 1', [CLOUD_ORDER_STATUS, CLOUD_ORDER_STATUS_END]).length === 0) return found;
+    const rows = this.sql.allSql<{ local_id: string; word: string }>(
+      `SELECT m.local_id, c.cursor AS word FROM id_map m JOIN sync_cursors c ON c.scope = ? || m.server_id
+       WHERE m.entity_kind = 'order' AND m.local_id IN (SELECT value FROM json_each(?)) AND c.cursor IS NOT NULL`,
+      [CLOUD_ORDER_STATUS, JSON.stringify(localIds)],
+    );
+    for (const row of rows) found.set(row.local_id, row.word);
+    return found;
+  }
+
   /** The server's word for the state of an order it holds in a state this terminal does not know; null otherwise. */
   cloudOrderStatus(serverId: string): string | null {
     return this.getCursor(`${CLOUD_ORDER_STATUS}${serverId}`)?.cursor ?? null;

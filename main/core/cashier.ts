@@ -254,7 +254,7 @@ export class Cashier {
       ...payments.intents.map((intent) => ({ kind: 'payment_intent' as const, id: intent.id })),
       ...payments.refunds.map((refund) => ({ kind: 'refund' as const, id: refund.id })),
     ];
-    return { ...payments, outbox: this.store.outbox.syncStatesOf(shown), offlineIntentIds: new Set(this.settings.effective().offlineIntentIds), staff: this.#whoDid(orderIds, payments) };
+    return { ...payments, outbox: this.store.outbox.syncStatesOf(shown), offlineIntentIds: new Set(this.settings.effective().offlineIntentIds), staff: this.#whoDid(orderIds, payments), cloudStatuses: this.store.server.cloudOrderStatusesOf(orderIds) };
   }
 
   /** Who placed each order, took each payment and gave each refund (none for records from elsewhere). */

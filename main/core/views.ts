@@ -90,6 +90,8 @@ export interface OrderContext {
   offlineIntentIds: ReadonlySet<string>;
   /** Who placed (or took over) each order, took each payment, gave each refund, by id. */
   staff: { orders: ReadonlyMap<string, StaffRef>; payments: ReadonlyMap<string, StaffRef>; refunds: ReadonlyMap<string, StaffRef> };
+  /** The cloud's word for orders it holds in a state this terminal does not know ("voided"), by id. */
+  cloudStatuses: ReadonlyMap<string, string>;
 }
 
 function refundViews(paymentId: string, ctx: OrderContext): Refund[] {
@@ -192,6 +194,7 @@ export function orderView(doc: OrderDoc, ctx: OrderContext): Order {
     split: splitView(doc, priced, paidByPart, live.filter((p) => p.splitPart === null).reduce((sum, p) => sum + p.amount, 0)),
     tipTotal: live.reduce((sum, p) => sum + p.tip, 0),
     status: doc.status,
+    cloudStatus: ctx.cloudStatuses.get(doc.id) ?? null,
     displayState: displayStateOf(doc.status, priced.check.total, paidAmount),
     refundState: refundStateOf(paidAmount, refundedAmount),
     lines: doc.lines.map((line, index) => {

@@ -32,7 +32,14 @@ function StateBadges({ order }: { order: Order }) {
   const state = STATE_BADGE[order.displayState];
   return (
     <>
-      <span className={`badge ${state.className}`}>{state.label}</span>
+      {order.cloudStatus === null ? (
+        <span className={`badge ${state.className}`}>{state.label}</span>
+      ) : (
+        // A state this till does not know: the cloud's own word, closed here (docs/sync.md).
+        <span className="badge badge-cancelled" title="The cloud holds this order in a state this till does not know. It is closed here.">
+          Cloud: {order.cloudStatus}
+        </span>
+      )}
       {order.refundState !== 'none' ? <span className="badge badge-low">{REFUND_BADGE[order.refundState]}</span> : null}
     </>
   );

@@ -16,6 +16,7 @@ const context: OrderContext = {
   payments: [],
   refunds: [],
   outbox: new Map(),
+  cloudStatuses: new Map(),
   offlineIntentIds: new Set(),
   staff: { orders: new Map(), payments: new Map(), refunds: new Map() },
 };

@@ -169,6 +169,7 @@ function orderOf(lines: Pick<OrderLine, 'name' | 'quantity' | 'lineTotal' | 'tot
     split: null,
     tipTotal: 0,
     status: 'open',
+    cloudStatus: null,
     displayState: 'open_unpaid',
     refundState: 'none',
     lines: lines.map((line) => ({ menuItemId: 'mi', unitPrice: line.lineTotal / line.quantity, modifiers: [], note: '', discount: null, ...line })),

@@ -3,7 +3,9 @@
 // glance, and a refund is confirmed in words and badged on the list and on the order.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ITEMS } from '../core/fixtures';
+import { clientOrderSchema } from '../../api/client-records';
+import { orderRecord } from '../../sync/server-records';
+import { ITEMS, LOCATION } from '../core/fixtures';
 import { openRefund, orderRow, renderOrders } from './checkout-fixtures';
 import { coreForEachTest } from './with-core';
 
@@ -46,5 +48,18 @@ describe('Orders', () => {
     await waitFor(() => expect(badges(row(order.id))).toContain('Partially refunded'));
     const detail = screen.getByRole('region', { name: 'Order details' });
     expect(badges(within(detail).getByRole('heading'))).toEqual(['Paid · in kitchen', 'Partially refunded']);
+  });
+
+  it("shows the cloud's own word for an order in a state this till does not know, and keeps it closed", async () => {
+    const client = await withCore({}, (store) => {
+      const voided = { id: 'ord_cloud', location_id: LOCATION, status: 'voided', currency: 'usd', total: 450, items: [{ menu_item_id: ITEMS.fries, name: 'Fries', quantity: 1, price: 450 }] };
+      store.server.applyServerRecord('order', orderRecord(clientOrderSchema.parse(voided)));
+    });
+    const order = await client.call('orders.get', { id: 'ord_cloud' });
+    expect(order).toMatchObject({ status: 'fulfilled', cloudStatus: 'voided' });
+    await renderOrders(client);
+    await waitFor(() => expect(row('ord_cloud')).toBeTruthy());
+    expect(badges(row('ord_cloud'))).toContain('Cloud: voided');
+    expect(badges(row('ord_cloud'))).not.toContain('Completed');
   });
 });
