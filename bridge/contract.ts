@@ -3,6 +3,7 @@
 // the renderer's client derives its types from the same table: one source of truth, no drift.
 import { z } from 'zod';
 import { MAX_AMOUNT, MAX_TILL_CASH } from './money';
+import { GRATUITY_NAME_MAX, GRATUITY_PERCENT_MAX_BPS } from './checkout/gratuity';
 import { CashCount, CountedCash } from './staff/cash';
 import { Permission, Role } from './staff/roles';
 import { tableCommands, tableEvents } from './tables/contract';
@@ -107,6 +108,15 @@ export const SplitPlan = z.discriminatedUnion('kind', [
 ]);
 export type SplitPlan = z.infer<typeof SplitPlan>;
 
+/** The restaurant's automatic gratuity: who gets it, how much, under what name, taxed or not. */
+export const AutoGratuityRule = z.strictObject({
+  name: z.string().trim().min(1, 'give the gratuity a name for the check, e.g. "Gratuity"').max(GRATUITY_NAME_MAX, `at most ${GRATUITY_NAME_MAX} characters`),
+  percentBps: z.number().int().min(1, 'a gratuity is more than 0%').max(GRATUITY_PERCENT_MAX_BPS, `a gratuity is at most ${GRATUITY_PERCENT_MAX_BPS / 100}%`),
+  minGuests: z.number().int().min(2, 'parties of 2 guests or more').max(99, 'parties of at most 99 guests'),
+  /** The tax class whose rates tax it; null: not taxed. */
+  taxClass: z.string().trim().min(1).max(40).nullable(),
+});
+
 /** What the till asks of a checkout, as IT and the manager set it. */
 export const CheckoutRules = z.object({
   /** This till's letter in order numbers (A17): unique among the store's tills. */
@@ -119,6 +129,8 @@ export const CheckoutRules = z.object({
   tipBasis: z.enum(['total', 'pre_tax']),
   /** A discount above either needs the manager PIN: percent in basis points, amount in minor units. */
   discountApproval: z.object({ percentBps: z.number().int().min(0).max(10_000), amount: Amount }),
+  /** A gratuity added for large parties (bridge/checkout/gratuity.ts); null where the restaurant adds none. */
+  autoGratuity: AutoGratuityRule.nullable(),
 });
 export type CheckoutRules = z.infer<typeof CheckoutRules>;
 

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { DEFAULT_CONFIRM_CHARGE_ABOVE } from '../../bridge/contract';
 import { FloorConfig } from '../../bridge/tables/contract';
+import { GRATUITY_NAME_MAX, GRATUITY_PERCENT_MAX_BPS } from '../../bridge/checkout/gratuity';
 import { parsePrintingConfig, type PrintingConfig } from '../../printing/index';
 
 /** scrypt:<salt base64>:<hash base64>, as produced by `npm run hash-pin -- <pin>`. */
@@ -144,14 +145,32 @@ export const TerminalConfig = z.strictObject({
       /** A discount above this percent, or above this amount (minor units), needs the manager PIN. */
       discountApprovalPercent: PercentBps.default(2000),
       discountApprovalAmount: Minor.default(2000),
+      /** Parties of this many guests or more get the automatic gratuity; 0 (the default): none. */
+      autoGratuityGuests: z.coerce.number().int('must be a whole number of guests').refine((n) => n === 0 || (n >= 2 && n <= 99), 'must be 0 (no gratuity) or 2 to 99 guests').default(0),
+      autoGratuityPercent: PercentBps.refine((bps) => bps <= GRATUITY_PERCENT_MAX_BPS, `must be at most ${GRATUITY_PERCENT_MAX_BPS / 100}%`).optional(),
+      autoGratuityName: z.string().trim().min(1, 'must not be empty').max(GRATUITY_NAME_MAX, `must be at most ${GRATUITY_NAME_MAX} characters`).default('Gratuity'),
+      /** The tax class whose rates tax the gratuity; empty (the default): not taxed. */
+      autoGratuityTaxClass: z.string().trim().max(40).default(''),
     })
     .prefault({})
-    .transform(({ tillLetter, tipPercents, cashTips, tipBasis, discountApprovalPercent, discountApprovalAmount }) => ({
+    .superRefine((c, ctx) => {
+      if (c.autoGratuityGuests > 0 && (c.autoGratuityPercent === undefined || c.autoGratuityPercent === 0)) {
+        ctx.addIssue({ code: 'custom', path: ['autoGratuityPercent'], message: 'must be set (above 0%) when autoGratuityGuests is' });
+      }
+      if (c.autoGratuityGuests === 0 && c.autoGratuityPercent !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['autoGratuityGuests'], message: 'must be set (2 to 99) when autoGratuityPercent is' });
+      }
+    })
+    .transform(({ tillLetter, tipPercents, cashTips, tipBasis, discountApprovalPercent, discountApprovalAmount, ...gratuity }) => ({
       tillLetter,
       tipPercents,
       cashTips,
       tipBasis,
       discountApproval: { percentBps: discountApprovalPercent, amount: discountApprovalAmount },
+      autoGratuity:
+        gratuity.autoGratuityGuests === 0 || gratuity.autoGratuityPercent === undefined
+          ? null
+          : { name: gratuity.autoGratuityName, percentBps: gratuity.autoGratuityPercent, minGuests: gratuity.autoGratuityGuests, taxClass: gratuity.autoGratuityTaxClass === '' ? null : gratuity.autoGratuityTaxClass },
     })),
   /** Tax rules used when the location's record from the cloud has none. */
   tax: z

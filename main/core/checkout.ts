@@ -18,6 +18,7 @@ export const DEFAULT_CHECKOUT: CheckoutRules = {
   tipBasis: 'total',
   // A comp or anything above 20% or $20.00 is a manager's call.
   discountApproval: { percentBps: 2000, amount: 2000 },
+  autoGratuity: null,
 };
 
 export const NO_TAX: PricingRules = { taxIncluded: false, rounding: 'per_line', rates: [] };

@@ -74,7 +74,13 @@ export class TerminalSettings {
       autoLockMinutes: o.autoLockMinutes ?? c.staff.autoLockMinutes,
       credentials: o.credentials ?? c.credentials.method,
       offlineIntentIds: o.offlineIntentIds ?? [],
-      checkout: { ...c.checkout, ...o.checkout, discountApproval: o.checkout?.discountApproval ?? c.checkout.discountApproval },
+      checkout: {
+        ...c.checkout,
+        ...o.checkout,
+        discountApproval: o.checkout?.discountApproval ?? c.checkout.discountApproval,
+        // null is a manager's "no gratuity", not a missing override.
+        autoGratuity: o.checkout?.autoGratuity !== undefined ? o.checkout.autoGratuity : c.checkout.autoGratuity,
+      },
       taxRules: o.taxRules ?? c.tax,
       autoReceipt: o.autoReceipt ?? c.printing.autoReceipt,
       locale: c.locale,

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
+import { GRATUITY_NAME_MAX, GRATUITY_PERCENT_MAX_BPS } from '../../bridge/checkout/gratuity';
 import type { CheckoutRules, CommandInput, SettingsView, TaxRounding } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { readAmount, readPercent, readTaxRate, toAmountText, toPercentText, toRateText } from '../lib/format';
@@ -19,6 +20,35 @@ interface RateDraft {
 
 type Errors = Record<string, string>;
 
+/** The automatic gratuity as typed; `on` false saves none whatever the fields say. */
+interface GratuityDraft {
+  on: boolean;
+  guestsText: string;
+  percentText: string;
+  name: string;
+  /** '' for not taxed. */
+  taxClass: string;
+}
+
+function gratuityDraft(rule: CheckoutRules['autoGratuity']): GratuityDraft {
+  return rule === null
+    ? { on: false, guestsText: '8', percentText: '18', name: 'Gratuity', taxClass: '' }
+    : { on: true, guestsText: String(rule.minGuests), percentText: toPercentText(rule.percentBps), name: rule.name, taxClass: rule.taxClass ?? '' };
+}
+
+/** The rule a draft says, or the errors of its fields (keys gratuityGuests, gratuityPercent, gratuityName). */
+function readGratuity(draft: GratuityDraft, errors: Errors): CheckoutRules['autoGratuity'] | undefined {
+  if (!draft.on) return null;
+  const guests = /^\d{1,2}$/.test(draft.guestsText.trim()) ? Number(draft.guestsText.trim()) : NaN;
+  if (!(guests >= 2 && guests <= 99)) errors.gratuityGuests = 'Say from how many guests a party gets it: a whole number from 2 to 99.';
+  const percent = readPercent(draft.percentText, { min: 1, max: GRATUITY_PERCENT_MAX_BPS });
+  if (percent.error !== null) errors.gratuityPercent = percent.error;
+  const name = draft.name.trim();
+  if (name === '' || name.length > GRATUITY_NAME_MAX) errors.gratuityName = `Give the name the check shows (1 to ${GRATUITY_NAME_MAX} characters), e.g. Gratuity.`;
+  if (errors.gratuityGuests || errors.gratuityPercent || errors.gratuityName || percent.value === null) return undefined;
+  return { name, percentBps: percent.value, minGuests: guests, taxClass: draft.taxClass === '' ? null : draft.taxClass };
+}
+
 function TextField({ label, value, onChange, error, errorId, ...input }: { label: ReactNode; value: string; onChange: (value: string) => void; error: string | undefined; errorId: string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>) {
   return (
     <>
@@ -33,7 +63,18 @@ function TextField({ label, value, onChange, error, errorId, ...input }: { label
 
 /** Reads the whole section; any refused field leaves `settings` null and says why next to it. */
 function readCheckout(
-  fields: { till: string; tips: string[]; cashTips: boolean; tipBasis: CheckoutRules['tipBasis']; approvalPercent: string; approvalAmount: string; taxIncluded: boolean; rounding: TaxRounding; rates: RateDraft[] },
+  fields: {
+    till: string;
+    tips: string[];
+    cashTips: boolean;
+    tipBasis: CheckoutRules['tipBasis'];
+    approvalPercent: string;
+    approvalAmount: string;
+    gratuity: GratuityDraft;
+    taxIncluded: boolean;
+    rounding: TaxRounding;
+    rates: RateDraft[];
+  },
   currency: string,
 ): { settings: Pick<CommandInput<'settings.update'>, 'checkout' | 'taxRules'> | null; errors: Errors } {
   const errors: Errors = {};
@@ -50,6 +91,7 @@ function readCheckout(
   if (percent.error !== null) errors.approvalPercent = percent.error;
   const amount = readAmount(fields.approvalAmount, currency);
   if (amount.error !== null) errors.approvalAmount = amount.error;
+  const autoGratuity = readGratuity(fields.gratuity, errors);
   const rates = fields.rates.map((rate, index) => {
     const taxClass = rate.taxClass.trim();
     const name = rate.name.trim();
@@ -59,10 +101,10 @@ function readCheckout(
     if (read.error !== null) errors[`rate${index}`] = read.error;
     return { taxClass, name, ratePpm: read.value ?? 0 };
   });
-  if (Object.keys(errors).length > 0 || percent.value === null || amount.amount === null) return { settings: null, errors };
+  if (Object.keys(errors).length > 0 || percent.value === null || amount.amount === null || autoGratuity === undefined) return { settings: null, errors };
   return {
     settings: {
-      checkout: { tillLetter: till, tipPercents, cashTips: fields.cashTips, tipBasis: fields.tipBasis, discountApproval: { percentBps: percent.value, amount: amount.amount } },
+      checkout: { tillLetter: till, tipPercents, cashTips: fields.cashTips, tipBasis: fields.tipBasis, discountApproval: { percentBps: percent.value, amount: amount.amount }, autoGratuity },
       taxRules: { taxIncluded: fields.taxIncluded, rounding: fields.rounding, rates },
     },
     errors,
@@ -94,6 +136,10 @@ export function CheckoutSettings({
   const [tipBasis, setTipBasis] = useState(checkout.tipBasis);
   const [approvalPercent, setApprovalPercent] = useState(toPercentText(checkout.discountApproval.percentBps));
   const [approvalAmount, setApprovalAmount] = useState(toAmountText(checkout.discountApproval.amount, digits));
+  const [gratuity, setGratuity] = useState(() => gratuityDraft(checkout.autoGratuity));
+  const changeGratuity = (change: Partial<GratuityDraft>) => setGratuity((current) => ({ ...current, ...change }));
+  // The classes the gratuity can be taxed with: those of the rules in force, and the one it has.
+  const taxClasses = [...new Set([...settings.pricing.rates.map((rate) => rate.taxClass), ...(gratuity.taxClass ? [gratuity.taxClass] : [])])];
   const [taxIncluded, setTaxIncluded] = useState(taxRules.taxIncluded);
   const [rounding, setRounding] = useState<TaxRounding>(taxRules.rounding);
   const [rates, setRates] = useState<RateDraft[]>(() => taxRules.rates.map((rate) => ({ taxClass: rate.taxClass, name: rate.name, rateText: toRateText(rate.ratePpm) })));
@@ -110,7 +156,7 @@ export function CheckoutSettings({
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    const read = readCheckout({ till, tips, cashTips, tipBasis, approvalPercent, approvalAmount, taxIncluded, rounding, rates }, currency);
+    const read = readCheckout({ till, tips, cashTips, tipBasis, approvalPercent, approvalAmount, gratuity, taxIncluded, rounding, rates }, currency);
     setErrors(read.errors);
     setRefusal(null);
     if (read.settings === null) return;
@@ -162,6 +208,31 @@ export function CheckoutSettings({
             {label}
           </label>
         ))}
+      </fieldset>
+      <fieldset className="gratuity-settings">
+        <legend>Automatic gratuity for large parties</legend>
+        <label className="checkbox">
+          <input type="checkbox" checked={gratuity.on} onChange={(event) => changeGratuity({ on: event.target.checked })} />
+          Add a gratuity to the check of a large party (charged with the payments, as a tip)
+        </label>
+        {gratuity.on ? (
+          <>
+            <TextField label="For parties of this many guests or more" inputMode="numeric" value={gratuity.guestsText} onChange={(guestsText) => changeGratuity({ guestsText })} error={errors.gratuityGuests} errorId={errorId('gratuityGuests')} />
+            <TextField label="Percent of the check before tax" inputMode="decimal" value={gratuity.percentText} onChange={(percentText) => changeGratuity({ percentText })} error={errors.gratuityPercent} errorId={errorId('gratuityPercent')} />
+            <TextField label="Name on the check" value={gratuity.name} maxLength={GRATUITY_NAME_MAX + 10} onChange={(name) => changeGratuity({ name })} error={errors.gratuityName} errorId={errorId('gratuityName')} />
+            <label>
+              Tax on the gratuity
+              <select value={gratuity.taxClass} onChange={(event) => changeGratuity({ taxClass: event.target.value })}>
+                <option value="">Not taxed</option>
+                {taxClasses.map((taxClass) => (
+                  <option key={taxClass} value={taxClass}>
+                    Taxed as {taxClass}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </>
+        ) : null}
       </fieldset>
       <h3>Discounts a manager approves</h3>
       <TextField label="Above this percent off" inputMode="decimal" value={approvalPercent} onChange={setApprovalPercent} error={errors.approvalPercent} errorId={errorId('approvalPercent')} />

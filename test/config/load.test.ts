@@ -123,6 +123,25 @@ describe('checkout settings', () => {
     expect(() => load(['--tip-percents', '15,abc'])).toThrow(/--tip-percents/);
     expect(() => load(['--tax-rates', 'standard:Sales tax:8.87501'])).toThrow(/at most four decimals/);
   });
+
+  it('has no automatic gratuity unless IT sets one, and reads one from flags or variables', () => {
+    expect(load([]).checkout.autoGratuity).toBeNull();
+    expect(load(['--auto-gratuity-guests', '8', '--auto-gratuity-percent', '18']).checkout.autoGratuity).toEqual({ name: 'Gratuity', percentBps: 1800, minGuests: 8, taxClass: null });
+    expect(load([], { POS_AUTO_GRATUITY_GUESTS: '6', POS_AUTO_GRATUITY_PERCENT: '20', POS_AUTO_GRATUITY_NAME: 'Service charge', POS_AUTO_GRATUITY_TAX_CLASS: 'standard' }).checkout.autoGratuity).toEqual({
+      name: 'Service charge',
+      percentBps: 2000,
+      minGuests: 6,
+      taxClass: 'standard',
+    });
+  });
+
+  it('stops on a gratuity half set or out of bounds, naming the flag', () => {
+    expect(() => load(['--auto-gratuity-guests', '8'])).toThrow(/--auto-gratuity-percent: must be set/);
+    expect(() => load(['--auto-gratuity-percent', '18'])).toThrow(/--auto-gratuity-guests: must be set/);
+    expect(() => load(['--auto-gratuity-guests', '1', '--auto-gratuity-percent', '18'])).toThrow(/--auto-gratuity-guests: must be 0 \(no gratuity\) or 2 to 99/);
+    expect(() => load(['--auto-gratuity-guests', '8', '--auto-gratuity-percent', '35'])).toThrow(/--auto-gratuity-percent: must be at most 30%/);
+    expect(() => load(['--auto-gratuity-guests', '8', '--auto-gratuity-percent', '-5'])).toThrow(/--auto-gratuity-percent/);
+  });
 });
 
 describe('printer settings', () => {

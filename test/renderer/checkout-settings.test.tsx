@@ -65,9 +65,38 @@ describe('checkout settings', () => {
     fireEvent.click(form.getByRole('button', { name: 'Save checkout settings' }));
     await waitFor(() => expect(screen.getByText('Checkout settings saved.')).toBeTruthy());
     const saved = await client.call('settings.get', {});
-    expect(saved.checkout).toEqual({ tillLetter: 'B', tipPercents: [1000, 1250], cashTips: true, tipBasis: 'pre_tax', discountApproval: { percentBps: 1500, amount: 500 } });
+    expect(saved.checkout).toEqual({ tillLetter: 'B', tipPercents: [1000, 1250], cashTips: true, tipBasis: 'pre_tax', discountApproval: { percentBps: 1500, amount: 500 }, autoGratuity: null });
     expect(saved.taxRules).toEqual({ taxIncluded: true, rounding: 'per_order', rates: [{ taxClass: 'standard', name: 'VAT', ratePpm: 200_000 }] });
     expect((await client.call('orders.place', { lines: [{ menuItemId: 'mi_fries', quantity: 1 }] })).label).toBe('B1');
+  });
+
+  it('sets the automatic gratuity: each bad value refused next to its field and nothing saved, then saved, then turned off', async () => {
+    const client = await withCore(CHECKOUT_CONFIG, undefined, { signIn: 'manager' });
+    renderWith(client, <Settings currency="usd" />);
+    let form = await section();
+    fireEvent.click(form.getByLabelText(/Add a gratuity to the check of a large party/));
+    const cases = [
+      ['For parties of this many guests or more', '1', 'Say from how many guests a party gets it: a whole number from 2 to 99.'],
+      ['Percent of the check before tax', '35', 'Enter a percentage from 0.01% to 30%.'],
+      ['Name on the check', '  ', 'Give the name the check shows (1 to 24 characters), e.g. Gratuity.'],
+    ] as const;
+    for (const [label, typed] of cases) fireEvent.change(form.getByLabelText(label), { target: { value: typed } });
+    fireEvent.click(form.getByRole('button', { name: 'Save checkout settings' }));
+    for (const [label, , message] of cases) await waitFor(() => expect(fieldError(form.getByLabelText(label) as HTMLInputElement), label).toBe(message));
+    expect((await client.call('settings.get', {})).checkout.autoGratuity).toBeNull();
+
+    fireEvent.change(form.getByLabelText('For parties of this many guests or more'), { target: { value: '8' } });
+    fireEvent.change(form.getByLabelText('Percent of the check before tax'), { target: { value: '18' } });
+    fireEvent.change(form.getByLabelText('Name on the check'), { target: { value: 'Service 18%' } });
+    fireEvent.change(form.getByLabelText('Tax on the gratuity'), { target: { value: 'food' } });
+    fireEvent.click(form.getByRole('button', { name: 'Save checkout settings' }));
+    await waitFor(() => expect(screen.getByText('Checkout settings saved.')).toBeTruthy());
+    expect((await client.call('settings.get', {})).checkout.autoGratuity).toEqual({ name: 'Service 18%', percentBps: 1800, minGuests: 8, taxClass: 'food' });
+
+    form = await section();
+    fireEvent.click(form.getByLabelText(/Add a gratuity to the check of a large party/));
+    fireEvent.click(form.getByRole('button', { name: 'Save checkout settings' }));
+    await waitFor(async () => expect((await client.call('settings.get', {})).checkout.autoGratuity).toBeNull());
   });
 
   it("says when the location's tax rules from the cloud are in force", async () => {
