@@ -1,5 +1,6 @@
-import { useCallback, useId } from 'react';
+import { useCallback, useId, useState, type ReactNode } from 'react';
 import type { Permission } from '../../bridge/staff/roles';
+import { BridgeCallError } from '../lib/bridge-client';
 import { describeError, useBridge } from '../lib/hooks';
 import { FieldError } from './FieldError';
 import { ManagerPinField } from './ManagerPinField';
@@ -17,6 +18,46 @@ export function ApprovalPin({ needed, permission, value, onChange, error }: { ne
       <FieldError id={errorId} message={error} />
     </>
   );
+}
+
+/** A manager's approval asked in a form: its PIN field, what to send with the command, and where a refusal goes. */
+export interface ApprovalPinEntry {
+  /** The PIN field and its refusal; nothing when no approval is needed. */
+  field: ReactNode;
+  /** A PIN is needed and none is typed: the action waits for one. */
+  missing: boolean;
+  /** Spread into the command: the PIN, when one is needed and typed. */
+  payload: { managerPin?: string };
+  /**
+   * The core refused for want of a manager (or a right PIN): true when that was said next to the
+   * PIN field, the PIN cleared so that no one can send it again.
+   */
+  refused: (caught: unknown) => boolean;
+  /** Before the command is sent again: the last refusal is no longer shown. */
+  clearRefusal: () => void;
+}
+
+/**
+ * The approval PIN of a form for `permission`, when `needed` (the signed-in person may not do it
+ * alone). It starts empty with the form, and a refused PIN is cleared: a manager's PIN never
+ * lingers where a cashier could send it again. The form closes once the command is done, taking
+ * the PIN with it.
+ */
+export function useApprovalPin(permission: Permission, needed: boolean): ApprovalPinEntry {
+  const [pin, setPin] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  return {
+    field: <ApprovalPin needed={needed} permission={permission} value={pin} onChange={setPin} error={error} />,
+    missing: needed && pin === '',
+    payload: needed && pin !== '' ? { managerPin: pin } : {},
+    refused: (caught) => {
+      if (!(needed && caught instanceof BridgeCallError && caught.code === 'needs_manager')) return false;
+      setError(caught.message);
+      setPin('');
+      return true;
+    },
+    clearRefusal: () => setError(null),
+  };
 }
 
 /** What checking an approval PIN said: who approves, or the refusal to show next to the PIN. */

@@ -42,7 +42,11 @@ export function DiscountDialog({
   approval: CheckoutRules['discountApproval'];
   /** The signed-in person may not give a discount above the limits alone (no 'discount.above_limit'). */
   pinNeeded: boolean;
-  /** A PIN already given for this ticket, kept when another discount is changed. */
+  /**
+   * A PIN already given for this ticket: handed back unchanged with a discount that needs no
+   * approval (the ticket's other discounts still do). Never shown: a discount above the limits is
+   * approved again, by a manager typing their PIN into an empty field.
+   */
   managerPin: string;
   onApply: (discount: Discount, managerPin: string) => void;
   onRemove: () => void;
@@ -50,7 +54,7 @@ export function DiscountDialog({
 }) {
   const [form, setForm] = useState<DiscountForm>(() => formOfDiscount(current, minorDigits(currency)));
   const [errors, setErrors] = useState<DiscountFieldErrors & { pin?: string }>({});
-  const [pin, setPin] = useState(managerPin);
+  const [pin, setPin] = useState('');
   const [checking, setChecking] = useState(false);
   const checkApproval = useApprovalCheck('discount.above_limit');
   const pinRef = useRef<HTMLInputElement>(null);
@@ -61,9 +65,9 @@ export function DiscountDialog({
   const limits = `Above ${toPercentText(approval.percentBps)}% or ${money(approval.amount, currency)} off, a manager approves the discount`;
   const change = (next: Partial<DiscountForm>) => setForm((f) => ({ ...f, ...next }));
 
-  // A refused PIN: the field has the focus and its text selected, so typing again replaces it.
+  // A refused PIN is cleared (no one may send it again) and the field has the focus for the next.
   useEffect(() => {
-    if (errors.pin) pinRef.current?.select();
+    if (errors.pin) pinRef.current?.focus();
   }, [errors.pin]);
 
   const submit = async (event: FormEvent) => {
@@ -80,6 +84,7 @@ export function DiscountDialog({
     }
     if (!MANAGER_PIN.test(pin)) {
       setErrors({ pin: 'This discount is above the limit: a manager enters their PIN (4 to 8 digits).' });
+      setPin('');
       return;
     }
     setChecking(true);
@@ -87,6 +92,7 @@ export function DiscountDialog({
     setChecking(false);
     if (!check.approved) {
       setErrors({ pin: check.refusal });
+      setPin('');
       return;
     }
     onApply(discount, pin);

@@ -31,8 +31,10 @@ export function useRefundApproval(): RefundApproval {
   const [error, setError] = useState<string | null>(null);
   const errorId = useId();
   const pinRef = useRef<HTMLInputElement>(null);
+  // A refused PIN is cleared: a manager's PIN never stays where someone else could send it again.
   const refuse = (message: string) => {
     setError(message);
+    setPin('');
     pinRef.current?.focus();
   };
   return {
@@ -45,7 +47,7 @@ export function useRefundApproval(): RefundApproval {
     payload: approval.needed && pin !== '' ? { managerPin: pin } : {},
     refused: (caught) => {
       if (approval.needed && caught instanceof BridgeCallError && caught.code === 'needs_manager') {
-        setError(caught.message);
+        refuse(caught.message);
         return true;
       }
       setError(null);

@@ -1,12 +1,9 @@
 import { useId, useState } from 'react';
 import type { Order } from '../../bridge/contract';
-import { BridgeCallError } from '../lib/bridge-client';
 import { money } from '../lib/format';
-import { describeError, useBridge } from '../lib/hooks';
+import { useBridge } from '../lib/hooks';
 import { balanceDue } from '../lib/order-check';
-import { useApproval } from '../lib/session';
-import { ApprovalPin } from './ApprovalPin';
-import { Dialog, ErrorNote } from './Dialog';
+import { ApprovedActionDialog } from './ApprovedActionDialog';
 import { describedBy, FieldError } from './FieldError';
 
 /** What the core takes as a walkout's reason (bridge/contract.ts, orders.fulfil). */
@@ -18,36 +15,26 @@ const REASON_MAX = 120;
  */
 export function WalkoutDialog({ order, onClose, onClosed }: { order: Order; onClose: () => void; onClosed: () => void }) {
   const client = useBridge();
-  const approval = useApproval('order.walkout');
   const reasonId = useId();
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
-  const [pin, setPin] = useState('');
-  const [pinError, setPinError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const close = async () => {
-    if (reason.trim() === '') {
-      setReasonError('Say why it is closed unpaid (for example: the guests left without paying).');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    setPinError(null);
-    try {
-      await client.call('orders.fulfil', { id: order.id, walkout: { reason }, ...(approval.needed && pin !== '' ? { managerPin: pin } : {}) });
-      onClosed();
-    } catch (caught) {
-      if (approval.needed && caught instanceof BridgeCallError && caught.code === 'needs_manager') setPinError(caught.message);
-      else setError(describeError(caught));
-      setBusy(false);
-    }
+  const ready = () => {
+    if (reason.trim() !== '') return true;
+    setReasonError('Say why it is closed unpaid (for example: the guests left without paying).');
+    return false;
   };
   return (
-    <Dialog title="Close it unpaid?" onClose={onClose}>
-      <p className="dialog-message">
-        {`${money(balanceDue(order), order.currency)} is still due. Closing it unpaid records a walkout on the day's report, with your reason; the money is not taken.`}
-      </p>
+    <ApprovedActionDialog
+      title="Close it unpaid?"
+      message={`${money(balanceDue(order), order.currency)} is still due. Closing it unpaid records a walkout on the day's report, with your reason; the money is not taken.`}
+      permission="order.walkout"
+      ready={ready}
+      perform={(approval) => client.call('orders.fulfil', { id: order.id, walkout: { reason }, ...approval })}
+      keepLabel="Keep it open"
+      confirmLabel="Close unpaid"
+      onClose={onClose}
+      onDone={onClosed}
+    >
       <label>
         Why is it closed unpaid?
         <input
@@ -62,16 +49,6 @@ export function WalkoutDialog({ order, onClose, onClosed }: { order: Order; onCl
         />
       </label>
       <FieldError id={reasonId} message={reasonError} />
-      <ApprovalPin needed={approval.needed} permission="order.walkout" value={pin} onChange={setPin} error={pinError} />
-      <ErrorNote message={error} />
-      <div className="dialog-actions">
-        <button type="button" className="secondary big" onClick={onClose}>
-          Keep it open
-        </button>
-        <button type="button" className="danger big" disabled={busy || (approval.needed && pin === '')} onClick={() => void close()}>
-          Close unpaid
-        </button>
-      </div>
-    </Dialog>
+    </ApprovedActionDialog>
   );
 }

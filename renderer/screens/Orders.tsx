@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import type { CheckoutRules, Order, OrderDisplayState, OrderStatus, RefundState } from '../../bridge/contract';
-import { ApprovalPin } from '../components/ApprovalPin';
+import { ApprovedActionDialog } from '../components/ApprovedActionDialog';
 import { CheckTotals } from '../components/CheckTotals';
-import { Dialog, ErrorNote, StatusNote } from '../components/Dialog';
+import { ErrorNote, StatusNote } from '../components/Dialog';
 import { PaymentDialog } from '../components/PaymentDialog';
 import { useReasonChoice } from '../components/ReasonChoice';
 import { ReceiptDialog } from '../components/ReceiptDialog';
 import { REFUND_REASONS, RefundDialog } from '../components/RefundDialog';
 import { WalkoutDialog } from '../components/WalkoutDialog';
-import { BridgeCallError } from '../lib/bridge-client';
 import { describeDiscount } from '../lib/discounts';
 import { businessDayStart, nextDay } from '../lib/business-day';
 import { formatClock, formatTime, money, zoneLabel } from '../lib/format';
@@ -16,7 +15,6 @@ import { describeError, useBridge, useQuery } from '../lib/hooks';
 import { useTimePlace } from '../lib/location-time';
 import { balanceDue } from '../lib/order-check';
 import { labelNamesCustomer, serviceLabel } from '../lib/service';
-import { useApproval } from '../lib/session';
 
 /** The state a restaurant reads at a glance (the /v1 status stays underneath: open, fulfilled, cancelled). */
 const STATE_BADGE: Record<OrderDisplayState, { label: string; className: string }> = {
@@ -84,46 +82,27 @@ const VOID_REASONS = {
  */
 function CancelOrderDialog({ order, onClose, onCancelled }: { order: Order; onClose: () => void; onCancelled: () => void }) {
   const client = useBridge();
-  const approval = useApproval('order.void');
   const reason = useReasonChoice({ options: VOID_REASONS, initial: null, other: 'other', what: 'the void' });
-  const [pin, setPin] = useState('');
-  const [pinError, setPinError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const cancel = async () => {
-    if (!reason.ready()) return;
-    setBusy(true);
-    setError(null);
-    setPinError(null);
-    try {
-      const why = reason.reason === 'other' ? `Other: ${reason.words}` : VOID_REASONS[reason.reason!];
-      await client.call('orders.cancel', { id: order.id, reason: why, ...(approval.needed && pin !== '' ? { managerPin: pin } : {}) });
-      onCancelled();
-    } catch (caught) {
-      if (approval.needed && caught instanceof BridgeCallError && caught.code === 'needs_manager') setPinError(caught.message);
-      else setError(describeError(caught));
-      setBusy(false);
-    }
-  };
   return (
-    <Dialog title="Cancel this order?" onClose={onClose}>
-      <p className="dialog-message">
-        {order.paidAmount > 0
+    <ApprovedActionDialog
+      title="Cancel this order?"
+      message={
+        order.paidAmount > 0
           ? `It was paid ${money(order.paidAmount, order.currency)}. Cancelling does not give the money back: refund it first if the customer should get it.`
-          : 'The kitchen will stop on it. This cannot be undone.'}
-      </p>
+          : 'The kitchen will stop on it. This cannot be undone.'
+      }
+      permission="order.void"
+      ready={reason.ready}
+      perform={(approval) =>
+        client.call('orders.cancel', { id: order.id, reason: reason.reason === 'other' ? `Other: ${reason.words}` : VOID_REASONS[reason.reason!], ...approval })
+      }
+      keepLabel="Keep working"
+      confirmLabel="Cancel order"
+      onClose={onClose}
+      onDone={onCancelled}
+    >
       {reason.field}
-      <ApprovalPin needed={approval.needed} permission="order.void" value={pin} onChange={setPin} error={pinError} />
-      <ErrorNote message={error} />
-      <div className="dialog-actions">
-        <button type="button" className="secondary big" onClick={onClose} data-autofocus>
-          Keep working
-        </button>
-        <button type="button" className="danger big" disabled={busy || (approval.needed && pin === '')} onClick={() => void cancel()}>
-          Cancel order
-        </button>
-      </div>
-    </Dialog>
+    </ApprovedActionDialog>
   );
 }
 

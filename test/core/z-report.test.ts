@@ -700,20 +700,25 @@ describe('a worked day', () => {
     expect(ZReport.parse(z)).toEqual(z);
   });
 
-  it('as CSV', () => {
-    const { filename, csv } = zReportCsv(z);
+  it('as CSV, its times on the location’s wall clock as spreadsheets read them, the zone named', () => {
+    const { filename, csv } = zReportCsv(z, { timeZone: 'America/New_York' });
     expect(filename).toBe('z-report-2025-03-14-till-A.csv');
     const lines = csv.split('\r\n');
-    expect(lines.slice(0, 8)).toEqual([
+    expect(lines.slice(0, 9)).toEqual([
       'report,Z report (end of day)',
       'business day,2025-03-14',
       'location,Café Nord',
       'till,A',
-      'generated at,2025-03-15T04:10:00.000Z',
+      'time zone,America/New_York',
+      // 04:10 UTC is ten past midnight in New York (EDT): the paper says 12:10 AM.
+      'generated at,2025-03-15 00:10:00',
       'currency,USD',
       'complete,no',
       '',
     ]);
+    expect(csv).toContain(
+      '\r\nshifts\r\ndrawer,status,opened at (America/New_York),opened by,closed at (America/New_York),closed by,float,cash sales,cash tips,cash refunds,paid outs,drops,expected,counted,over short\r\nTill A,closed,2025-03-14 04:00:00,Ana,2025-03-14 18:00:00,Ana,',
+    );
     expect(csv).toContain('\r\nsales\r\norders,gross,discounts,comps,net,tax,total\r\n3,49.00,4.80,3.00,41.20,4.12,45.32\r\n\r\n');
     expect(csv).toContain('\r\nby category\r\ncategory,quantity,gross,discounts,net\r\nMains,3,36.00,4.40,31.60\r\nDrinks,3,9.00,3.00,6.00\r\nSides,1,4.00,0.40,3.60\r\n\r\n');
     expect(csv).toContain('\r\nby tender\r\ntender,payments,amount,tips,refunds,net\r\ncard,2,38.72,3.00,0.00,41.72\r\ncash,1,6.60,0.40,3.30,3.70\r\n\r\n');
@@ -879,13 +884,13 @@ describe('other days', () => {
     // An open shift is not in the cash total: nothing of it is counted yet.
     expect(z.cash).toEqual({ closedShifts: 0, openShifts: 1, float: 0, sales: 0, tips: 0, refunds: 0, paidOuts: 0, drops: 0, expected: null, counted: null, overShort: null });
 
-    const { filename, csv } = zReportCsv(z);
+    const { filename, csv } = zReportCsv(z, { timeZone: 'Asia/Tokyo' });
     expect(filename).toBe('z-report-2025-03-14-till-B-2.csv');
     expect(csv).toContain('\r\ncurrency,JPY\r\n');
     expect(csv).toContain('\r\nsales\r\norders,gross,discounts,comps,net,tax,total\r\n1,1050,0,0,1050,105,1155\r\n');
     expect(csv).toContain('\r\ncard,0,0,0,150,-150\r\ncash,1,1155,0,0,1155\r\n');
     expect(csv).toContain('\r\nB1,"cash payment waiting, refused by the cloud"\r\n');
-    expect(csv).toContain('\r\nTill A,open,2025-03-14T08:00:00.000Z,Ana,,,30000,1155,0,0,0,0,,,\r\n');
+    expect(csv).toContain('\r\nTill A,open,2025-03-14 17:00:00,Ana,,,30000,1155,0,0,0,0,,,\r\n');
 
     const doc = zReportDoc(z, { name: '麺屋', address: '', phone: '', timeZone: 'Asia/Tokyo', locale: 'ja-JP' });
     expect(doc.sections.find((s) => s.title === 'SALES')?.rows).toContainEqual({ label: 'Total', value: '¥1,155' });

@@ -111,7 +111,8 @@ describe('register checkout', () => {
     fireEvent.click(within(dialog).getByTestId('apply-discount'));
     await waitFor(() => expect(fieldError(pin)).toBe('That PIN is not right. A discount above the approval limits needs a manager. Nothing was changed.'));
     expect(screen.getByRole('dialog')).toBe(dialog);
-    expect((pin as HTMLInputElement).value).toBe('0000');
+    // A refused PIN is cleared: no one may send it again.
+    expect((pin as HTMLInputElement).value).toBe('');
     expect(screen.getByTestId('ticket-total').textContent).toBe('$7.62');
     expect(document.querySelector('.line-discount')).toBeNull();
     expect(core().core.pendingOperations()).toBe(0);

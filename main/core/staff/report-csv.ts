@@ -3,8 +3,11 @@
 // separated by an empty line. Amounts are in major units with the currency's digits ("10.50",
 // "-1.50", "1050" in yen); counts are whole numbers. Text that a spreadsheet would read as a
 // formula (= + - @, or a tab or CR first) gets a leading apostrophe; numbers are never text cells.
+// Times are the location's wall clock, as on screen and on paper, written as spreadsheets read a
+// date and time (2025-03-14 21:10:00); the header and each time's column name the zone.
 import type { ZReport } from '../../../bridge/contract';
 import { minorDigits } from '../../../bridge/money';
+import { effectiveTimeZone } from '../views';
 
 /** A cell: text (guarded against formula injection) or a number already written as a plain decimal. */
 type Cell = { text: string } | { number: string };
@@ -31,12 +34,28 @@ export function ratePercent(ratePpm: number): string {
   return s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
 }
 
+const WALL_CLOCK = { hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' } as const;
+
+/** An ISO instant as the wall clock of `timeZone` (an IANA zone), YYYY-MM-DD HH:MM:SS. */
+export function wallClockTime(iso: string, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', { ...WALL_CLOCK, timeZone }).formatToParts(Date.parse(iso));
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')}`;
+}
+
 /** A file name part: letters, digits, "-" and "_" only. */
 const safeName = (part: string) => part.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'x';
 
-export function zReportCsv(report: ZReport): { filename: string; csv: string } {
+/**
+ * The report's CSV, its times in the location's zone (`timeZone`; '' for none: this computer's, as
+ * the screens and the paper then tell them).
+ */
+export function zReportCsv(report: ZReport, location: { timeZone: string } = { timeZone: '' }): { filename: string; csv: string } {
   const digits = minorDigits(report.currency);
+  const zone = effectiveTimeZone(location.timeZone);
   const t = (text: string): Cell => ({ text });
+  const time = (iso: string | null): Cell => t(iso === null ? '' : wallClockTime(iso, zone));
+  const timeColumn = (name: string) => `${name} (${zone})`;
   const n = (count: number): Cell => ({ number: String(count) });
   const m = (amount: number): Cell => ({ number: majorUnits(amount, digits) });
   const mOrEmpty = (amount: number | null): Cell => (amount === null ? t('') : m(amount));
@@ -46,7 +65,8 @@ export function zReportCsv(report: ZReport): { filename: string; csv: string } {
     [t('business day'), t(report.businessDay)],
     [t('location'), t(report.location)],
     [t('till'), t(report.till)],
-    [t('generated at'), t(report.generatedAt)],
+    [t('time zone'), t(zone)],
+    [t('generated at'), time(report.generatedAt)],
     [t('currency'), t(report.currency.toUpperCase())],
     [t('complete'), t(report.complete ? 'yes' : 'no')],
   ];
@@ -101,13 +121,13 @@ export function zReportCsv(report: ZReport): { filename: string; csv: string } {
     block('not in the cloud', ['order', 'what'], report.notInCloud.map((r) => [t(r.label), t(r.what)])),
     block(
       'shifts',
-      ['drawer', 'status', 'opened at', 'opened by', 'closed at', 'closed by', 'float', 'cash sales', 'cash tips', 'cash refunds', 'paid outs', 'drops', 'expected', 'counted', 'over short'],
+      ['drawer', 'status', timeColumn('opened at'), 'opened by', timeColumn('closed at'), 'closed by', 'float', 'cash sales', 'cash tips', 'cash refunds', 'paid outs', 'drops', 'expected', 'counted', 'over short'],
       report.shifts.map((sh) => [
         t(sh.drawer),
         t(sh.status),
-        t(sh.openedAt),
+        time(sh.openedAt),
         t(sh.openedBy.name),
-        t(sh.closedAt ?? ''),
+        time(sh.closedAt),
         t(sh.closedBy?.name ?? ''),
         m(sh.float),
         mOrEmpty(sh.cashSales),
