@@ -6,7 +6,7 @@ import { MAX_AMOUNT, MAX_TILL_CASH } from './money';
 import { GRATUITY_NAME_MAX, GRATUITY_PERCENT_MAX_BPS } from './checkout/gratuity';
 import { CashCount, CountedCash } from './staff/cash';
 import { Permission, Role } from './staff/roles';
-import { tableCommands, tableEvents } from './tables/contract';
+import { SeatNumber, tableCommands, tableEvents } from './tables/contract';
 
 export { MAX_AMOUNT };
 /** Amounts are integer minor units (cents) of the location's currency. */
@@ -103,8 +103,8 @@ export type Service = z.infer<typeof Service>;
 /** How one order's bill is shared: evenly by N, or line by line into numbered checks. */
 export const SplitPlan = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('even'), parts: z.number().int().min(2).max(20) }),
-  /** assignment[i]: the check (1-based) line i goes to. */
-  z.strictObject({ kind: z.literal('items'), assignment: z.array(z.number().int().min(1).max(20)).min(1).max(ORDER_LINES_MAX) }),
+  /** assignment[i]: the check (1-based) line i goes to; 0: shared evenly by every check (a split by seat's lines for the table). */
+  z.strictObject({ kind: z.literal('items'), assignment: z.array(z.number().int().min(0).max(20)).min(1).max(ORDER_LINES_MAX) }),
 ]);
 export type SplitPlan = z.infer<typeof SplitPlan>;
 
@@ -186,6 +186,10 @@ export const OrderLine = z.object({
   total: z.number().int(),
   /** Units of this line given back by refunds by item. */
   refundedQuantity: z.number().int().nonnegative(),
+  /** The guest's seat; null: shared, for the table (docs/tables.md). */
+  seat: z.number().int().nullable(),
+  /** The id of the store's course it is served in (tables.courses); null: none. */
+  course: Id.nullable(),
 });
 export type OrderLine = z.infer<typeof OrderLine>;
 
@@ -328,6 +332,8 @@ export const Order = z.object({
   syncState: SyncState,
   /** Whose order it is: who placed it, or took it over since; null for orders from elsewhere. */
   staff: z.object({ id: Id, name: z.string() }).nullable(),
+  /** Courses held back from the kitchen or fired since; a course not listed went with its lines. */
+  courses: z.array(z.object({ course: Id, state: z.enum(['held', 'fired']) })),
 });
 export type Order = z.infer<typeof Order>;
 
@@ -660,6 +666,10 @@ const LineInput = z.strictObject({
   modifierIds: z.array(Id).max(20).default([]),
   note: z.string().trim().max(140).default(''),
   discount: Discount.nullable().default(null),
+  /** The guest's seat; null: shared. Left out on a change: the line keeps the seat it had. */
+  seat: SeatNumber.nullable().optional(),
+  /** The store's course (tables.courses) it is served in; null: none. Left out on a change: the line keeps its course. */
+  course: Id.nullable().optional(),
 });
 export type LineInput = z.input<typeof LineInput>;
 
@@ -670,6 +680,8 @@ const OrderDraft = z.strictObject({
   /** Off the whole order (after line discounts). */
   discount: Discount.nullable().default(null),
   service: Service.default({ type: 'takeout', table: null, guests: null }),
+  /** Courses the kitchen does not get yet: their lines print when each is fired (orders.fireCourse). */
+  heldCourses: z.array(Id).max(8).default([]),
   /** Needed when a discount is above the approval limits. */
   managerPin: ManagerPin.optional(),
 });
@@ -832,6 +844,13 @@ export const commands = {
    * nothing; someone else's needs 'order.adopt'. Audited with both names.
    */
   'orders.transfer': command(z.strictObject({ id: Id, toStaffId: Id, managerPin: ManagerPin.optional() }), Order),
+  /**
+   * Holds a course back from the kitchen: its lines (and those added to it later) print on no
+   * kitchen ticket until it is fired. Only a course none of whose lines went to the kitchen yet.
+   */
+  'orders.holdCourse': command(z.strictObject({ id: Id, course: Id, managerPin: ManagerPin.optional() }), Order),
+  /** Fires a held course: one FIRE ticket with its lines to the printers they route to. Firing a fired course does nothing. */
+  'orders.fireCourse': command(z.strictObject({ id: Id, course: Id, managerPin: ManagerPin.optional() }), Order),
   /** A void: why, in words (the reason picked, or the words for "Other"), kept in the audit log. */
   'orders.cancel': command(z.strictObject({ id: Id, reason: z.string().trim().min(1, 'say why the order is cancelled').max(120), managerPin: ManagerPin.optional() }), Order),
 

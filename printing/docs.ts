@@ -151,6 +151,8 @@ export const ReceiptDoc = z.object({
 export type ReceiptDoc = z.input<typeof ReceiptDoc>;
 
 export const KitchenLine = OrderedLine.extend({
+  /** The guest's seat ("S2" before the line); null or absent: for the table. */
+  seat: z.number().int().min(1).max(99).nullable().optional(),
   /** The menu item's category: what routeKitchenLines sends to a printer. */
   categoryId: ShortText.nullable().optional(),
   categoryName: ShortText.nullable().optional(),
@@ -158,9 +160,14 @@ export const KitchenLine = OrderedLine.extend({
 export type KitchenLine = z.input<typeof KitchenLine>;
 
 export const KitchenTicketDoc = z.object({
-  /** 'new': the order; 'add': only the lines added since; 'void': the lines (or the whole order) taken off. */
-  variant: z.enum(['new', 'add', 'void']).default('new'),
+  /**
+   * 'new': the order; 'add': only the lines added since; 'void': the lines (or the whole order)
+   * taken off; 'fire': a course held back until now, to be made (`course` names it).
+   */
+  variant: z.enum(['new', 'add', 'void', 'fire']).default('new'),
   ...orderHeading,
+  /** The course a FIRE ticket fires ("Mains"). */
+  course: ShortText.nullable().optional(),
   /** The printer's station ("grill", "bar"), printed under the header. */
   station: ShortText.nullable().optional(),
   lines: z.array(KitchenLine),

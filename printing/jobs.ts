@@ -21,7 +21,7 @@ export function receiptJob(input: { orderId: string; key: string; doc: ReceiptDo
  * The kitchen tickets of one version of an order: its lines split among the printers by
  * category (routeKitchenLines), one job per printer, each ticket naming its station. `version`
  * tells this ticket from the order's later ones (1 for the order as placed; then the change's
- * operation id or the order's revision for an ADD or VOID). A ticket with no lines queues nothing,
+ * operation id or the order's revision for an ADD or VOID; `fire-<course>` for a course's FIRE). A ticket with no lines queues nothing,
  * except a VOID of the whole order (no lines), which goes to every printer in `voidPrinters`
  * (default: the default printer).
  */

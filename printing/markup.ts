@@ -239,6 +239,12 @@ export function kitchenMarkup(doc: KitchenTicket, cpl: number, options: { reprin
   const out: string[] = ['{width:*}'];
   if (doc.variant === 'add') out.push(...banner('ADD', cpl, '^^^'));
   if (doc.variant === 'void') out.push(...banner('VOID', cpl, '^^^'));
+  if (doc.variant === 'fire') {
+    // What the pass calls out: which table (or order, with no table) and which course.
+    out.push(...banner('FIRE', cpl, '^^^'));
+    const where = doc.service?.table ? `Table ${doc.service.table}` : doc.orderLabel;
+    out.push(...centered([where, doc.course ?? ''].filter(Boolean).join(' - ').toUpperCase(), Math.floor(cpl / 2), '^^^'));
+  }
   if (options.reprint) out.push(...banner('REPRINT', cpl, '^^'));
   const label = escapeText(doc.orderLabel);
   out.push(textWidth(doc.orderLabel) * 3 <= cpl ? `^^^^${label}` : `^^^${label}`);
@@ -250,7 +256,8 @@ export function kitchenMarkup(doc: KitchenTicket, cpl: number, options: { reprin
   out.push('{width:*}', '---');
   doc.lines.forEach((line, index) => {
     if (index > 0) out.push('');
-    out.push(`|^^^${columnText(`${line.quantity} x ${line.name}`, big, 0, 2)}`);
+    const seat = line.seat == null ? '' : `S${line.seat} `;
+    out.push(`|^^^${columnText(`${seat}${line.quantity} x ${line.name}`, big, 0, 2)}`);
     for (const modifier of line.modifiers) out.push(`|^^${columnText(`+ ${modifier}`, cpl, 2, 4)}`);
     if (line.note) out.push(`|^^"${columnText(`NOTE: ${line.note}`, cpl, 2, 4)}"`);
   });

@@ -67,7 +67,7 @@ export function renderReceipt(doc: ReceiptDoc, options: RenderOptions = {}): Buf
   return transformMarkup(receiptMarkup(parsed, options.cpl ?? DEFAULT_CPL, receiptOptions(parsed, options)), options);
 }
 
-/** Kitchen ticket: large type, modifiers indented, notes; 'add' and 'void' variants carry a banner. */
+/** Kitchen ticket: large type, seats, modifiers indented, notes; 'add', 'void' and 'fire' variants carry a banner. */
 export function renderKitchenTicket(doc: KitchenTicketDoc, options: RenderOptions & { target: 'svg' }): string;
 export function renderKitchenTicket(doc: KitchenTicketDoc, options?: RenderOptions & { target?: 'escpos' }): Buffer;
 export function renderKitchenTicket(doc: KitchenTicketDoc, options: RenderOptions = {}): Buffer | string {
@@ -109,7 +109,8 @@ export function renderJob(kind: RenderableKind, payload: unknown, options: Rende
     case 'kitchen_add':
     case 'kitchen_void': {
       const doc = printable(KitchenTicketDoc.parse(payload), options);
-      const variant = kind === 'kitchen' ? 'new' : kind === 'kitchen_add' ? 'add' : 'void';
+      // A 'kitchen' job is the order's ticket, or a course's FIRE ticket when its document says so.
+      const variant = kind === 'kitchen' ? (doc.variant === 'fire' ? 'fire' : 'new') : kind === 'kitchen_add' ? 'add' : 'void';
       return transformMarkup(kitchenMarkup({ ...doc, variant }, cpl, options), options);
     }
     case 'report':

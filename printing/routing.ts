@@ -35,6 +35,7 @@ export function routeKitchenLines<L extends RoutableLine>(lines: readonly L[], r
 }
 
 export interface DiffableLine {
+  seat?: number | null;
   name: string;
   quantity: number;
   modifiers?: readonly string[];
@@ -43,13 +44,14 @@ export interface DiffableLine {
 }
 
 function lineKey(line: DiffableLine): string {
-  return JSON.stringify([line.categoryId ?? null, line.name, [...(line.modifiers ?? [])].sort(), line.note ?? '']);
+  return JSON.stringify([line.categoryId ?? null, line.seat ?? null, line.name, [...(line.modifiers ?? [])].sort(), line.note ?? '']);
 }
 
 /**
  * What the kitchen must be told when an order's lines change: the units added (an ADD ticket) and
- * the units taken off (a VOID ticket). Lines are the same dish when their category, name,
- * modifiers (in any order) and note are; quantities of such lines are added up.
+ * the units taken off (a VOID ticket). Lines are the same dish when their category, seat, name,
+ * modifiers (in any order) and note are; quantities of such lines are added up (a dish moved to
+ * another seat is a VOID and an ADD: the kitchen's seat numbers stay right).
  */
 export function diffKitchenLines<L extends DiffableLine>(before: readonly L[], after: readonly L[]): { added: L[]; voided: L[] } {
   const count = (lines: readonly L[]) => {

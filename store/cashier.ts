@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { newId } from '../common/ids';
 import type { Clock } from '../common/clock';
 import {
+  CourseStateDoc,
   CustomerDoc,
   DiscountDoc,
   OrderLineDoc,
@@ -47,6 +48,8 @@ export const NewOrderInput = z.object({
   pricing: PricingDoc.nullable().default(null),
   discount: DiscountDoc.nullable().default(null),
   checkTotal: z.number().int().nullable().default(null),
+  /** The courses held when it is sent (docs/tables.md). */
+  courses: z.array(CourseStateDoc).nullable().default(null),
   wire: WireExtras.default({}),
 });
 export type NewOrderInput = z.input<typeof NewOrderInput>;
@@ -60,6 +63,7 @@ export const OrderChangeInput = z.object({
   discount: DiscountDoc.nullable().optional(),
   checkTotal: z.number().int().nullable().optional(),
   split: SplitDoc.nullable().optional(),
+  courses: z.array(CourseStateDoc).nullable().optional(),
   /** Sent with the change when it has something for the cloud. */
   wire: WireExtras.optional(),
 });
@@ -232,6 +236,7 @@ export class CashierRepositories {
         check_total: order.checkTotal,
         cloud_check: null,
         split: null,
+        courses: order.courses,
       };
       const written = this.outbox.enqueue({
         opId: newId('op_', now),
@@ -338,7 +343,9 @@ export class CashierRepositories {
     if (parsed.lines && !isDeepStrictEqual(parsed.lines, current.lines)) {
       patch.lines = parsed.lines;
       patch.total = orderTotal(parsed.lines);
-      payload.items = lineRefs(parsed.lines);
+      // A line moved to another seat or course is the till's news only: the cloud's lines stay as they are.
+      const items = lineRefs(parsed.lines);
+      if (!isDeepStrictEqual(items, lineRefs(current.lines))) payload.items = items;
     }
     if (parsed.customer !== undefined && !isDeepStrictEqual(parsed.customer, current.customer)) {
       patch.customer = parsed.customer;
@@ -350,6 +357,7 @@ export class CashierRepositories {
     if (parsed.discount !== undefined) patch.discount = parsed.discount;
     if (parsed.checkTotal !== undefined) patch.check_total = parsed.checkTotal;
     if (parsed.split !== undefined) patch.split = parsed.split;
+    if (parsed.courses !== undefined) patch.courses = parsed.courses;
     const forCloud = payload.items !== undefined || payload.customer !== undefined || !isDeepStrictEqual(parsed.service ?? current.service, current.service) || !isDeepStrictEqual(parsed.checkTotal ?? current.check_total, current.check_total);
     if (forCloud && parsed.wire) Object.assign(payload, parsed.wire);
     // A change with nothing for the cloud (notes, the split) is still an operation: it keeps the

@@ -92,6 +92,10 @@ export const OrderLineDoc = z.object({
   note: z.string().default(''),
   discount: DiscountDoc.nullable().default(null),
   tax_class: z.string().default('standard'),
+  /** Migration 21, the till's (docs/tables.md): the guest's seat (1–40); null: shared, for the table. */
+  seat: z.number().int().min(1).nullable().default(null),
+  /** Migration 21, the till's: the id of the store's course it is served in (store/floor.ts); null: none. */
+  course: z.string().nullable().default(null),
 });
 export type OrderLineDoc = z.infer<typeof OrderLineDoc>;
 
@@ -106,7 +110,7 @@ export type CustomerDoc = z.infer<typeof CustomerDoc>;
  * starts from these, so its record still makes a whole document.
  */
 export const TILL_ONLY_DEFAULTS: Partial<Record<EntityKind, Record<string, unknown>>> = {
-  order: { notes: '', business_day: null, pricing: null, discount: null, check_total: null, split: null },
+  order: { notes: '', business_day: null, pricing: null, discount: null, check_total: null, split: null, courses: null },
   menu_item: { barcode: null },
   payment_intent: { tip: 0, split_part: null },
   payment: { tip: 0, split_part: null },
@@ -166,9 +170,18 @@ export type CloudCheckDoc = z.infer<typeof CloudCheckDoc>;
 
 export const SplitDoc = z.union([
   z.object({ kind: z.literal('even'), parts: z.number().int().min(2) }),
-  z.object({ kind: z.literal('items'), assignment: z.array(z.number().int().min(1)) }),
+  /** assignment[i]: the check line i is on; 0: shared evenly by every check (a split by seat's lines for the table). */
+  z.object({ kind: z.literal('items'), assignment: z.array(z.number().int().min(0)) }),
 ]);
 export type SplitDoc = z.infer<typeof SplitDoc>;
+
+/**
+ * A course held back from the kitchen, or fired since (docs/tables.md, "Courses"): a held course's
+ * lines print on no kitchen ticket until it is fired; then one FIRE ticket prints them. A course
+ * with no entry goes to the kitchen with its lines, as any line does.
+ */
+export const CourseStateDoc = z.object({ course: z.string(), state: z.enum(['held', 'fired']), at: Millis });
+export type CourseStateDoc = z.infer<typeof CourseStateDoc>;
 
 export const OrderDoc = z.object({
   id: z.string(),
@@ -199,6 +212,8 @@ export const OrderDoc = z.object({
   cloud_check: CloudCheckDoc.nullable().default(null),
   /** Till-only: how the bill is split. */
   split: SplitDoc.nullable().default(null),
+  /** Migration 21, till-only: the courses held or fired (null: none ever was). */
+  courses: z.array(CourseStateDoc).nullable().default(null),
 });
 export type OrderDoc = z.infer<typeof OrderDoc>;
 

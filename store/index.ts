@@ -7,7 +7,7 @@ export type { OutboxOperation, DeadLetter, OutboxStats } from './outbox';
 export { DeadLetterRefusal } from './outbox';
 export type { ServerRecord, PullPage, CursorState, WebhookEventRecord } from './server-state';
 export type { RepricedOrder } from './repriced-orders';
-export { FloorPlan, nameKey, type SectionDoc, type TableDoc, type TableMarks } from './floor';
+export { FloorPlan, nameKey, type CourseDoc, type SectionDoc, type TableDoc, type TableMarks } from './floor';
 export { RequestLedger, type LedgerEntry } from './request-ledger';
 export { StaffRoster, type StaffDoc, type StaffRole, type SignInGuardState } from './staff';
 export { ShiftBook, type ShiftDoc, type CashCountDoc, type CashMovementDoc, type AttributionDoc, type AttributionKind } from './shifts';

@@ -474,9 +474,31 @@ const locationCountry: Migration = {
   },
 };
 
+const seatsAndCourses: Migration = {
+  version: 21,
+  name: "seats and courses: the store's courses (removed rows kept, versioned) and an order's courses held or fired",
+  up(db) {
+    // The defaults carry fixed ids: every till of a store starts with the same four, so store mode
+    // has nothing to reconcile; a course added later gets an id made where it is created.
+    db.exec(`
+      CREATE TABLE floor_courses (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL, position INTEGER NOT NULL,
+        removed INTEGER NOT NULL DEFAULT 0 CHECK (removed IN (0, 1)), version INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL, updated_by TEXT) STRICT;
+      CREATE UNIQUE INDEX floor_courses_by_name ON floor_courses (name_key) WHERE removed = 0;
+      INSERT INTO floor_courses (id, name, name_key, position, version, updated_at, updated_by) VALUES
+        ('course_drinks', 'Drinks', 'drinks', 0, 1, 0, 'system'),
+        ('course_starters', 'Starters', 'starters', 1, 1, 0, 'system'),
+        ('course_mains', 'Mains', 'mains', 2, 1, 0, 'system'),
+        ('course_dessert', 'Dessert', 'dessert', 3, 1, 0, 'system');
+      ALTER TABLE orders ADD COLUMN courses TEXT CHECK (courses IS NULL OR json_valid(courses));
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
   unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts, pinAttempts, bridgeRequests,
-  walkouts, floorPlan, refundNote, locationCountry,
+  walkouts, floorPlan, refundNote, locationCountry, seatsAndCourses,
 ];

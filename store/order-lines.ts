@@ -25,8 +25,8 @@ export function lineRefs(lines: readonly OrderLineInput[]): LineRef[] {
   }));
 }
 
-/** What only the till keeps on a line: /v1 lines come back without them (a note only from servers that model it). */
-const LINE_EXTRAS = ['note', 'discount', 'tax_class'] as const;
+/** What only the till keeps on a line: /v1 lines come back without them (a note only from servers that model it; seats and courses from none). */
+const LINE_EXTRAS = ['note', 'discount', 'tax_class', 'seat', 'course'] as const;
 
 /**
  * The server's lines with the till's own line fields carried over from `previous` (the order as

@@ -75,6 +75,8 @@ export interface OrdersTable extends LayerColumns {
   check_total: number | null;
   cloud_check: string | null;
   split: string | null;
+  /** Migration 21: the courses held or fired (JSON, CourseStateDoc[]). */
+  courses: string | null;
 }
 export interface PaymentIntentsTable extends LayerColumns {
   id: string;

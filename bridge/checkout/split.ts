@@ -26,9 +26,11 @@ export function splitEvenly(due: number, n: number): SplitPart[] {
 }
 
 /**
- * `assignment[i]` = the check number (1-based) line i goes to; parts = max(assignment); every
- * check 1..parts must have at least one line (else CheckoutError naming the empty check);
- * amounts = Σ check line totals (CheckLine.total) of its lines, so Σ parts === check.total.
+ * `assignment[i]` = the check number (1-based) line i goes to, or 0: shared by every check (a
+ * split by seat's lines for the table); parts = max(assignment); every check 1..parts must have a
+ * line of its own (else CheckoutError naming the empty check); amounts = Σ check line totals
+ * (CheckLine.total) of its lines plus its even share of the shared lines (the first checks cover
+ * the odd units), so Σ parts === check.total.
  */
 export function splitByItems(check: CheckLines, assignment: readonly number[]): SplitPart[] {
   if (check.lines.length === 0) throw new CheckoutError('invalid_split', 'There are no items on this check to split.');
@@ -39,12 +41,13 @@ export function splitByItems(check: CheckLines, assignment: readonly number[]): 
     );
   }
   assignment.forEach((part, index) => {
-    if (!Number.isSafeInteger(part) || part < 1) {
-      throw new CheckoutError('invalid_split', `Item ${index + 1} is put on check ${String(part)}; checks are numbered from 1.`, index);
+    if (!Number.isSafeInteger(part) || part < 0) {
+      throw new CheckoutError('invalid_split', `Item ${index + 1} is put on check ${String(part)}; checks are numbered from 1 (0: shared).`, index);
     }
   });
 
   const parts = Math.max(...assignment);
+  if (parts === 0) throw new CheckoutError('empty_split_check', 'Every item is shared: put at least one on check 1.');
   // The first gap is found from the numbers used, never by counting up to a typo'd 1e9.
   const used = new Set(assignment);
   let empty = 1;
@@ -53,10 +56,24 @@ export function splitByItems(check: CheckLines, assignment: readonly number[]): 
     throw new CheckoutError('empty_split_check', `Check ${empty} of ${parts} has no items: move an item to it or split into fewer checks.`);
   }
 
+  const sharedIndexes = assignment.flatMap((to, index) => (to === 0 ? [index] : []));
+  const shared = sumExact(sharedIndexes.map((index) => check.lines[index]?.total ?? 0), 'the shared items');
+  const shares = sharedIndexes.length === 0 ? new Array<number>(parts).fill(0) : allocate(shared, new Array<number>(parts).fill(1));
   return Array.from({ length: parts }, (_, k) => {
     const part = k + 1;
     const lineIndexes = assignment.flatMap((to, index) => (to === part ? [index] : []));
-    const amount = sumExact(lineIndexes.map((index) => check.lines[index]?.total ?? 0), `check ${part}`);
+    const amount = sumExact([...lineIndexes.map((index) => check.lines[index]?.total ?? 0), shares[k]!], `check ${part}`);
     return { label: `${part} of ${parts}`, amount, lineIndexes };
   });
+}
+
+/**
+ * A split by seat: each seat's lines on a check of its own, in seat order; lines with no seat
+ * (for the table) shared evenly by those checks (0). Null when fewer than two seats have lines.
+ */
+export function seatAssignment(seats: readonly (number | null)[]): number[] | null {
+  const ordered = [...new Set(seats.filter((seat): seat is number => seat !== null))].sort((a, b) => a - b);
+  if (ordered.length < 2) return null;
+  const checkOf = new Map(ordered.map((seat, index) => [seat, index + 1]));
+  return seats.map((seat) => (seat === null ? 0 : checkOf.get(seat)!));
 }

@@ -3,14 +3,14 @@
 // id is made where the row is created and never reused, so the floor can become the store's (store
 // mode) without renumbering: nothing here assumes one till.
 import { z } from 'zod';
-import { FLOOR_GRID, FLOOR_LIMITS } from './grid';
+import { COURSE_LIMITS, FLOOR_GRID, FLOOR_LIMITS } from './grid';
 import { placementIssues, type Placed } from './layout';
 import { tableKey } from './names';
 
 const Id = z.string().min(1).max(80);
 const IsoTime = z.iso.datetime({ offset: true });
 
-export { FLOOR_GRID, FLOOR_LIMITS };
+export { COURSE_LIMITS, FLOOR_GRID, FLOOR_LIMITS };
 
 const Name = (what: string, max: number) =>
   z
@@ -23,6 +23,31 @@ const Name = (what: string, max: number) =>
 /** What a table is called on the floor, on tickets and checks ("12", "Patio 4"): the order's table. */
 export const TableName = Name('table', 12);
 export const SectionName = Name('section', 30);
+
+export const CourseName = Name('course', COURSE_LIMITS.name);
+
+/** Where an order line's guest sits: 1 to the most a table seats. */
+export const SeatNumber = z.number().int().min(1, 'Seats are numbered from 1.').max(FLOOR_LIMITS.seats, `Seats are numbered up to ${FLOOR_LIMITS.seats}.`);
+
+/** The store's courses in serving order, as a manager or IT lists them: names unique ignoring case and spaces. */
+function coursesListed<T extends { name: string }>(courses: readonly T[], ctx: z.RefinementCtx, at: (index: number) => (string | number)[]): void {
+  const seen = new Map<string, string>();
+  courses.forEach((course, index) => {
+    const key = tableKey(course.name);
+    const first = seen.get(key);
+    if (first !== undefined) ctx.addIssue({ code: 'custom', message: `${course.name} is already a course (${first}). Give it another name.`, path: at(index) });
+    else seen.set(key, course.name);
+  });
+}
+const CourseList = <T extends z.ZodType<{ name: string }>>(course: T) =>
+  z
+    .array(course)
+    .min(1, 'Keep at least one course.')
+    .max(COURSE_LIMITS.courses, `At most ${COURSE_LIMITS.courses} courses.`)
+    .superRefine((courses, ctx) => coursesListed(courses, ctx, (index) => [index, 'name']));
+
+export const Course = z.object({ id: Id, name: z.string(), position: z.number().int() });
+export type Course = z.infer<typeof Course>;
 
 export const TableShape = z.enum(['square', 'round', 'rect']);
 export type TableShape = z.infer<typeof TableShape>;
@@ -52,6 +77,8 @@ export type TablePlacement = z.infer<typeof TablePlacement>;
  */
 export const FloorConfig = z
   .strictObject({
+    /** The store's courses in serving order (default: Drinks, Starters, Mains, Dessert). */
+    courses: CourseList(z.strictObject({ name: CourseName })).optional(),
     sections: z
       .array(z.strictObject({ name: SectionName, tables: z.array(TablePlacement.omit({ sectionId: true })).max(FLOOR_LIMITS.tables) }))
       .min(1, 'A floor has at least one section.')
@@ -141,9 +168,19 @@ export const tableCommands = {
   'tables.printBill': command(z.strictObject({ id: Id }), FloorView),
   /** The table is cleared and set: free again. */
   'tables.clear': command(z.strictObject({ id: Id }), FloorView),
+  /** The store's courses in serving order. */
+  'tables.courses': command(Empty, z.array(Course)),
+  /**
+   * The courses become this list, in its order (permission 'floor.edit'): a listed course without
+   * an id is added, one with an id renamed or moved, one left out removed (refused while an open
+   * check has a line in it).
+   */
+  'tables.saveCourses': command(z.strictObject({ courses: CourseList(z.strictObject({ id: Id.optional(), name: CourseName })), ...approvable }), z.array(Course)),
 };
 
 export const tableEvents = {
   /** The floor changed in a way the checks do not show (its layout, a bill printed, a table cleared): refetch it. */
   'floor.changed': z.object({}),
+  /** The store's courses changed: refetch them. */
+  'courses.changed': z.object({}),
 };

@@ -300,9 +300,16 @@ export class Cashier {
     return order;
   }
 
-  /** Ticket lines → store lines, with names, prices and tax classes frozen as they are now. */
-  #lines(input: CommandPayload<'orders.place'>['lines']): OrderLineDoc[] {
+  /**
+   * Ticket lines → store lines, with names, prices and tax classes frozen as they are now. A line
+   * that leaves out its seat or course keeps the one it had in `previous` (the order as it stood:
+   * the first unused line of the same item and modifiers), so a screen that does not know seats
+   * never clears them.
+   */
+  #lines(input: CommandPayload<'orders.place'>['lines'], previous: readonly OrderLineDoc[] = []): OrderLineDoc[] {
     const menu = this.#menuCache();
+    const courses = new Set(this.store.floor.courses().map((c) => c.id));
+    const unused = [...previous];
     return input.map((line, index) => {
       const item = this.store.cashier.getMenuItem(line.menuItemId);
       if (!item) throw new CoreError('not_found', 'An item on the ticket is no longer on the menu. Remove it and add it again.');
@@ -315,6 +322,13 @@ export class Cashier {
         return { modifier_id: modifier.id, name: modifier.name, price: modifier.price };
       });
       this.#requireGroupChoices(item, line.modifierIds, index);
+      if (line.course != null && !courses.has(line.course)) {
+        const message = `${item.name}: that course is no longer on the list. Choose another course.`;
+        throw new CoreError('invalid_command', message, [{ path: `lines.${index}.course`, message }]);
+      }
+      const sameThing = JSON.stringify([item.id, [...line.modifierIds].sort()]);
+      const at = line.seat === undefined || line.course === undefined ? unused.findIndex((old) => JSON.stringify([old.menu_item_id, old.modifiers.map((m) => m.modifier_id).sort()]) === sameThing) : -1;
+      const was = at < 0 ? undefined : unused.splice(at, 1)[0];
       return {
         menu_item_id: item.id,
         name: item.name,
@@ -324,6 +338,8 @@ export class Cashier {
         note: line.note,
         discount: line.discount,
         tax_class: item.tax_class ?? 'standard',
+        seat: line.seat === undefined ? (was?.seat ?? null) : line.seat,
+        course: line.course === undefined ? (was?.course ?? null) : line.course,
       };
     });
   }
@@ -389,6 +405,7 @@ export class Cashier {
   placeOrder(draft: CommandPayload<'orders.place'>, act: Act): Order {
     const location = this.#requireLocation();
     const lines = this.#lines(draft.lines);
+    const held = this.#heldAtSend(draft.heldCourses);
     const customer = draft.customer.name === '' && draft.customer.phone === '' ? null : draft.customer;
     const service = { type: draft.service.type, table: draft.service.table, guests: draft.service.guests };
     const priced = this.#priceDraft(lines, draft.discount, service, act);
@@ -406,6 +423,7 @@ export class Cashier {
         pricing: priced.pricing,
         discount: draft.discount,
         checkTotal: priced.breakdown.total,
+        courses: held,
         wire: priced.wire,
       },
       { actor: act.by.id },
@@ -413,6 +431,7 @@ export class Cashier {
       this.#attribute('order', created.id, act, this.shifts.openShiftOf(act.by)?.id ?? null);
       if (priced.approval) this.store.cashier.recordAudit(act.by.id, 'discount.approved', priced.approval, { kind: 'order', id: created.id });
       this.#auditDiscounts(created.id, priced.given, act, priced.approval?.approvedBy ?? null);
+      for (const { course } of held ?? []) this.store.cashier.recordAudit(act.by.id, 'order.course.hold', { course, name: this.#requireCourse(course, 'heldCourses').name }, { kind: 'order', id: created.id });
       this.#print(this.printing.forPlacedOrder(created, this.#tillLetter(), location.timezone, location.locale));
       return created;
     });
@@ -479,7 +498,7 @@ export class Cashier {
   updateOrder({ id, lines, customer, notes, discount, service, split }: CommandPayload<'orders.update'>, act: Act): Order {
     const order = this.#requireOrder(id);
     this.#requireOpen(order, 'changed');
-    const newLinesDraft = lines ? this.#lines(lines) : null;
+    const newLinesDraft = lines ? this.#lines(lines, order.lines) : null;
     const voidsUnits = newLinesDraft !== null && takesUnitsOff(order.lines, newLinesDraft);
     const voidApprovedBy = voidsUnits ? this.staff.require(act, 'order.void') : null;
     const adopt = this.#requireOwnOrder(order, act);
@@ -515,6 +534,76 @@ export class Cashier {
       this.#auditDiscounts(id, given, act, approval?.approvedBy ?? null);
       if (voidsUnits) this.store.cashier.recordAudit(act.by.id, 'order.void_items', StaffDesk.approval(voidApprovedBy), { kind: 'order', id });
       if (lines) this.#print(this.printing.forChangedOrder(order, updated, String(updated.updated_at), this.#tillLetter(), this.locationDetails().timezone, this.locationDetails().locale));
+      return updated;
+    });
+    this.#ordersChanged([id]);
+    this.printing.notify();
+    return this.#view(doc);
+  }
+
+  /** The courses a new order holds back from the kitchen, as its document keeps them. */
+  #heldAtSend(courseIds: readonly string[]): OrderDoc['courses'] {
+    if (courseIds.length === 0) return null;
+    const now = this.clock.now();
+    return [...new Set(courseIds)].map((id) => ({ course: this.#requireCourse(id, 'heldCourses').id, state: 'held' as const, at: now }));
+  }
+
+  #requireCourse(id: string, path: string): { id: string; name: string } {
+    const course = this.store.floor.courses().find((c) => c.id === id);
+    if (!course) {
+      const message = 'That course is no longer on the list. Refresh the register and try again.';
+      throw new CoreError('invalid_command', message, [{ path, message }]);
+    }
+    return course;
+  }
+
+  /**
+   * Holds a course back from the kitchen: its lines, and those added to it later, print on no
+   * kitchen ticket until it is fired. Only before any of its lines went to the kitchen (what the
+   * kitchen has cannot be taken back); holding a held course changes nothing.
+   */
+  holdCourse({ id, course: courseId }: CommandPayload<'orders.holdCourse'>, act: Act): Order {
+    const order = this.#requireOrder(id);
+    this.#requireOpen(order, 'changed');
+    const course = this.#requireCourse(courseId, 'course');
+    const state = order.courses?.find((c) => c.course === course.id);
+    if (state?.state === 'held') return this.#view(order);
+    if (state?.state === 'fired' || order.lines.some((line) => line.course === course.id)) {
+      throw new CoreError('conflict', `${course.name} already went to the kitchen on this order, so it cannot be held now.`);
+    }
+    const adopt = this.#requireOwnOrder(order, act);
+    const courses = [...(order.courses ?? []), { course: course.id, state: 'held' as const, at: this.clock.now() }];
+    const doc = this.store.transaction(() => {
+      adopt();
+      const updated = this.store.cashier.updateOrder(id, { courses }, { actor: act.by.id });
+      this.store.cashier.recordAudit(act.by.id, 'order.course.hold', { course: course.id, name: course.name }, { kind: 'order', id });
+      return updated;
+    });
+    this.#ordersChanged([id]);
+    return this.#view(doc);
+  }
+
+  /**
+   * Fires a held course: one FIRE ticket with its lines to each kitchen printer they route to, in
+   * the transaction that marks it fired. A course fired already prints nothing more (a second press,
+   * a repeat after a lost answer), so each course fires once and its ticket's key is stable.
+   */
+  fireCourse({ id, course: courseId }: CommandPayload<'orders.fireCourse'>, act: Act): Order {
+    const order = this.#requireOrder(id);
+    const state = order.courses?.find((c) => c.course === courseId);
+    if (state?.state === 'fired') return this.#view(order);
+    this.#requireOpen(order, 'changed');
+    const course = this.#requireCourse(courseId, 'course');
+    if (state?.state !== 'held') throw new CoreError('conflict', `${course.name} is not held on this order: its lines went to the kitchen when they were sent.`);
+    const adopt = this.#requireOwnOrder(order, act);
+    const courses = (order.courses ?? []).map((c) => (c.course === course.id ? { ...c, state: 'fired' as const, at: this.clock.now() } : c));
+    const where = this.locationDetails();
+    const doc = this.store.transaction(() => {
+      adopt();
+      const updated = this.store.cashier.updateOrder(id, { courses }, { actor: act.by.id });
+      const lines = updated.lines.filter((line) => line.course === course.id).length;
+      this.store.cashier.recordAudit(act.by.id, 'order.course.fire', { course: course.id, name: course.name, lines }, { kind: 'order', id });
+      this.#print(this.printing.forFiredCourse(updated, course, this.#tillLetter(), where.timezone, where.locale));
       return updated;
     });
     this.#ordersChanged([id]);

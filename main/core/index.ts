@@ -297,8 +297,10 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     printBill: (orderId) => cashier.reprintReceipt(orderId),
     billPrintedAt: (orderId) => printing.lastBillAt(orderId),
     changed: () => events.emit('floor.changed', {}),
+    coursesChanged: () => events.emit('courses.changed', {}),
   });
   if (config.floor) tables.provision(config.floor);
+  if (config.floor?.courses) tables.provisionCourses(config.floor.courses);
   const reports = new DayReports(
     store,
     cashier,
@@ -447,6 +449,8 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     'orders.update': (p, c) => cashier.updateOrder(p, c.act()),
     'orders.fulfil': (p, c) => cashier.fulfilOrder(p, c.act()),
     'orders.cancel': (p, c) => cashier.cancelOrder(p, c.act()),
+    'orders.holdCourse': (p, c) => cashier.holdCourse(p, c.act()),
+    'orders.fireCourse': (p, c) => cashier.fireCourse(p, c.act()),
     'orders.transfer': (p, c) => cashier.transferOrder(p, c.act()),
     'payments.take': (p, c) => cashier.takePayment(p, c.act()),
     'payments.refund': (p, c) => cashier.refund(p, c.act()),

@@ -134,14 +134,18 @@ export class PrintLink {
     return this.setup.kitchen[0]?.name ?? RECEIPT_PRINTER;
   }
 
+  /** The lines the kitchen is told of: all but those of a course held back (docs/tables.md, "Courses"). */
   #kitchenLines(doc: OrderDoc): KitchenLine[] {
-    return doc.lines.map((line) => {
-      const category = this.categoryOf(line.menu_item_id);
-      return { name: line.name, quantity: line.quantity, modifiers: line.modifiers.map((m) => m.name), note: line.note, categoryId: category?.id ?? null, categoryName: category?.name ?? null };
-    });
+    const held = new Set((doc.courses ?? []).filter((c) => c.state === 'held').map((c) => c.course));
+    return doc.lines.filter((line) => line.course === null || !held.has(line.course)).map((line) => this.#kitchenLine(line));
   }
 
-  #kitchenDoc(doc: OrderDoc, tillLetter: string, timeZone: string, locale: string, variant: 'new' | 'add' | 'void', lines: KitchenLine[]): KitchenTicketDoc {
+  #kitchenLine(line: OrderDoc['lines'][number]): KitchenLine {
+    const category = this.categoryOf(line.menu_item_id);
+    return { name: line.name, quantity: line.quantity, modifiers: line.modifiers.map((m) => m.name), note: line.note, seat: line.seat, categoryId: category?.id ?? null, categoryName: category?.name ?? null };
+  }
+
+  #kitchenDoc(doc: OrderDoc, tillLetter: string, timeZone: string, locale: string, variant: KitchenTicketDoc['variant'], lines: KitchenLine[]): KitchenTicketDoc {
     return {
       variant,
       orderLabel: doc.number ?? `#${doc.id.slice(-4).toUpperCase()}`,
@@ -166,6 +170,18 @@ export class PrintLink {
     const ticket = (variant: 'add' | 'void', lines: KitchenLine[]) =>
       lines.length === 0 ? [] : kitchenJobs({ orderId: after.id, version: `${version}:${variant}`, doc: this.#kitchenDoc(after, tillLetter, timeZone, locale, variant, lines), routing: this.setup.routing, defaultPrinter: this.#kitchenPrinter() });
     return [...ticket('add', added), ...ticket('void', voided)];
+  }
+
+  /**
+   * The FIRE ticket of a held course just fired: its lines, to each printer they route to. The
+   * key names the course: a course fires once per order, so a retried write queues it once.
+   */
+  forFiredCourse(doc: OrderDoc, course: { id: string; name: string }, tillLetter: string, timeZone: string, locale = DEFAULT_LOCALE): NewPrintJob[] {
+    if (this.setup.kitchen.length === 0 && this.setup.receipt === null) return [];
+    const lines = doc.lines.filter((line) => line.course === course.id).map((line) => this.#kitchenLine(line));
+    if (lines.length === 0) return [];
+    const ticket = { ...this.#kitchenDoc(doc, tillLetter, timeZone, locale, 'fire', lines), course: course.name };
+    return kitchenJobs({ orderId: doc.id, version: `fire-${course.id}`, doc: ticket, routing: this.setup.routing, defaultPrinter: this.#kitchenPrinter() });
   }
 
   /** A cancelled order: VOID on every printer that had its tickets. */

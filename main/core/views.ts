@@ -210,6 +210,9 @@ export function orderView(doc: OrderDoc, ctx: OrderContext): Order {
         discount: appliedLineDiscount(line, priced.breakdown, index),
         total: priced.breakdown.lines[index]?.total ?? 0,
         refundedQuantity: refundedUnits.get(index) ?? 0,
+        // Lines stored before seats and courses (migration 21) have neither.
+        seat: line.seat ?? null,
+        course: line.course ?? null,
       };
     }),
     customer: doc.customer ?? { name: '', phone: '' },
@@ -223,5 +226,6 @@ export function orderView(doc: OrderDoc, ctx: OrderContext): Order {
     payments,
     syncState: syncStateOf(ctx.outbox, 'order', doc.id),
     staff: ctx.staff.orders.get(doc.id) ?? null,
+    courses: (doc.courses ?? []).map((c) => ({ course: c.course, state: c.state })),
   };
 }

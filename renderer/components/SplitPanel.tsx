@@ -1,5 +1,6 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import type { SplitPart } from '../../bridge/checkout';
+import { seatAssignment } from '../../bridge/checkout/split';
 import type { Order, SplitPlan } from '../../bridge/contract';
 import { money } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
@@ -52,7 +53,7 @@ function Stepper({ label, value, onChange }: { label: string; value: number; onC
   );
 }
 
-/** One line's check: a tap moves it to the next, arrows step, a digit picks it. */
+/** One line's check (0: shared by every check, a split by seat's lines for the table): a tap moves it to the next, arrows step, a digit picks it. */
 function AssignButton({ name, check, count, onChange }: { name: string; check: number; count: number; onChange: (check: number) => void }) {
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     const step = event.key === 'ArrowRight' || event.key === 'ArrowUp' ? 1 : event.key === 'ArrowLeft' || event.key === 'ArrowDown' ? -1 : 0;
@@ -63,9 +64,9 @@ function AssignButton({ name, check, count, onChange }: { name: string; check: n
     event.preventDefault();
   };
   return (
-    <button type="button" className="assign" aria-label={`${name}: check ${check} of ${count}`} onClick={() => onChange((check % count) + 1)} onKeyDown={onKeyDown}>
+    <button type="button" className="assign" aria-label={check === 0 ? `${name}: shared by all ${count} checks` : `${name}: check ${check} of ${count}`} onClick={() => onChange((check % count) + 1)} onKeyDown={onKeyDown}>
       <span className="assign-name">{name}</span>
-      <span className="assign-check">Check {check}</span>
+      <span className="assign-check">{check === 0 ? 'Shared' : `Check ${check}`}</span>
     </button>
   );
 }
@@ -187,6 +188,10 @@ export function SplitPanel({
   onSelectPart: (label: string) => void;
 }) {
   const { draft, preview, locked, blocked, error, pick, change, retry } = split;
+  // One check per seat, the table's lines shared: offered when two seats or more have lines.
+  const bySeat = seatAssignment(order.lines.map((line) => line.seat));
+  const seatChecks = bySeat === null ? 0 : Math.max(...bySeat);
+  const isBySeat = bySeat !== null && draft.kind === 'items' && draft.count === seatChecks && draft.assignment.every((check, i) => check === bySeat[i]);
   return (
     <fieldset className="split">
       <legend>Bill</legend>
@@ -198,6 +203,11 @@ export function SplitPanel({
           </label>
         ))}
       </div>
+      {bySeat !== null && !locked ? (
+        <button type="button" className="secondary by-seat" aria-pressed={isBySeat} onClick={() => change({ kind: 'items', count: seatChecks, assignment: bySeat })}>
+          By seat ({seatChecks} checks)
+        </button>
+      ) : null}
       {locked ? <p className="muted">Part of the bill is paid: the split stays as it is.</p> : null}
       {draft.kind === 'even' && !locked ? <Stepper label="Ways" value={draft.count} onChange={(count) => change({ kind: 'even', count })} /> : null}
       {draft.kind === 'items' && !locked ? (

@@ -22,15 +22,15 @@ import { balanceDue } from '../lib/order-check';
 import { splitRefusal } from '../lib/issues';
 import { readService, type ServiceDraft, type ServiceErrors } from '../lib/service';
 import { useApproval } from '../lib/session';
+import { CourseHead, LinePlacement, SeatingBar } from '../tables/Seating';
+import { addPlacedItem, courseGroups, placedLineInputs, placeLine, placementLabel, placementOf, seatChoices, UNPLACED, withOrderPlacements, type Placement } from '../tables/seating';
 import {
-  addItem,
   changeQuantity,
   emptyTicket,
   orderDiscountBase,
   priceTicket,
   setLineChoice,
   setLineDiscount,
-  toLineInputs,
   toggleModifier,
   unitPrice,
   type LineChoice,
@@ -72,6 +72,7 @@ type Chooser = { item: MenuItem; lineKey: string | null };
 type DiscountTarget = { kind: 'line'; key: string } | { kind: 'order' };
 
 const MANAGER_PIN = /^\d{4,8}$/;
+const NO_COURSES: readonly [] = [];
 
 /** Where the core's refusal of an order's details points (its issues' paths), and how each is named. */
 const DETAIL_FIELDS = ['customer.name', 'customer.phone', 'notes'] as const;
@@ -104,6 +105,21 @@ export function Register({
 }) {
   const client = useBridge();
   const { data: settings } = useQuery('settings.get', {}, ['settings.changed']);
+  const { data: courses } = useQuery('tables.courses', {}, ['courses.changed']);
+  /** Where the next items go (a seat, a course): chosen above the lines of a dine-in ticket. */
+  const [placement, setPlacement] = useState<Placement>(UNPLACED);
+  // Read by the menu tiles' handler, which stays the same so the tiles do not all render again.
+  const placementRef = useRef(placement);
+  const choosePlacement = (next: Placement) => {
+    placementRef.current = next;
+    setPlacement(next);
+  };
+  /** Courses held on a ticket not sent yet: the order is placed with them held. */
+  const [heldDraft, setHeldDraft] = useState<readonly string[]>([]);
+  /** The order being edited as the core has it (its courses held or fired), by its id. */
+  const [loaded, setLoaded] = useState<Order | null>(null);
+  /** Why holding or firing a course was refused, for the order it was asked of (null: the ticket not sent yet). */
+  const [courseRefusal, setCourseRefusal] = useState<{ orderId: string | null; message: string } | null>(null);
   const discountApproval = useApproval('discount.above_limit');
   const [query, setQuery] = useState('');
   const [categoryId, setCategoryId] = useState<string | null>(null);
@@ -142,6 +158,49 @@ export function Register({
   const shown = matches.length > limit ? matches.slice(0, limit) : matches;
   const highlighted = query.trim() === '' ? undefined : matches[0];
   const pricing = useMemo(() => priceTicket(ticket, itemsById, menu.pricing, menu.currency), [ticket, itemsById, menu.pricing, menu.currency]);
+  // A dine-in ticket is grouped by course, each line saying its seat; a quick-service ticket stays as it was.
+  const dineIn = ticket.service?.type === 'dine_in';
+  const courseList = courses ?? NO_COURSES;
+  const courseNames = useMemo(() => new Map(courseList.map((c) => [c.id, c.name])), [courseList]);
+  const groups = useMemo(() => (dineIn ? courseGroups(ticket.lines, courseList) : null), [dineIn, ticket.lines, courseList]);
+  const seats = seatChoices(ticket.service?.guests);
+  // An order opened for editing: its courses' state, and the seats and courses of its lines.
+  const editingId = ticket.editingOrderId;
+  const editingOrder = loaded !== null && loaded.id === editingId ? loaded : null;
+  const courseError = courseRefusal !== null && courseRefusal.orderId === editingId ? courseRefusal.message : null;
+  useEffect(() => {
+    if (editingId === null) return;
+    let live = true;
+    client.call('orders.get', { id: editingId }).then(
+      (order) => {
+        if (!live) return;
+        setLoaded(order);
+        setTicket((t) => withOrderPlacements(t, order));
+      },
+      (caught: unknown) => live && setCourseRefusal({ orderId: editingId, message: describeError(caught) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, editingId, setTicket]);
+  const lineTag = useCallback((line: Ticket['lines'][number]) => placementLabel(placementOf(line), courseNames), [courseNames]);
+  const courseState = (courseId: string): 'held' | 'fired' | null =>
+    editingId === null ? (heldDraft.includes(courseId) ? 'held' : null) : (editingOrder?.courses.find((c) => c.course === courseId)?.state ?? null);
+  const holdOrFire = async (courseId: string, action: 'hold' | 'fire') => {
+    setCourseRefusal(null);
+    if (editingId === null) {
+      // Not sent yet: held until it is sent, then fired from the order.
+      setHeldDraft((held) => (held.includes(courseId) ? held.filter((c) => c !== courseId) : [...held, courseId]));
+      return;
+    }
+    try {
+      const payload = { id: editingId, course: courseId, ...(ticket.managerPin ? { managerPin: ticket.managerPin } : {}) };
+      setLoaded(await client.call(action === 'hold' ? 'orders.holdCourse' : 'orders.fireCourse', payload));
+    } catch (caught) {
+      if (caught instanceof BridgeCallError && caught.code === 'needs_manager') setPinError(caught.message);
+      else setCourseRefusal({ orderId: editingId, message: describeError(caught) });
+    }
+  };
   // Editing an order already part paid: Charge asks for what is left, not the whole total again.
   const due = balanceDue({ total: pricing.check?.total ?? 0, paidAmount: ticket.paidAmount });
   const orderBase = useMemo(() => orderDiscountBase(ticket, itemsById, menu.pricing, menu.currency), [ticket, itemsById, menu.pricing, menu.currency]);
@@ -177,7 +236,7 @@ export function Register({
       setNotice(null);
       setLastOrder(null);
       if (needsChooser(item)) setChooser({ item, lineKey: null });
-      else setTicket((current) => addItem(current, item));
+      else setTicket((current) => addPlacedItem(current, item, placementRef.current));
     },
     [setTicket],
   );
@@ -216,6 +275,8 @@ export function Register({
 
   const clearTicket = () => {
     setTicket(() => emptyTicket);
+    setHeldDraft([]);
+    setCourseRefusal(null);
     setServiceErrors({});
     setCustomerErrors({});
     setShowDetails(false);
@@ -256,14 +317,17 @@ export function Register({
     setCustomerErrors({});
     try {
       const fields = {
-        lines: toLineInputs(ticket),
+        lines: placedLineInputs(ticket),
         customer: { name: ticket.customerName, phone: ticket.customerPhone },
         notes: ticket.notes,
         discount: ticket.discount,
         ...(read?.service ? { service: read.service } : {}),
         ...(ticket.managerPin ? { managerPin: ticket.managerPin } : {}),
       };
-      const order = ticket.editingOrderId ? await client.call('orders.update', { id: ticket.editingOrderId, ...fields }) : await client.call('orders.place', fields);
+      const held = ticket.editingOrderId ? [] : heldDraft.filter((course) => ticket.lines.some((line) => placementOf(line).course === course));
+      const order = ticket.editingOrderId
+        ? await client.call('orders.update', { id: ticket.editingOrderId, ...fields })
+        : await client.call('orders.place', { ...fields, ...(held.length > 0 ? { heldCourses: held } : {}) });
       clearTicket();
       setLastOrder(order);
       if (andPay && balanceDue(order) > 0) setPayingOrder(order);
@@ -313,7 +377,7 @@ export function Register({
   const finishChoice = (choice: LineChoice) => {
     if (!chooser) return;
     const { item, lineKey } = chooser;
-    setTicket((current) => (lineKey ? setLineChoice(current, lineKey, choice) : addItem(current, item, choice)));
+    setTicket((current) => (lineKey ? setLineChoice(current, lineKey, choice) : addPlacedItem(current, item, placementRef.current, choice)));
     setChooser(null);
     setSearchWanted((n) => n + 1);
   };
@@ -418,6 +482,7 @@ export function Register({
             ))}
           </button>
         </div>
+        {dineIn ? <SeatingBar seats={seats} courses={courseList} placement={placement} onChange={choosePlacement} /> : null}
         {/* The lines take what the column can spare and scroll alone; the selected one is kept in view. */}
         <div className="ticket-main">
           <TicketLines
@@ -429,6 +494,22 @@ export function Register({
             selectedKey={ticket.selectedKey}
             onSelect={(key) => setTicket((t) => ({ ...t, selectedKey: key }))}
             onQuantity={(key, delta) => setTicket((t) => changeQuantity(t, key, delta))}
+            groups={groups?.map((group) => ({
+              key: group.course?.id ?? 'none',
+              indexes: group.indexes,
+              heading: (
+                <CourseHead
+                  course={group.course}
+                  state={group.course ? courseState(group.course.id) : null}
+                  sent={editingId !== null}
+                  canHold={editingId === null || (editingOrder !== null && !editingOrder.lines.some((line) => line.course === group.course?.id))}
+                  busy={busy}
+                  onHold={() => group.course && void holdOrFire(group.course.id, 'hold')}
+                  onFire={() => group.course && void holdOrFire(group.course.id, 'fire')}
+                />
+              ),
+            }))}
+            lineTag={dineIn ? lineTag : null}
           />
           {showDetails ? (
             <OrderDetails
@@ -469,6 +550,15 @@ export function Register({
             </button>
           </div>
         ) : null}
+        {dineIn && selectedLine && selectedItem ? (
+          <LinePlacement
+            name={selectedItem.name}
+            seats={seats}
+            courses={courseList}
+            placement={{ seat: placementOf(selectedLine).seat ?? null, course: placementOf(selectedLine).course ?? null }}
+            onChange={(moved) => setTicket((t) => placeLine(t, selectedLine.key, moved))}
+          />
+        ) : null}
         {selectedLine && selectedItem && !needsChooser(selectedItem) && selectedItem.modifiers.length > 0 ? (
           <fieldset className="modifiers">
             <legend>Modifiers for {selectedItem.name}</legend>
@@ -507,7 +597,7 @@ export function Register({
             <FieldError id={pinErrorId} message={pinError} />
           </div>
         ) : null}
-        <ErrorNote message={error} />
+        <ErrorNote message={courseError ?? error} />
         <div className="ticket-actions">
           <button type="button" className="secondary big" disabled={!canSend} onClick={() => void submit(false)}>
             {ticket.editingOrderId ? 'Save changes' : 'Save open'} <kbd>F7</kbd>

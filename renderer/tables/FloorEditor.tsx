@@ -5,6 +5,7 @@ import { ErrorNote } from '../components/Dialog';
 import { describedBy, FieldError } from '../components/FieldError';
 import { BridgeCallError } from '../lib/bridge-client';
 import { describeError, useBridge } from '../lib/hooks';
+import { CoursesEditor } from './CoursesEditor';
 
 type Draft = Omit<TablePlacement, 'seats' | 'x' | 'y' | 'width' | 'height'> & { seats: string; x: number; y: number; width: number; height: number };
 const SHAPES: readonly { value: TableShape; label: string }[] = [
@@ -266,6 +267,7 @@ export function FloorEditor({ floor, onDone }: { floor: FloorView; onDone: () =>
               ) : null}
             </>
           )}
+          <CoursesEditor />
         </aside>
       </div>
     </section>

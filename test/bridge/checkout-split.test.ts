@@ -145,7 +145,8 @@ describe('splitByItems', () => {
     ['a check left empty', [1, 3, 3], /^Check 2 of 3 has no items: move an item to it or split into fewer checks.$/],
     ['a far-off check number', [1, 1, 1e12], /^Check 2 of 1000000000000 has no items/],
     ['an item with no check', [1, 2], /^Every item must go to a check: 2 of the 3 items have one.$/],
-    ['check 0', [1, 0, 1], /^Item 2 is put on check 0; checks are numbered from 1.$/],
+    ['a negative check', [1, -1, 1], /^Item 2 is put on check -1; checks are numbered from 1 \(0: shared\).$/],
+    ['every item shared', [0, 0, 0], /^Every item is shared: put at least one on check 1.$/],
     ['check 1.5', [1, 1.5, 1], /Item 2 is put on check 1.5/],
   ])('refuses %s', (_why, assignment, message) => {
     expect(() => splitByItems(check, assignment)).toThrow(CheckoutError);

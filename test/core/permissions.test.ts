@@ -192,6 +192,12 @@ const ROWS: Row[] = [
     payload: () => ({ name: 'Tea', price: 300, categoryId: 'cat_drinks' }),
   }),
   row({ label: 'adding a section to the floor', permission: 'floor.edit', command: 'tables.saveSection', payload: () => ({ name: `Patio ${freshPin()}` }) }),
+  row({
+    label: 'changing the courses',
+    permission: 'floor.edit',
+    command: 'tables.saveCourses',
+    payload: () => ({ courses: [{ id: 'course_drinks', name: 'Drinks' }, { id: 'course_mains', name: `Mains ${freshPin()}` }] }),
+  }),
   row({ label: 'changing a menu item', permission: 'menu.edit', command: 'menu.updateItem', payload: () => ({ id: ITEMS.soup, changes: { price: 750 } }) }),
   row({
     label: 'deleting a menu item',
@@ -447,6 +453,10 @@ const SAMPLE: Record<CommandName, unknown> = {
   'tables.removeTable': { id: 'tbl_x', managerPin: STAFF.manager.pin },
   'tables.printBill': { id: 'tbl_x' },
   'tables.clear': { id: 'tbl_x' },
+  'tables.courses': {},
+  'tables.saveCourses': { courses: [{ name: 'Drinks' }, { name: 'Mains' }], managerPin: STAFF.manager.pin },
+  'orders.holdCourse': { id: 'ord_x', course: 'course_mains' },
+  'orders.fireCourse': { id: 'ord_x', course: 'course_mains' },
   'shift.summary': {},
   'shift.current': {},
   'shift.open': { count: [{ value: 100, count: 1 }] },

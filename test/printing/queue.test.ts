@@ -24,13 +24,18 @@ describe('migration 13', () => {
   it('adds print_jobs to a store at version 12, keeping its orders', () => {
     const file = tempDbPath();
     const older = openStore(file, { migrations: STORE_MIGRATIONS.slice(0, 12) });
-    const order = older.cashier.createOrder(threeLineOrder(), cashier);
+    // Written as a store at version 12 held it (raw SQL: today's code writes today's columns).
+    const order = { id: 'ord_v12', total: 3100 };
+    const lines = JSON.stringify(threeLineOrder().lines);
+    older.db
+      .prepare(`INSERT INTO orders (id, layer, location_id, status, currency, customer_name, customer_phone, notes, total, created_at, updated_at, lines) VALUES (?, 'pending', 'loc_1', 'open', 'usd', 'Ann', '', '', ?, 1, 1, ?)`)
+      .run(order.id, order.total, lines);
     older.close();
     // Migration 13 alone: print_jobs is its doing, not a later migration's.
     const store = openStore(file, { migrations: STORE_MIGRATIONS.slice(0, 13) });
     try {
       expect(store.version).toBe(13);
-      expect(store.cashier.getOrder(order.id)?.total).toBe(order.total);
+      expect(store.db.prepare('SELECT total FROM orders WHERE id = ?').pluck().get(order.id)).toBe(order.total);
       expect(store.db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('print_jobs')).toEqual([
         'id', 'printer', 'kind', 'order_id', 'payload', 'dedupe_key', 'state', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'updated_at', 'printed_at', 'reprint',
       ]);

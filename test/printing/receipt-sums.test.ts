@@ -55,7 +55,7 @@ function orderDoc(input: OrderInput): OrderDoc {
     currency: 'usd',
     customer: null,
     notes: '',
-    lines: lines.map((l, i) => ({ menu_item_id: `mi_${i}`, name: `Item ${i + 1}`, quantity: l.quantity, unit_price: l.unit_price, modifiers: [], note: '', discount: l.discount, tax_class: l.tax_class })),
+    lines: lines.map((l, i) => ({ menu_item_id: `mi_${i}`, name: `Item ${i + 1}`, quantity: l.quantity, unit_price: l.unit_price, modifiers: [], note: '', discount: l.discount, tax_class: l.tax_class, seat: null, course: null })),
     total: 0,
     created_at: 0,
     updated_at: 0,
@@ -68,6 +68,7 @@ function orderDoc(input: OrderInput): OrderDoc {
     check_total: null,
     cloud_check: null,
     split: null,
+    courses: null,
   };
 }
 

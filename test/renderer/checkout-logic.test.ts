@@ -172,7 +172,7 @@ function orderOf(lines: Pick<OrderLine, 'name' | 'quantity' | 'lineTotal' | 'tot
     cloudStatus: null,
     displayState: 'open_unpaid',
     refundState: 'none',
-    lines: lines.map((line) => ({ menuItemId: 'mi', unitPrice: line.lineTotal / line.quantity, modifiers: [], note: '', discount: null, ...line })),
+    lines: lines.map((line) => ({ menuItemId: 'mi', unitPrice: line.lineTotal / line.quantity, modifiers: [], note: '', discount: null, seat: null, course: null, ...line })),
     customer: { name: '', phone: '' },
     notes: '',
     total,
@@ -184,6 +184,7 @@ function orderOf(lines: Pick<OrderLine, 'name' | 'quantity' | 'lineTotal' | 'tot
     payments: [],
     syncState: 'pending',
     staff: null,
+    courses: [],
   };
 }
 

@@ -8,7 +8,7 @@ import type { CommandInput, CommandName, CommandResult, MenuItem } from '../../b
 import type { Core } from '../../main/core/index';
 import type { Sandbox } from '../../sandbox/index';
 import { startCoreOnSandbox } from '../core/fixtures';
-import { OUR_GAP_DECISIONS, startSandbox, waitFor } from './harness';
+import { allServerOrders, OUR_GAP_DECISIONS, sendJson, startSandbox, waitFor } from './harness';
 
 let sandbox: Sandbox | undefined;
 let core: Core | undefined;
@@ -105,6 +105,59 @@ describe('checkout sync', () => {
     expect(after.check).toMatchObject({ taxTotal: order.check.taxTotal, discountTotal: order.check.discountTotal, source: 'till' });
     expect(after.lines[0]!.note).toBe('extra hot');
     expect(after.payments.every((p) => p.syncState === 'synced')).toBe(true);
+  });
+
+  it('an order with seats and courses pushes as ordinary lines and keeps its seats, courses and held course after the cloud changes it and a pull brings it back', async () => {
+    sandbox = await startSandbox({ seed: 'demo' });
+    core = await startCoreOnSandbox(sandbox);
+    let menu = await call('menu.snapshot', {});
+    await waitFor(async () => (menu = await call('menu.snapshot', {})).items.length > 0, 20_000, 'the menu');
+    const [first, second] = menu.items.filter((item) => item.available && item.modifierGroups.every((g) => g.min === 0));
+    const order = await call('orders.place', {
+      lines: [
+        { menuItemId: first!.id, quantity: 1, seat: 1, course: 'course_drinks' },
+        { menuItemId: second!.id, quantity: 1, seat: 2, course: 'course_mains' },
+        { menuItemId: first!.id, quantity: 1, seat: null, course: 'course_mains' },
+      ],
+      customer: { name: 'Seats Test', phone: '' },
+      service: { type: 'dine_in', table: '12', guests: 2 },
+      heldCourses: ['course_mains'],
+    });
+    // Moving a line to another seat is the till's news only: it sends nothing new, and the order drains.
+    await call('orders.update', {
+      id: order.id,
+      lines: [
+        { menuItemId: first!.id, quantity: 1, seat: 2, course: 'course_drinks' },
+        { menuItemId: second!.id, quantity: 1, seat: 2, course: 'course_mains' },
+        { menuItemId: first!.id, quantity: 1, seat: null, course: 'course_mains' },
+      ],
+    });
+    await waitFor(() => core!.pendingOperations() === 0, 30_000, 'the order to reach the cloud');
+    const [cloud, ...more] = (await allServerOrders(sandbox)).filter((o) => (o.customer as { name?: string } | null)?.name === 'Seats Test');
+    expect(more).toEqual([]);
+    expect(cloud!.items.map((i) => [i.menu_item_id, i.quantity])).toEqual([
+      [first!.id, 1],
+      [second!.id, 1],
+      [first!.id, 1],
+    ]);
+
+    // Another till renames the customer in the cloud; the pull brings the order back whole.
+    await sendJson(sandbox, 'PATCH', `/orders/${cloud!.id}`, { customer: { name: 'Seats Test Renamed', phone: '555-0100' } });
+    await waitFor(async () => {
+      await call('sync.now', {});
+      return (await call('orders.get', { id: order.id })).customer.name === 'Seats Test Renamed';
+    }, 30_000, 'the pull of the cloud’s change');
+    const pulled = await call('orders.get', { id: order.id });
+    expect(pulled.lines.map((l) => [l.menuItemId, l.seat, l.course])).toEqual([
+      [first!.id, 2, 'course_drinks'],
+      [second!.id, 2, 'course_mains'],
+      [first!.id, null, 'course_mains'],
+    ]);
+    expect(pulled.courses).toEqual([{ course: 'course_mains', state: 'held' }]);
+    const fired = await call('orders.fireCourse', { id: order.id, course: 'course_mains' });
+    expect(fired.courses).toEqual([{ course: 'course_mains', state: 'fired' }]);
+    await waitFor(() => core!.pendingOperations() === 0, 30_000, 'the fire to settle');
+    expect((await call('sync.status', {})).deadLetters).toEqual([]);
   });
 
   it('two tills selling offline at once never give the same order number', async () => {

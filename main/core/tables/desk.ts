@@ -3,7 +3,7 @@
 // reads checks through the cashier's views and never writes an order: a check is seated at a table
 // by naming the table in its service, as any order does.
 import type { Order } from '../../../bridge/contract';
-import { FLOOR_LIMITS, type FloorConfig, type FloorView, type TablePlacement } from '../../../bridge/tables/contract';
+import { FLOOR_LIMITS, type Course, type FloorConfig, type FloorView, type TablePlacement } from '../../../bridge/tables/contract';
 import { placementIssues } from '../../../bridge/tables/layout';
 import type { Clock } from '../../../common/clock';
 import { newId } from '../../../common/ids';
@@ -26,6 +26,8 @@ export interface TablesDeskDeps {
   billPrintedAt(orderId: string): number | null;
   /** The floor changed in a way the checks do not show (layout, a bill, a table cleared). */
   changed(): void;
+  /** The store's courses changed. */
+  coursesChanged(): void;
 }
 
 const OPEN_CHECKS_READ = 500;
@@ -154,6 +156,56 @@ export class TablesDesk {
       store.cashier.recordAudit(act.by.id, 'table.clear', { id, name: table.name });
     });
     return this.#changed();
+  }
+
+  courses(): Course[] {
+    return this.deps.store.floor.courses().map(({ id, name, position }) => ({ id, name, position }));
+  }
+
+  /**
+   * The courses become `courses`, in that order (the bridge has checked the names): new ones get
+   * an id, listed ones are renamed or moved, the others removed. A course an open check has a
+   * line in stays; the refusal names it and nothing is saved.
+   */
+  saveCourses(act: Act, courses: readonly { id?: string | undefined; name: string }[]): Course[] {
+    const approvedBy = this.deps.staff.require(act, 'floor.edit');
+    const { store, clock } = this.deps;
+    const now = clock.now();
+    const current = store.floor.courses();
+    courses.forEach((course, index) => {
+      if (course.id !== undefined && !current.some((c) => c.id === course.id)) {
+        const message = `${course.name} is no longer on the list (someone else removed it). Refresh and try again.`;
+        throw new CoreError('not_found', message, [{ path: `courses.${index}.name`, message }]);
+      }
+    });
+    const kept = new Set(courses.flatMap((c) => (c.id === undefined ? [] : [c.id])));
+    const removed = current.filter((c) => !kept.has(c.id));
+    if (removed.length > 0) {
+      const inUse = new Set(this.deps.openOrders().flatMap((order) => order.lines.map((line) => line.course)));
+      const busy = removed.find((c) => inUse.has(c.id));
+      if (busy) throw new CoreError('conflict', `${busy.name} is on an open check. Remove it once no open check has an item in it.`);
+    }
+    const listed = courses.map((course) => ({ id: course.id ?? newId('crs_', now), name: course.name }));
+    store.transaction(() => {
+      store.floor.saveCourses(listed, act.by.id, now);
+      store.cashier.recordAudit(act.by.id, 'floor.courses.change', { courses: listed, removed: removed.map((c) => c.id), ...StaffDesk.approval(approvedBy) });
+    });
+    this.deps.coursesChanged();
+    return this.courses();
+  }
+
+  /**
+   * The courses IT's configuration lists, while no person has changed the courses on this till:
+   * a course already there keeps its id (matched by name); the rest are added or removed.
+   */
+  provisionCourses(courses: readonly { name: string }[]): boolean {
+    const { store, clock } = this.deps;
+    if (store.floor.coursesEdited()) return false;
+    const now = clock.now();
+    const current = store.floor.courses();
+    const listed = courses.map((course) => ({ id: current.find((c) => nameKey(c.name) === nameKey(course.name))?.id ?? newId('crs_', now), name: course.name }));
+    store.transaction(() => store.floor.saveCourses(listed, 'system', now));
+    return true;
   }
 
   /**

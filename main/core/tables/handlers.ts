@@ -12,5 +12,7 @@ export function tableHandlers(desk: TablesDesk): Pick<Handlers, keyof typeof tab
     'tables.removeTable': ({ id }, c) => desk.removeTable(c.act(), id),
     'tables.printBill': ({ id }, c) => desk.printBill(c.act(), id),
     'tables.clear': ({ id }, c) => desk.clear(c.act(), id),
+    'tables.courses': () => desk.courses(),
+    'tables.saveCourses': ({ courses }, c) => desk.saveCourses(c.act(), courses),
   };
 }
