@@ -1,6 +1,7 @@
 // The cashier's use cases on the local store. Every write commits (WAL, synchronous=FULL) before
 // its handler returns, so the answer the renderer gets means "durable on this terminal".
 import { givesMoreAway, refundForUnits } from '../../bridge/checkout/index';
+import { businessDayAt } from '../../bridge/business-day';
 import { planItemRefund } from '../../bridge/refund-plan';
 import { tableKey, tableQueryKeys } from '../../bridge/tables/names';
 import type { CommandPayload, CommandResult, Discount, Location, MenuItem, Order, ShiftSummary } from '../../bridge/contract';
@@ -10,7 +11,6 @@ import { can } from '../../bridge/staff/roles';
 import type { Clock } from '../../common/clock';
 import type { CategoryDoc, MenuItemDoc, ModifierDoc, OrderDoc, OrderLineDoc, PaymentDoc, ServiceDoc, Store } from '../../store/index';
 import {
-  businessDay,
   checkoutRefusal,
   effectivePricing,
   givenDiscounts,
@@ -33,20 +33,6 @@ import type { ShiftDesk } from './staff/shifts';
 import type { AttributionKind } from '../../store/index';
 import { categoryView, locationLocale, locationView, menuItemView, orderView, withConfiguredLocale, type OrderContext } from './views';
 
-/**
- * Midnight of the current day in `timeZone` (the location's), or in this computer's zone when the
- * location names none: a till in another zone than its server still closes its day at home.
- */
-export function startOfDay(nowMs: number, timeZone: string): number {
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat('en-US', { timeZone: timeZone || undefined, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(nowMs);
-  } catch {
-    return new Date(nowMs).setHours(0, 0, 0, 0);
-  }
-  const field = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return nowMs - ((field('hour') * 60 + field('minute')) * 60 + field('second')) * 1000 - (nowMs % 1000);
-}
 const FALLBACK_CURRENCY = 'usd';
 
 /** Discounts above the approval limits (why, in the cashier's words), and who approved them. */
@@ -78,7 +64,7 @@ export class Cashier {
 
   /** The business day it is now where the location is (it turns at 04:00). */
   today(): string {
-    return businessDay(this.clock.now(), this.location()?.timezone ?? '', startOfDay).day;
+    return businessDayAt(this.clock.now(), this.location()?.timezone ?? '').day;
   }
 
   /** Records who did it, in which shift, on which business day (the Z report and the shift read it). */
@@ -409,7 +395,7 @@ export class Cashier {
     const customer = draft.customer.name === '' && draft.customer.phone === '' ? null : draft.customer;
     const service = { type: draft.service.type, table: draft.service.table, guests: draft.service.guests };
     const priced = this.#priceDraft(lines, draft.discount, service, act);
-    const day = businessDay(this.clock.now(), location.timezone, startOfDay);
+    const day = businessDayAt(this.clock.now(), location.timezone);
     const doc = this.store.transaction(() => {
       const created = this.store.cashier.createOrder(
       {
@@ -921,7 +907,7 @@ export class Cashier {
   }
 
   shiftSummary({ since }: CommandPayload<'shift.summary'>, act: Act): ShiftSummary {
-    const start = since ? Date.parse(since) : businessDay(this.clock.now(), this.location()?.timezone ?? '', startOfDay).startedAt;
+    const start = since ? Date.parse(since) : businessDayAt(this.clock.now(), this.location()?.timezone ?? '').startedAt;
     const orders = this.#readableViews(this.#ordersSince(start)).map((read) => read.view);
     const summary = {
       since: new Date(start).toISOString(),

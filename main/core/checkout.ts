@@ -23,9 +23,6 @@ export const DEFAULT_CHECKOUT: CheckoutRules = {
 
 export const NO_TAX: PricingRules = { taxIncluded: false, rounding: 'per_line', rates: [] };
 
-/** The business day turns at 04:00 where the location is: a late service still belongs to its evening. */
-export const BUSINESS_DAY_STARTS_HOUR = 4;
-
 export type EffectivePricing = PricingRules & { source: 'location' | 'terminal' };
 
 /** The location's rules where its record has rates (the cloud is the store's truth), else this terminal's. */
@@ -233,16 +230,4 @@ export function newDiscounts(before: readonly GivenDiscount[], after: readonly G
     if (n > 0) left.set(key(d), n - 1);
     return n === 0;
   });
-}
-
-/** The business day `nowMs` belongs to where the location is (YYYY-MM-DD), and when it began. */
-export function businessDay(nowMs: number, timeZone: string, startOfDay: (ms: number, tz: string) => number): { day: string; startedAt: number } {
-  const shifted = nowMs - BUSINESS_DAY_STARTS_HOUR * 3_600_000;
-  let day: string;
-  try {
-    day = new Intl.DateTimeFormat('en-CA', { timeZone: timeZone || undefined, year: 'numeric', month: '2-digit', day: '2-digit' }).format(shifted);
-  } catch {
-    day = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(shifted);
-  }
-  return { day, startedAt: startOfDay(shifted, timeZone) + BUSINESS_DAY_STARTS_HOUR * 3_600_000 };
 }

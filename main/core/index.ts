@@ -15,8 +15,8 @@ import { OAUTH_SECRET_NAMES, OAuthCredentials, runDesktopOAuthFlow } from '../..
 import { FileSecretStore, type SecretStore } from '../../sync/secret-store';
 import type { TerminalConfig } from '../config/schema';
 import { PrintLink } from './print-link';
-import { Cashier, startOfDay } from './cashier';
-import { businessDay } from './checkout';
+import { Cashier } from './cashier';
+import { businessDayAt } from '../../bridge/business-day';
 import { createInvoker, type Handlers, type Prepare } from './dispatch';
 import { CoreError } from './errors';
 import { EventHub } from './events';
@@ -293,7 +293,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     staff,
     clock,
     openOrders: () => cashier.listOrders({ status: 'open', limit: 500 }),
-    businessDayStart: () => businessDay(clock.now(), cashier.location()?.timezone ?? '', startOfDay).startedAt,
+    businessDayStart: () => businessDayAt(clock.now(), cashier.location()?.timezone ?? '').startedAt,
     printBill: (orderId) => cashier.reprintReceipt(orderId),
     billPrintedAt: (orderId) => printing.lastBillAt(orderId),
     changed: () => events.emit('floor.changed', {}),
@@ -514,7 +514,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     'staff.update': ({ managerPin: _pin, ...change }, c) => staff.update(c.act(), change),
     'reports.days': (_p, c) => reports.days(c.act()),
     'reports.z': ({ businessDay }, c) => reports.report(c.act(), businessDay),
-    'reports.csv': ({ businessDay }, c) => zReportCsv(reports.report(c.act(), businessDay)),
+    'reports.csv': ({ businessDay }, c) => zReportCsv(reports.report(c.act(), businessDay), { timeZone: cashier.location()?.timezone ?? '' }),
     'reports.print': ({ businessDay }, c) => {
       const report = reports.report(c.act(), businessDay);
       const location = cashier.locationDetails();

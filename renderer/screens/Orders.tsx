@@ -9,7 +9,7 @@ import { ReceiptDialog } from '../components/ReceiptDialog';
 import { REFUND_REASONS, RefundDialog } from '../components/RefundDialog';
 import { WalkoutDialog } from '../components/WalkoutDialog';
 import { describeDiscount } from '../lib/discounts';
-import { businessDayStart, nextDay } from '../lib/business-day';
+import { businessDayStart, nextDay } from '../../bridge/business-day';
 import { formatClock, formatTime, money, zoneLabel } from '../lib/format';
 import { describeError, useBridge, useQuery } from '../lib/hooks';
 import { useTimePlace } from '../lib/location-time';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { startOfDay } from '../../main/core/cashier';
+import { businessDayAt } from '../../bridge/business-day';
 import { ITEMS, MODIFIERS, reopenStore, signIn, STAFF, startTestCore, type TestCore } from './fixtures';
 
 let t: TestCore;
@@ -287,12 +287,15 @@ describe('settings and credentials', () => {
   });
 });
 
-describe('shift day', () => {
-  it('starts at midnight where the location is', () => {
-    const now = Date.parse('2026-03-10T15:45:30.250Z');
-    expect(new Date(startOfDay(now, 'UTC')).toISOString()).toBe('2026-03-10T00:00:00.000Z');
-    expect(new Date(startOfDay(now, 'America/Los_Angeles')).toISOString()).toBe('2026-03-10T07:00:00.000Z'); // PDT, UTC-7
-    expect(new Date(startOfDay(now, 'Asia/Tokyo')).toISOString()).toBe('2026-03-10T15:00:00.000Z'); // already the 11th there
-    expect(startOfDay(now, 'Not/AZone')).toBe(new Date(now).setHours(0, 0, 0, 0));
+describe('business day', () => {
+  it('begins at 04:00 where the location is, and a time before 04:00 belongs to the day before', () => {
+    const at = (iso: string, zone: string) => {
+      const { day, startedAt } = businessDayAt(Date.parse(iso), zone);
+      return [day, new Date(startedAt).toISOString()];
+    };
+    expect(at('2026-03-10T15:45:30.250Z', 'UTC')).toEqual(['2026-03-10', '2026-03-10T04:00:00.000Z']);
+    expect(at('2026-03-10T15:45:30.250Z', 'America/Los_Angeles')).toEqual(['2026-03-10', '2026-03-10T11:00:00.000Z']); // PDT, UTC-7
+    expect(at('2026-03-10T15:45:30.250Z', 'Asia/Tokyo')).toEqual(['2026-03-10', '2026-03-09T19:00:00.000Z']); // 00:45 on the 11th there: still the 10th's evening
+    expect(at('2026-03-10T19:30:00.000Z', 'Asia/Tokyo')).toEqual(['2026-03-11', '2026-03-10T19:00:00.000Z']); // 04:30 on the 11th there
   });
 });

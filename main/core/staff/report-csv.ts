@@ -50,7 +50,7 @@ const safeName = (part: string) => part.replace(/[^A-Za-z0-9_-]+/g, '-').replace
  * The report's CSV, its times in the location's zone (`timeZone`; '' for none: this computer's, as
  * the screens and the paper then tell them).
  */
-export function zReportCsv(report: ZReport, location: { timeZone: string } = { timeZone: '' }): { filename: string; csv: string } {
+export function zReportCsv(report: ZReport, location: { timeZone: string }): { filename: string; csv: string } {
   const digits = minorDigits(report.currency);
   const zone = effectiveTimeZone(location.timeZone);
   const t = (text: string): Cell => ({ text });

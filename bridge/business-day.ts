@@ -1,7 +1,10 @@
-// A date the manager picks is a business day: it turns at 04:00 where the location is, as the core
-// counts the days of its orders and of the end-of-day report (main/core/checkout.ts,
-// BUSINESS_DAY_STARTS_HOUR, which the renderer cannot import).
-const BUSINESS_DAY_STARTS_HOUR = 4;
+// The business day: it turns at 04:00 on the location's wall clock, so a late service still
+// belongs to its evening, whatever the night's length on the days the clocks change. The core
+// dates orders and the end-of-day report with it; the Orders screen's date filter reads it back.
+// Pure (Intl only): the core and the page share it.
+
+/** The hour, on the location's wall clock, at which one business day ends and the next begins. */
+export const BUSINESS_DAY_STARTS_HOUR = 4;
 
 /** The calendar date of YYYY-MM-DD at midnight UTC (years below 100 too, which Date.UTC would move). */
 function utcDate(day: string): Date {
@@ -45,4 +48,19 @@ export function businessDayStart(day: string, timeZone: string): number {
   // The zone's offset at a first guess, then at the instant that gives: they differ across a change of clocks.
   const guess = wall - offsetAt(wall, timeZone);
   return wall - offsetAt(guess, timeZone);
+}
+
+/**
+ * The business day `ms` belongs to where the location is ('' this computer's zone), YYYY-MM-DD,
+ * and the instant it began: the wall clock's date, or the date before when the wall clock reads
+ * before 04:00.
+ */
+export function businessDayAt(ms: number, timeZone: string): { day: string; startedAt: number } {
+  const parts = wallClock(timeZone).formatToParts(ms);
+  const field = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((part) => part.type === type)?.value);
+  const date = new Date(0);
+  date.setUTCFullYear(field('year'), field('month') - 1, field('day'));
+  if (field('hour') < BUSINESS_DAY_STARTS_HOUR) date.setUTCDate(date.getUTCDate() - 1);
+  const day = `${String(date.getUTCFullYear()).padStart(4, '0')}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}`;
+  return { day, startedAt: businessDayStart(day, timeZone) };
 }
