@@ -123,6 +123,21 @@ module.exports = {
       to: { path: '^bridge/(?!tables/)' },
     },
     {
+      name: 'store-mode-on-common',
+      comment:
+        'The store-mode room (store-mode/, docs/store-mode.md: trust and the log feed) uses only common/ and npm packages for now; it will reach the store through a narrow repository, never main/, the renderer, the bridge, sync/ or the sandbox.',
+      severity: 'error',
+      from: { path: component('store-mode') },
+      to: { path: '^(api|bridge|store|sync|sandbox|main|renderer|printing)/' },
+    },
+    {
+      name: 'store-mode-opened-by-main',
+      comment: 'Only main/ (its composition and configuration) opens the store-mode room.',
+      severity: 'error',
+      from: { path: '^(common|api|bridge|store|sync|sandbox|renderer|printing)/' },
+      to: { path: component('store-mode') },
+    },
+    {
       name: 'no-production-import-of-tests',
       severity: 'error',
       from: { pathNot: '^test/' },

@@ -54,11 +54,23 @@ export const SETTINGS: readonly { path: readonly string[]; flag: string; env: st
   { path: ['staff', 'members'], flag: 'staff', env: 'POS_STAFF', repeatable: true },
   { path: ['staff', 'autoLockMinutes'], flag: 'auto-lock-minutes', env: 'POS_AUTO_LOCK_MINUTES' },
   { path: ['staff', 'drawer'], flag: 'cash-drawer', env: 'POS_CASH_DRAWER' },
+  { path: ['storeMode', 'mode'], flag: 'store-mode', env: 'POS_STORE_MODE' },
+  { path: ['storeMode', 'listen'], flag: 'store-listen', env: 'POS_STORE_LISTEN' },
+  { path: ['storeMode', 'peers'], flag: 'store-peers', env: 'POS_STORE_PEERS' },
+  { path: ['storeMode', 'secretRef'], flag: 'store-secret-ref', env: 'POS_STORE_SECRET_REF' },
+  { path: ['storeMode', 'tillName'], flag: 'till-name', env: 'POS_TILL_NAME' },
   { path: ['kioskMode'], flag: 'kiosk', env: 'POS_KIOSK' },
   { path: ['browserMode', 'port'], flag: 'port', env: 'POS_PORT' },
   { path: ['browserMode', 'openBrowser'], flag: 'open', env: 'POS_OPEN_BROWSER' },
   { path: ['verbose'], flag: 'verbose', env: 'POS_VERBOSE' },
 ];
+
+/**
+ * The store secret is read from the environment only: a flag shows in every user's process list, and a
+ * config file is copied, backed up and read by more people than the till's secrets should be.
+ */
+const STORE_SECRET = { path: ['storeMode', 'secret'], env: 'POS_STORE_SECRET' } as const;
+const STORE_SECRET_ELSEWHERE = 'set POS_STORE_SECRET in the environment, or name its secret-store entry with --store-secret-ref (storeMode.secretRef)';
 
 export class ConfigError extends Error {
   constructor(
@@ -123,6 +135,24 @@ function getPath(source: Layer, path: readonly string[]): string[] | undefined {
   return Array.isArray(node) ? (node as string[]) : undefined;
 }
 
+/** A config file naming the store secret itself is refused, before anything else in it is read. */
+function refuseStoreSecretIn(layer: Layer, source: string): void {
+  const storeMode = layer['storeMode'];
+  if (isPlainObject(storeMode) && 'secret' in storeMode) {
+    throw new ConfigError(source, STORE_SECRET.path.join('.'), `is refused: the store secret is never kept in a config file, where anyone who can read or copy the file could join the store; ${STORE_SECRET_ELSEWHERE}`);
+  }
+}
+
+/** Store mode on needs what it cannot start without: a secret (or where to find it) and an address to listen on. */
+function requireStoreModeEssentials(config: TerminalConfig, origins: Record<string, string>): void {
+  const { storeMode } = config;
+  if (storeMode.mode !== 'on') return;
+  const source = origins['storeMode.mode'] ?? 'configuration';
+  const field = fieldName(source, ['storeMode', 'mode']);
+  if (storeMode.secret === '' && storeMode.secretRef === '') throw new ConfigError(source, field, `is on, but there is no store secret: ${STORE_SECRET_ELSEWHERE}`);
+  if (storeMode.listen === '') throw new ConfigError(source, field, 'is on, but --store-listen (POS_STORE_LISTEN, storeMode.listen) is not set: give the LAN address and port this till serves its feed on, such as 192.168.1.20:7420');
+}
+
 function readFileLayer(file: string, source: string): Layer | null {
   let text: string;
   try {
@@ -160,6 +190,7 @@ function readFlagLayer(argv: readonly string[]): { layer: Layer; configFile: str
       configFile = resolve(takeValue());
       continue;
     }
+    if (name === 'store-secret') throw new ConfigError('command line', '--store-secret', `is refused: a flag shows in the process list of every user of this computer; ${STORE_SECRET_ELSEWHERE}`);
     const setting = SETTINGS.find((s) => s.flag === name);
     if (!setting) throw new ConfigError('command line', `--${name}`, 'is not a known flag (see docs/config.md)');
     const boolean = inline === undefined && (next === undefined || next.startsWith('--'));
@@ -176,6 +207,8 @@ function readEnvLayer(env: Readonly<Record<string, string | undefined>>): Layer 
     const value = env[setting.env];
     if (value !== undefined && value !== '') setPath(layer, setting.path, value);
   }
+  const secret = env[STORE_SECRET.env];
+  if (secret !== undefined && secret !== '') setPath(layer, STORE_SECRET.path, secret);
   return layer;
 }
 
@@ -183,7 +216,7 @@ function fieldName(source: string, path: readonly PropertyKey[]): string {
   const dotted = path.map(String).join('.');
   // A list setting's issue points inside it (tax.rates.0.percent): name the setting that holds it.
   const setting = SETTINGS.find((s) => dotted === s.path.join('.') || dotted.startsWith(`${s.path.join('.')}.`));
-  if (source.startsWith('environment')) return setting?.env ?? dotted;
+  if (source.startsWith('environment')) return setting?.env ?? (dotted === STORE_SECRET.path.join('.') ? STORE_SECRET.env : dotted);
   if (source === 'command line') return `--${setting?.flag ?? dotted}`;
   return dotted || '(file)';
 }
@@ -226,17 +259,18 @@ export function loadConfig(environment: ConfigEnvironment = {}): LoadedConfig {
     machine: environment.machineConfigFile ?? machineConfigFile(platform, env),
   };
 
-  const layers: { source: string; layer: Layer | null }[] = [
-    { source: `machine config ${files.machine}`, layer: readFileLayer(files.machine, `machine config ${files.machine}`) },
-    { source: `user config ${files.user}`, layer: readFileLayer(files.user, `user config ${files.user}`) },
+  const layers: { source: string; layer: Layer | null; file?: true }[] = [
+    { source: `machine config ${files.machine}`, layer: readFileLayer(files.machine, `machine config ${files.machine}`), file: true },
+    { source: `user config ${files.user}`, layer: readFileLayer(files.user, `user config ${files.user}`), file: true },
     { source: 'environment', layer: readEnvLayer(env) },
     { source: 'command line', layer: flags.layer },
   ];
 
   const merged: Layer = {};
   const origins: Record<string, string> = {};
-  for (const { source, layer } of layers) {
+  for (const { source, layer, file } of layers) {
     if (!layer) continue;
+    if (file) refuseStoreSecretIn(layer, source);
     validateLayer(layer, source);
     mergeInto(merged, layer, source, origins);
   }
@@ -244,5 +278,7 @@ export function loadConfig(environment: ConfigEnvironment = {}): LoadedConfig {
   if (config.dataDir === '') config.dataDir = defaultDataDir(platform, env, home);
   if (config.api.baseUrl !== '' && config.api.apiHost === '') config.api.apiHost = config.api.baseUrl.replace(/\/v1\/?$/, '');
   if (config.api.authUrl === '') config.api.authUrl = config.api.apiHost;
+  requireStoreModeEssentials(config, origins);
+  if (config.storeMode.tillName === '') config.storeMode.tillName = `Till ${config.checkout.tillLetter}`;
   return { config, origins, files };
 }

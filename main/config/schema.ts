@@ -6,6 +6,8 @@ import { DEFAULT_CONFIRM_CHARGE_ABOVE } from '../../bridge/contract';
 import { FloorConfig } from '../../bridge/tables/contract';
 import { GRATUITY_NAME_MAX, GRATUITY_PERCENT_MAX_BPS } from '../../bridge/checkout/gratuity';
 import { parsePrintingConfig, type PrintingConfig } from '../../printing/index';
+import { parseStoreSecret, StoreSecretError } from '../../store-mode/secret';
+import { isTillName, TILL_NAME_RULE } from '../../store-mode/till-name';
 
 /** scrypt:<salt base64>:<hash base64>, as produced by `npm run hash-pin -- <pin>`. */
 export const MANAGER_PIN_HASH = /^scrypt:[A-Za-z0-9+/=]{16,}:[A-Za-z0-9+/=]{32,}$/;
@@ -38,6 +40,18 @@ const RatePpm = z
     }
     return ppm;
   });
+
+/** host:port with a port 1..65535: an IPv4 address, a [bracketed] IPv6 address or a host name. */
+const HOST_PORT = /^(?:(\d{1,3}(?:\.\d{1,3}){3})|\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)):(\d{1,5})$/;
+const HostPort = z.string().trim().transform((text, ctx) => {
+  const match = HOST_PORT.exec(text);
+  const port = Number(match?.[4]);
+  if (!match || !(port >= 1 && port <= 65535)) {
+    ctx.issues.push({ code: 'custom', message: 'must be host:port (192.168.1.20:7420, [fd00::20]:7420 or bar-till.local:7420), port 1 to 65535', input: text });
+    return z.NEVER;
+  }
+  return { host: match[1] ?? match[2] ?? (match[3] as string), port };
+});
 
 /** The locale in its canonical form (en-us → en-US), or null when it is not one Intl can format dates in. */
 function canonicalLocale(text: string): string | null {
@@ -261,6 +275,39 @@ export const TerminalConfig = z.strictObject({
     }),
   /** The floor of a full-service restaurant, laid out by IT on a till whose floor is empty (docs/config.md, "floor"; config file only). */
   floor: FloorConfig.optional(),
+  /** Store mode (docs/store-mode.md): the tills of one restaurant replicate each other over the LAN. */
+  storeMode: z
+    .strictObject({
+      mode: z.preprocess((v) => (v === true || v === 'true' || v === '1' ? 'on' : v === false || v === 'false' || v === '0' ? 'off' : v), z.enum(['on', 'off'], 'must be on or off')).default('off'),
+      /** Where this till's feed listens (a LAN address); nothing listens when store mode is off. */
+      listen: z
+        .string()
+        .default('')
+        .pipe(z.union([z.literal(''), HostPort], 'must be host:port (192.168.1.20:7420, [fd00::20]:7420 or bar-till.local:7420), port 1 to 65535')),
+      /** Fixed peers (networks that block multicast, tests): "host:port,host:port" or a list. */
+      peers: z
+        .preprocess((v) => (typeof v === 'string' ? v.split(',').filter((p) => p.trim() !== '') : v), z.array(HostPort).max(32, 'at most 32 peers'))
+        .default([]),
+      /** Name of the secret-store entry holding the store secret. */
+      secretRef: z.string().trim().max(100).default(''),
+      /** The store secret itself: from POS_STORE_SECRET only (load.ts refuses it in a file or a flag). */
+      secret: z
+        .string()
+        .default('')
+        .superRefine((text, ctx) => {
+          if (text === '') return;
+          try {
+            parseStoreSecret(text);
+          } catch (error) {
+            // The message names the rule, never the value.
+            if (!(error instanceof StoreSecretError)) throw error;
+            ctx.issues.push({ code: 'custom', message: error.message, input: '' });
+          }
+        }),
+      /** This till's name for people ("Bar"); empty: "Till" and its till letter. */
+      tillName: z.string().trim().refine((name) => name === '' || isTillName(name), `the till name ${TILL_NAME_RULE}`).default(''),
+    })
+    .prefault({}),
   kioskMode: Flag.default(false),
   browserMode: z
     .strictObject({

@@ -173,6 +173,43 @@ describe('architecture rules', () => {
     ]);
   });
 
+  it('keep the store-mode room on common/ and npm packages, opened only by main/', () => {
+    const room = {
+      'common/log.ts': 'export const l = 1;\n',
+      'store-mode/feed-server.ts': "import { l } from '../common/log';\nimport { request } from 'undici';\nimport https from 'node:https';\nexport const f = [l, request, https];\n",
+      'main/store-mode.ts': "import { f } from '../store-mode/feed-server';\nexport const m = f;\n",
+      'main/config/schema.ts': "import { f } from '../../store-mode/feed-server';\nexport const s = f;\n",
+    };
+    expect(rulesFired(room)).toEqual([]);
+    // One cruise for every forbidden import out of the room and into it: each file's rules, keyed by file.
+    const forbidden: Record<string, string> = {
+      'store/log.ts': 'export const s = 1;\n',
+      'sync/engine.ts': 'export const y = 1;\n',
+      'bridge/contract.ts': 'export const b = 1;\n',
+      'main/core/index.ts': 'export const k = 1;\n',
+      'store-mode/uses-store.ts': "import { s } from '../store/log';\nexport const u = s;\n",
+      'store-mode/uses-sync.ts': "import { y } from '../sync/engine';\nexport const u = y;\n",
+      'store-mode/uses-bridge.ts': "import { b } from '../bridge/contract';\nexport const u = b;\n",
+      'store-mode/uses-core.ts': "import { k } from '../main/core/index';\nexport const u = k;\n",
+      'store-mode/peer.ts': 'export const p = 1;\n',
+      'sync/uses-room.ts': "import { p } from '../store-mode/peer';\nexport const u = p;\n",
+      'store/uses-room.ts': "import { p } from '../store-mode/peer';\nexport const u = p;\n",
+      'sandbox/uses-room.ts': "import { p } from '../store-mode/peer';\nexport const u = p;\n",
+    };
+    const fired: Record<string, string[]> = {};
+    for (const v of violationsFor(forbidden)) (fired[v.from] ??= []).push(v.rule.name);
+    for (const rules of Object.values(fired)) rules.sort();
+    expect(fired).toEqual({
+      'store-mode/uses-store.ts': ['store-mode-on-common'],
+      'store-mode/uses-sync.ts': ['store-mode-on-common'],
+      'store-mode/uses-bridge.ts': ['store-mode-on-common'],
+      'store-mode/uses-core.ts': ['store-mode-on-common'],
+      'sync/uses-room.ts': ['store-mode-opened-by-main'],
+      'store/uses-room.ts': ['store-mode-opened-by-main'],
+      'sandbox/uses-room.ts': ['store-mode-opened-by-main'],
+    });
+  });
+
   it('keep tests out of production code', () => {
     expect(
       rulesFired({

@@ -162,3 +162,70 @@ describe('printer settings', () => {
     expect(() => load(['--kitchen-printer', 'grill=tcp://10.0.0.6', '--print-routing', 'drinks=bar'])).toThrow(/--print-routing/);
   });
 });
+
+describe('store mode settings', () => {
+  const SECRET = Buffer.alloc(32, 0x3e).toString('base64');
+  const load = (argv: string[], env: Record<string, string> = {}, user?: unknown) =>
+    loadConfig({ ...files(undefined, user), argv, env, platform: 'linux', home: '/h' }).config;
+
+  it('is off by default, and nothing of it needs setting then', () => {
+    expect(load([]).storeMode).toEqual({ mode: 'off', listen: '', peers: [], secretRef: '', secret: '', tillName: 'Till A' });
+  });
+
+  it('takes the listen address, the peers, the secret from the environment and the till name', () => {
+    const config = load(
+      ['--store-mode', 'on', '--store-listen', '192.168.1.20:7420', '--store-peers', '192.168.1.21:7420,[fd00::22]:7420,bar-till.local:7420', '--till-name', 'Bar'],
+      { POS_STORE_SECRET: SECRET },
+    );
+    expect(config.storeMode).toEqual({
+      mode: 'on',
+      listen: { host: '192.168.1.20', port: 7420 },
+      peers: [
+        { host: '192.168.1.21', port: 7420 },
+        { host: 'fd00::22', port: 7420 },
+        { host: 'bar-till.local', port: 7420 },
+      ],
+      secretRef: '',
+      secret: SECRET,
+      tillName: 'Bar',
+    });
+    const fromEnv = load([], { POS_STORE_MODE: 'on', POS_STORE_LISTEN: '10.0.0.5:7420', POS_STORE_SECRET_REF: 'store_secret', POS_TILL_NAME: 'Front counter', POS_STORE_PEERS: '10.0.0.6:7420' });
+    expect(fromEnv.storeMode).toMatchObject({ mode: 'on', secretRef: 'store_secret', secret: '', tillName: 'Front counter', peers: [{ host: '10.0.0.6', port: 7420 }] });
+    expect(load(['--till-letter', 'C', '--store-mode', 'on', '--store-listen', '10.0.0.5:7420'], { POS_STORE_SECRET: SECRET }).storeMode.tillName).toBe('Till C');
+  });
+
+  it.each([
+    [['--store-mode', 'maybe'], {}, /command line: --store-mode: must be on or off/],
+    [['--store-listen', '192.168.1.20'], {}, /command line: --store-listen: must be host:port/],
+    [['--store-listen', '192.168.1.20:70000'], {}, /command line: --store-listen: must be host:port/],
+    [['--store-peers', '10.0.0.6:7420,10.0.0.7'], {}, /command line: --store-peers: must be host:port/],
+    [['--till-name', 'Bar\nOU=Owner'], {}, /command line: --till-name: the till name must be 1 to 40 letters/],
+    [[], { POS_STORE_SECRET: 'c2hvcnQ=' }, /environment: POS_STORE_SECRET: the store secret is too short: it holds 40 bits, at least 128/],
+    [[], { POS_STORE_LISTEN: 'nowhere' }, /environment: POS_STORE_LISTEN: must be host:port/],
+  ])('stops on a bad value, naming the flag %#', (argv, env, message) => {
+    expect(() => load(argv, env)).toThrow(message);
+  });
+
+  it('never echoes a refused secret', () => {
+    const short = 'AAAAAAAAAAAAAAAAAAAA';
+    expect(() => load([], { POS_STORE_SECRET: short })).toThrow(/POS_STORE_SECRET: the store secret is too short/);
+    try {
+      load([], { POS_STORE_SECRET: short });
+    } catch (error) {
+      expect(String(error)).not.toContain(short);
+    }
+  });
+
+  it('stops when store mode is on without a secret or without a listen address, naming what is missing', () => {
+    expect(() => load(['--store-mode', 'on', '--store-listen', '10.0.0.5:7420'])).toThrow(/command line: --store-mode: is on, but there is no store secret: set POS_STORE_SECRET/);
+    expect(() => load([], { POS_STORE_MODE: 'on', POS_STORE_SECRET: SECRET })).toThrow(/environment: POS_STORE_MODE: is on, but --store-listen \(POS_STORE_LISTEN, storeMode.listen\) is not set/);
+    expect(() => load([], {}, { storeMode: { mode: 'on', secretRef: 'store_secret' } })).toThrow(/user config .*: storeMode\.mode: is on, but --store-listen/);
+  });
+
+  it('refuses the secret as a flag or in a config file, saying why and where it goes', () => {
+    expect(() => load(['--store-secret', SECRET])).toThrow(/command line: --store-secret: is refused: a flag shows in the process list .*POS_STORE_SECRET/);
+    expect(() => load([], {}, { storeMode: { secret: SECRET } })).toThrow(/user config .*: storeMode\.secret: is refused: the store secret is never kept in a config file.*POS_STORE_SECRET/);
+    const paths = files({ storeMode: { mode: 'on', secret: SECRET } });
+    expect(() => loadConfig({ ...paths, argv: [], env: {}, platform: 'linux', home: '/h' })).toThrow(/machine config .*: storeMode\.secret: is refused/);
+  });
+});

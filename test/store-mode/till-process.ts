@@ -1,0 +1,99 @@
+// Starts a till (fixtures/till-child.ts) as its own process and talks to it: every process a test
+// starts is killed when the test ends, and dies by itself at its deadline anyway.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { childArgs } from '../child-script';
+import type { TillChildConfig } from './fixtures/till-child';
+
+const CHILD = resolve(import.meta.dirname, 'fixtures/till-child.ts');
+
+export interface TillMessage {
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface TillProcess {
+  port: number;
+  tillId: string;
+  dataDir: string;
+  process: ChildProcess;
+  send(message: object): void;
+  /** The next message of `type` from now on (or already queued), within `timeoutMs`. */
+  next(type: string, timeoutMs?: number): Promise<TillMessage>;
+  /** Waits for a message of `type` that satisfies `until`, dropping the others of that type. */
+  waitFor(type: string, until: (m: TillMessage) => boolean, timeoutMs?: number): Promise<TillMessage>;
+  /** Everything it wrote on stdout and stderr (its log lines). */
+  output(): string;
+  stop(): Promise<void>;
+  kill(): Promise<void>;
+}
+
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'pos-store-mode-'));
+}
+
+export async function startTill(config: Omit<TillChildConfig, 'dataDir' | 'port'> & { dataDir?: string; port?: number }, secret: string | undefined): Promise<TillProcess> {
+  const dataDir = config.dataDir ?? tempDataDir();
+  const env: NodeJS.ProcessEnv = { ...process.env, POS_LOG_LEVEL: 'info' };
+  delete env.POS_STORE_SECRET;
+  if (secret !== undefined) env.POS_STORE_SECRET = secret;
+  const child = spawn(process.execPath, [...childArgs(CHILD), JSON.stringify({ port: 0, ...config, dataDir })], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const queue: TillMessage[] = [];
+  const listeners = new Set<() => void>();
+  child.on('message', (m: TillMessage) => {
+    queue.push(m);
+    for (const listener of listeners) listener();
+  });
+
+  const waitFor = (type: string, until: (m: TillMessage) => boolean, timeoutMs = 30_000): Promise<TillMessage> =>
+    new Promise((resolvePromise, reject) => {
+      const check = (): void => {
+        for (let i = 0; i < queue.length; i++) {
+          const m = queue[i] as TillMessage;
+          if (m.type !== type) continue;
+          queue.splice(i--, 1);
+          if (until(m)) return finish(() => resolvePromise(m));
+        }
+        if (child.exitCode !== null || child.signalCode !== null) finish(() => reject(new Error(`till ${config.tillName} exited before '${type}':\n${output}`)));
+      };
+      const timer = setTimeout(() => finish(() => reject(new Error(`till ${config.tillName}: no '${type}' within ${timeoutMs} ms:\n${output.slice(-4000)}`))), timeoutMs);
+      const finish = (settle: () => void): void => {
+        clearTimeout(timer);
+        listeners.delete(check);
+        child.off('exit', check);
+        settle();
+      };
+      listeners.add(check);
+      child.on('exit', check);
+      check();
+    });
+
+  const ready = await waitFor('ready', () => true);
+  return {
+    port: ready.port as number,
+    tillId: ready.tillId as string,
+    dataDir,
+    process: child,
+    send: (message) => void child.send(message),
+    next: (type, timeoutMs) => waitFor(type, () => true, timeoutMs),
+    waitFor,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.send({ type: 'stop' });
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
+    },
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
