@@ -295,6 +295,26 @@ export const SplitView = z.object({
 });
 export type SplitView = z.infer<typeof SplitView>;
 
+/** A large party's automatic gratuity on its check (bridge/checkout/gratuity.ts), charged as a tip on its payments. */
+export const OrderGratuity = z.object({
+  name: z.string(),
+  percentBps: z.number().int(),
+  /** Parties of this many guests or more get it. */
+  minGuests: z.number().int(),
+  /** What it is a percentage of: the check after discounts, before tax. */
+  base: z.number().int(),
+  amount: z.number().int(),
+  /** Its tax, where the restaurant taxes gratuities. */
+  tax: z.number().int(),
+  /** What the guests pay for it (amount, plus its tax when tax is added on top). */
+  charged: z.number().int(),
+  /** What the payments so far have carried of it. */
+  collected: z.number().int(),
+  /** A manager took it off the check: who, why, when; what was collected before stays collected. */
+  removed: z.object({ reason: z.string(), by: z.object({ id: Id, name: z.string() }).nullable(), at: IsoTime }).nullable(),
+});
+export type OrderGratuity = z.infer<typeof OrderGratuity>;
+
 export const Order = z.object({
   id: Id,
   /** The short number the kitchen calls: the till's letter and the day's count ("A17"); null when the order came without one. */
@@ -310,6 +330,8 @@ export const Order = z.object({
   check: Check,
   split: SplitView.nullable(),
   tipTotal: Total,
+  /** The party's automatic gratuity; null when the check has none. */
+  gratuity: OrderGratuity.nullable(),
   status: OrderStatus,
   /**
    * The cloud's own word when it holds the order in a state this terminal does not know ("voided"):
@@ -852,6 +874,8 @@ export const commands = {
   /** Fires a held course: one FIRE ticket with its lines to the printers they route to. Firing a fired course does nothing. */
   'orders.fireCourse': command(z.strictObject({ id: Id, course: Id, managerPin: ManagerPin.optional() }), Order),
   /** A void: why, in words (the reason picked, or the words for "Other"), kept in the audit log. */
+  /** Takes a party's automatic gratuity off its check: a manager's call ('gratuity.remove'), with a reason, audited. */
+  'orders.removeGratuity': command(z.strictObject({ id: Id, reason: z.string().trim().min(1, 'say why the gratuity comes off').max(120), managerPin: ManagerPin.optional() }), Order),
   'orders.cancel': command(z.strictObject({ id: Id, reason: z.string().trim().min(1, 'say why the order is cancelled').max(120), managerPin: ManagerPin.optional() }), Order),
 
   'payments.take': command(

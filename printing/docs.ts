@@ -140,6 +140,22 @@ export const ReceiptDoc = z.object({
   bill: z.boolean().default(false),
   /** What is still owed on the check (a bill, or the receipt of a part payment), and what was paid so far. */
   due: z.object({ paidSoFar: ShortText.nullable().default(null), amount: ShortText }).nullable().default(null),
+  /**
+   * A large party's automatic gratuity (charged as a tip on the payments): its label ("Gratuity
+   * 18% (8+ guests)"), what the payments carried of it (a receipt) or what is still due of it
+   * (`due`, a bill) and the amount due with it; its tax where it is taxed; `removed` says who took it
+   * off and why.
+   */
+  gratuity: z
+    .object({
+      label: ShortText,
+      amount: ShortText,
+      tax: DocAmount.nullable().default(null),
+      dueWithGratuity: ShortText.nullable().default(null),
+      removed: ShortText.nullable().default(null),
+    })
+    .nullable()
+    .default(null),
   /** Suggested tips on a bill ("15%", "$3.30"), from the till's checkout settings. */
   tipGuide: z.array(DocAmount).default([]),
   /** What the suggested tips are a percentage of, in words ("the amount due", "$41.20 before tax"). */

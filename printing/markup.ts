@@ -147,6 +147,14 @@ class TwoColumns {
   }
 }
 
+/** The gratuity's rows: its amount, its tax where taxed, who took it off and why. */
+function gratuityRows(gratuity: NonNullable<Receipt['gratuity']>, columns: TwoColumns): string[] {
+  const rows = [columns.row(gratuity.label, gratuity.amount)];
+  if (gratuity.tax) rows.push(columns.row(gratuity.tax.label, gratuity.tax.amount, { indent: 2 }));
+  if (gratuity.removed) rows.push(columns.row(gratuity.removed, '', { indent: 2 }));
+  return rows;
+}
+
 function amountColumn(cpl: number, amounts: readonly string[], bigAmounts: readonly string[]): number {
   const widest = Math.max(8, ...amounts.map(textWidth), ...bigAmounts.map((a) => textWidth(a) * 2));
   return Math.min(widest, Math.floor(cpl / 2));
@@ -172,8 +180,10 @@ export function receiptMarkup(doc: Receipt, cpl: number, options: { reprint?: bo
   const lineAmounts = doc.lines.flatMap((l) => [l.amount, l.discount?.amount ?? '']);
   const paymentAmounts = doc.payments.flatMap((p) => [p.amount, p.tip ?? '']);
   const dueAmounts = [doc.due?.paidSoFar ?? '', ...(doc.bill ? [] : [doc.due?.amount ?? '']), ...doc.tipGuide.map((t) => t.amount)];
-  const bigAmounts = [doc.totals.total, ...(doc.bill && doc.due ? [doc.due.amount] : [])];
-  const columns = new TwoColumns(cpl, amountColumn(cpl, [...totalsAmounts, ...lineAmounts, ...paymentAmounts, ...dueAmounts, doc.change ?? ''], bigAmounts));
+  const gratuity = doc.gratuity ?? null;
+  const gratuityAmounts = gratuity === null ? [] : [gratuity.amount, gratuity.tax?.amount ?? ''];
+  const bigAmounts = [doc.totals.total, ...(doc.bill && doc.due ? [doc.due.amount] : []), gratuity?.dueWithGratuity ?? ''];
+  const columns = new TwoColumns(cpl, amountColumn(cpl, [...totalsAmounts, ...lineAmounts, ...paymentAmounts, ...dueAmounts, ...gratuityAmounts, doc.change ?? ''], bigAmounts));
   const out: string[] = locationHeader(doc.location, cpl);
   out.push('');
   if (doc.variant === 'refund') out.push(...banner('REFUND', cpl, '^^^'));
@@ -206,6 +216,7 @@ export function receiptMarkup(doc: Receipt, cpl: number, options: { reprint?: bo
   out.push(...doc.totals.discounts.map(amountRow));
   if (!doc.totals.taxIncluded) out.push(...doc.totals.taxes.map(amountRow));
   out.push(columns.row(doc.variant === 'refund' ? 'REFUNDED' : 'TOTAL', doc.totals.total, { big: true, emphasis: true }));
+  if (gratuity !== null && !doc.bill) out.push(...gratuityRows(gratuity, columns));
   if (doc.totals.tip) out.push(columns.row('Tip', doc.totals.tip));
   if (doc.totals.taxIncluded) out.push(...doc.totals.taxes.map((t) => columns.row(`incl. ${t.label}`, t.amount)));
 
@@ -222,6 +233,10 @@ export function receiptMarkup(doc: Receipt, cpl: number, options: { reprint?: bo
     out.push('---');
     if (doc.due.paidSoFar) out.push(columns.row('Paid so far', doc.due.paidSoFar));
     out.push(columns.row(doc.bill ? 'DUE' : 'Balance due', doc.due.amount, { big: doc.bill, emphasis: true }));
+    if (gratuity !== null && doc.bill) {
+      out.push(...gratuityRows(gratuity, columns));
+      if (gratuity.dueWithGratuity) out.push(columns.row('WITH GRATUITY', gratuity.dueWithGratuity, { big: true, emphasis: true }));
+    }
   }
   if (doc.tipGuide.length > 0) {
     out.push('{width:*}', '', `|${columnText(`Suggested tip (on ${doc.tipGuideOn}):`, cpl)}`, columns.widths);

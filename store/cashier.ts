@@ -9,6 +9,7 @@ import {
   CourseStateDoc,
   CustomerDoc,
   DiscountDoc,
+  GratuityDoc,
   OrderLineDoc,
   OrderStatus,
   PricingDoc,
@@ -50,6 +51,7 @@ export const NewOrderInput = z.object({
   checkTotal: z.number().int().nullable().default(null),
   /** The courses held when it is sent (docs/tables.md). */
   courses: z.array(CourseStateDoc).nullable().default(null),
+  gratuity: GratuityDoc.nullable().default(null),
   wire: WireExtras.default({}),
 });
 export type NewOrderInput = z.input<typeof NewOrderInput>;
@@ -64,6 +66,7 @@ export const OrderChangeInput = z.object({
   checkTotal: z.number().int().nullable().optional(),
   split: SplitDoc.nullable().optional(),
   courses: z.array(CourseStateDoc).nullable().optional(),
+  gratuity: GratuityDoc.nullable().optional(),
   /** Sent with the change when it has something for the cloud. */
   wire: WireExtras.optional(),
 });
@@ -237,6 +240,7 @@ export class CashierRepositories {
         cloud_check: null,
         split: null,
         courses: order.courses,
+        gratuity: order.gratuity,
       };
       const written = this.outbox.enqueue({
         opId: newId('op_', now),
@@ -358,6 +362,7 @@ export class CashierRepositories {
     if (parsed.checkTotal !== undefined) patch.check_total = parsed.checkTotal;
     if (parsed.split !== undefined) patch.split = parsed.split;
     if (parsed.courses !== undefined) patch.courses = parsed.courses;
+    if (parsed.gratuity !== undefined) patch.gratuity = parsed.gratuity;
     const forCloud = payload.items !== undefined || payload.customer !== undefined || !isDeepStrictEqual(parsed.service ?? current.service, current.service) || !isDeepStrictEqual(parsed.checkTotal ?? current.check_total, current.check_total);
     if (forCloud && parsed.wire) Object.assign(payload, parsed.wire);
     // A change with nothing for the cloud (notes, the split) is still an operation: it keeps the

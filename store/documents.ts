@@ -110,7 +110,7 @@ export type CustomerDoc = z.infer<typeof CustomerDoc>;
  * starts from these, so its record still makes a whole document.
  */
 export const TILL_ONLY_DEFAULTS: Partial<Record<EntityKind, Record<string, unknown>>> = {
-  order: { notes: '', business_day: null, pricing: null, discount: null, check_total: null, split: null, courses: null },
+  order: { notes: '', business_day: null, pricing: null, discount: null, check_total: null, split: null, courses: null, gratuity: null },
   menu_item: { barcode: null },
   payment_intent: { tip: 0, split_part: null },
   payment: { tip: 0, split_part: null },
@@ -183,6 +183,16 @@ export type SplitDoc = z.infer<typeof SplitDoc>;
 export const CourseStateDoc = z.object({ course: z.string(), state: z.enum(['held', 'fired']), at: Millis });
 export type CourseStateDoc = z.infer<typeof CourseStateDoc>;
 
+/**
+ * The automatic gratuity rule an order was placed under (frozen, as its tax rules are), and who
+ * removed it, when and why (docs/tables.md, "Automatic gratuity").
+ */
+export const GratuityDoc = z.object({
+  rule: z.object({ name: z.string(), percent_bps: z.number().int(), min_guests: z.number().int(), tax_class: z.string().nullable() }),
+  removed: z.object({ reason: z.string(), staff_id: z.string().nullable(), staff_name: z.string().nullable(), at: Millis }).nullable(),
+});
+export type GratuityDoc = z.infer<typeof GratuityDoc>;
+
 export const OrderDoc = z.object({
   id: z.string(),
   location_id: z.string(),
@@ -214,6 +224,8 @@ export const OrderDoc = z.object({
   split: SplitDoc.nullable().default(null),
   /** Migration 21, till-only: the courses held or fired (null: none ever was). */
   courses: z.array(CourseStateDoc).nullable().default(null),
+  /** Migration 22, till-only: the gratuity rule it was placed under (null: none applied). */
+  gratuity: GratuityDoc.nullable().default(null),
 });
 export type OrderDoc = z.infer<typeof OrderDoc>;
 

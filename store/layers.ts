@@ -30,7 +30,7 @@ export const ENTITY_TABLES: Record<EntityKind, EntityTable> = {
     columns: {
       location_id: 'text', status: 'text', currency: 'text', customer_name: 'text', customer_phone: 'text',
       notes: 'text', total: 'int', created_at: 'int', updated_at: 'int', lines: 'json',
-      number: 'text', business_day: 'text', service: 'json', channel: 'text', pricing: 'json', discount: 'json', check_total: 'int', cloud_check: 'json', split: 'json', courses: 'json',
+      number: 'text', business_day: 'text', service: 'json', channel: 'text', pricing: 'json', discount: 'json', check_total: 'int', cloud_check: 'json', split: 'json', courses: 'json', gratuity: 'json',
     },
   },
   payment_intent: {

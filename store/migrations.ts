@@ -496,9 +496,17 @@ const seatsAndCourses: Migration = {
   },
 };
 
+const orderGratuity: Migration = {
+  version: 22,
+  name: 'automatic gratuity: the rule an order was placed under, and its removal',
+  up(db) {
+    db.exec(`ALTER TABLE orders ADD COLUMN gratuity TEXT CHECK (gratuity IS NULL OR json_valid(gratuity));`);
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
   unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts, pinAttempts, bridgeRequests,
-  walkouts, floorPlan, refundNote, locationCountry, seatsAndCourses,
+  walkouts, floorPlan, refundNote, locationCountry, seatsAndCourses, orderGratuity,
 ];

@@ -77,6 +77,8 @@ export interface OrdersTable extends LayerColumns {
   split: string | null;
   /** Migration 21: the courses held or fired (JSON, CourseStateDoc[]). */
   courses: string | null;
+  /** Migration 22: the gratuity rule it was placed under and its removal (JSON, GratuityDoc). */
+  gratuity: string | null;
 }
 export interface PaymentIntentsTable extends LayerColumns {
   id: string;

@@ -44,6 +44,11 @@ export interface GratuityCheck {
   taxIncluded: boolean;
 }
 
+/** How the check and the paper name it: "Gratuity 18% (8+ guests)". */
+export function gratuityLabel(gratuity: Pick<AutoGratuityRule, 'name' | 'percentBps' | 'minGuests'>): string {
+  return `${gratuity.name} ${describePercent(gratuity.percentBps)} (${gratuity.minGuests}+ guests)`;
+}
+
 /** Refuses a rule no restaurant means; the message names what to change. */
 export function validateGratuityRule(rule: AutoGratuityRule): void {
   if (!Number.isInteger(rule.percentBps) || rule.percentBps < 1 || rule.percentBps > GRATUITY_PERCENT_MAX_BPS) {

@@ -1,6 +1,6 @@
 // The cashier's use cases on the local store. Every write commits (WAL, synchronous=FULL) before
 // its handler returns, so the answer the renderer gets means "durable on this terminal".
-import { givesMoreAway, refundForUnits } from '../../bridge/checkout/index';
+import { describePercent, givesMoreAway, refundForUnits } from '../../bridge/checkout/index';
 import { businessDayAt } from '../../bridge/business-day';
 import { planItemRefund } from '../../bridge/refund-plan';
 import { tableKey, tableQueryKeys } from '../../bridge/tables/names';
@@ -24,6 +24,7 @@ import {
   type GivenDiscount,
 } from './checkout';
 import { CoreError } from './errors';
+import { gratuityDoc, gratuityDueWith } from './gratuity';
 import type { EventHub } from './events';
 import type { PrintLink } from './print-link';
 import type { TerminalSettings } from './settings';
@@ -410,6 +411,8 @@ export class Cashier {
         discount: draft.discount,
         checkTotal: priced.breakdown.total,
         courses: held,
+        // Frozen as the tax rules are: a change in Settings never moves a check already open.
+        gratuity: gratuityDoc(this.settings.effective().checkout.autoGratuity),
         wire: priced.wire,
       },
       { actor: act.by.id },
@@ -655,6 +658,29 @@ export class Cashier {
     return this.#view(this.#requireOrder(id));
   }
 
+  /**
+   * Takes a party's gratuity off an open check: a manager's call with a reason, audited. What the
+   * payments carried of it before stays theirs (a refund gives it back, as any tip).
+   */
+  removeGratuity({ id, reason }: CommandPayload<'orders.removeGratuity'>, act: Act): Order {
+    const order = this.#requireOrder(id);
+    this.#requireOpen(order, 'changed');
+    const gratuity = this.#view(order).gratuity;
+    if (gratuity === null || order.gratuity === null) throw new CoreError('conflict', 'This check carries no automatic gratuity.');
+    if (gratuity.removed !== null) return this.#view(order);
+    const approvedBy = this.staff.require(act, 'gratuity.remove');
+    // The check names who decided: the manager who approved, or the manager who did it.
+    const decider = approvedBy === null ? act.by : (this.store.staff.get(approvedBy) ?? act.by);
+    const doc = this.store.transaction(() => {
+      const removed = { reason, staff_id: decider.id, staff_name: decider.name, at: this.clock.now() };
+      const changed = this.store.cashier.updateOrder(id, { gratuity: { ...order.gratuity!, removed } }, { actor: act.by.id });
+      this.store.cashier.recordAudit(act.by.id, 'order.gratuity.remove', { reason, name: gratuity.name, charged: gratuity.charged, collected: gratuity.collected, ...StaffDesk.approval(approvedBy) }, { kind: 'order', id });
+      return changed;
+    });
+    this.#ordersChanged([id]);
+    return this.#view(doc);
+  }
+
   cancelOrder({ id, reason }: CommandPayload<'orders.cancel'>, act: Act): Order {
     this.#requireOpen(this.#requireOrder(id), 'cancelled');
     const approvedBy = this.staff.require(act, 'order.void');
@@ -697,7 +723,13 @@ export class Cashier {
     if (splitPart !== null && !before.split?.parts.some((part) => part.label === splitPart)) {
       throw new CoreError('conflict', `This bill has no part "${splitPart}": its split changed. Open the payment again.`);
     }
-    if (tip > 0 && method === 'cash' && !this.settings.effective().checkout.cashTips) {
+    // A large party's gratuity rides on each payment's tip, in proportion to what it pays (gratuity.ts).
+    const gratuityPart = gratuityDueWith(before.gratuity, before.total, before.paidAmount, amount);
+    if (tip < gratuityPart) {
+      const message = `This check carries ${before.gratuity!.name} (${describePercent(before.gratuity!.percentBps)}): this payment's tip is at least ${formatMoney(gratuityPart, order.currency)}. A manager can take the gratuity off.`;
+      throw new CoreError('invalid_command', message, [{ path: 'tip', message }]);
+    }
+    if (tip > gratuityPart && method === 'cash' && !this.settings.effective().checkout.cashTips) {
       const message = 'Tips on cash are not taken on this terminal: put the tip in the tip jar, or turn cash tips on in Settings.';
       throw new CoreError('invalid_command', message, [{ path: 'tip', message }]);
     }

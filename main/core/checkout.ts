@@ -43,7 +43,7 @@ export function pricingDoc(rules: PricingRules): PricingDoc {
   return { tax_included: rules.taxIncluded, rounding: rules.rounding, rates: rules.rates.map((r) => ({ tax_class: r.taxClass, name: r.name, rate_ppm: r.ratePpm })) };
 }
 
-function pricingRules(doc: PricingDoc): PricingRules {
+export function pricingRules(doc: PricingDoc): PricingRules {
   return { taxIncluded: doc.tax_included, rounding: doc.rounding, rates: doc.rates.map((r) => ({ taxClass: r.tax_class, name: r.name, ratePpm: r.rate_ppm })) };
 }
 

@@ -452,6 +452,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     'orders.holdCourse': (p, c) => cashier.holdCourse(p, c.act()),
     'orders.fireCourse': (p, c) => cashier.fireCourse(p, c.act()),
     'orders.transfer': (p, c) => cashier.transferOrder(p, c.act()),
+    'orders.removeGratuity': (p, c) => cashier.removeGratuity(p, c.act()),
     'payments.take': (p, c) => cashier.takePayment(p, c.act()),
     'payments.refund': (p, c) => cashier.refund(p, c.act()),
     'payments.refundItems': (p, c) => cashier.refundItems(p, c.act()),

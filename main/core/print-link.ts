@@ -2,9 +2,9 @@
 // own views as printing/'s documents, queued in the same transaction as the write that causes
 // them (store.printQueue), and the worker that prints them. With no printer configured nothing is
 // queued and the register works as before (docs/printing.md).
-import { refundForUnits, DEFAULT_TIP_PERCENTS_BPS, tipBase, tipFor } from '../../bridge/checkout/index';
+import { gratuityLabel, gratuityShare, refundForUnits, DEFAULT_TIP_PERCENTS_BPS, tipBase, tipFor } from '../../bridge/checkout/index';
 import { mergeTaxLines, type NamedTaxAmount } from '../../bridge/checkout/tax-lines';
-import type { AppliedDiscount, Check, CheckoutRules, Location, Order, PrinterView, PrintingStatus, PrintJobView } from '../../bridge/contract';
+import type { AppliedDiscount, Check, CheckoutRules, Location, Order, OrderGratuity, PrinterView, PrintingStatus, PrintJobView } from '../../bridge/contract';
 import { formatMoney } from '../../bridge/money';
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/log';
@@ -420,6 +420,7 @@ export function receiptDoc(
   const bill = due > 0 && extra.asBill === true;
   const tipBasis = extra.tipGuide?.basis ?? 'total';
   const tipOn = tipBase(due, check, tipBasis);
+  const gratuity = order.gratuity;
   return {
     variant: 'sale',
     ...heading(order, location, tillLetter, now),
@@ -436,7 +437,8 @@ export function receiptDoc(
       discounts: discountRows(check, c),
       taxes: mergeTaxLines(check.taxes).map((t) => ({ label: taxLabel(t), amount: money(t.amount, c) })),
       taxIncluded: check.taxIncluded,
-      tip: order.tipTotal > 0 ? money(order.tipTotal, c) : null,
+      // The gratuity's part of the tips has its own row.
+      tip: order.tipTotal - (gratuity?.collected ?? 0) > 0 ? money(order.tipTotal - (gratuity?.collected ?? 0), c) : null,
       total: money(check.total, c),
     },
     payments: live.map((p) => ({
@@ -448,12 +450,34 @@ export function receiptDoc(
     change: extra.change ? money(extra.change, c) : null,
     due: due > 0 ? { paidSoFar: order.paidAmount > 0 ? money(order.paidAmount, c) : null, amount: money(due, c) } : null,
     bill,
-    tipGuide: bill ? (extra.tipGuide?.percents ?? []).map((bps) => ({ label: `${Number((bps / 100).toFixed(2))}%`, amount: money(tipFor(tipOn, bps), c) })) : [],
+    gratuity: gratuity === null ? null : gratuityPrinted(gratuity, c, bill ? due : null, order),
+    // A gratuity is the tip a large party's bill asks: no further suggestions beside it.
+    tipGuide: bill && gratuity === null ? (extra.tipGuide?.percents ?? []).map((bps) => ({ label: `${Number((bps / 100).toFixed(2))}%`, amount: money(tipFor(tipOn, bps), c) })) : [],
     tipGuideOn: tipBasis === 'pre_tax' && tipOn !== due ? `${money(tipOn, c)} before tax` : 'the amount due',
     // As the order stands now; the print worker reads the records' sync state again when it prints.
     unconfirmed: order.syncState !== 'synced' || live.some((p) => p.syncState !== 'synced'),
     cloud: { records: cloudRecords(order), waitMs: extra.cloudWaitMs ?? 0 },
     footer: bill ? [] : ['Thank you!'],
+  };
+}
+
+/**
+ * The gratuity as paper says it: on a receipt what the payments carried of it; on a bill (`due`
+ * not null) what is still due of it and the amount due with it. Its tax is inside the amount.
+ */
+function gratuityPrinted(gratuity: OrderGratuity, c: string, due: number | null, order: Order): NonNullable<ReceiptDoc['gratuity']> {
+  const label = gratuityLabel(gratuity);
+  const removed = gratuity.removed === null ? null : `Taken off by ${gratuity.removed.by?.name ?? 'a manager'}: ${gratuity.removed.reason}`;
+  const owed = due === null || gratuity.removed !== null ? 0 : gratuityShare(gratuity.charged, order.check.total, order.paidAmount, due);
+  const amount = due === null ? gratuity.collected : owed;
+  // Its tax, in proportion to what this paper shows of it.
+  const tax = gratuity.tax > 0 && gratuity.charged > 0 ? Math.round((gratuity.tax * amount) / gratuity.charged) : 0;
+  return {
+    label,
+    amount: money(amount, c),
+    tax: tax > 0 ? { label: `incl. tax on ${gratuity.name.toLowerCase()}`, amount: money(tax, c) } : null,
+    dueWithGratuity: due === null || owed === 0 ? null : money(due + owed, c),
+    removed,
   };
 }
 

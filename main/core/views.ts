@@ -3,6 +3,7 @@
 import type { Category, Location, MenuItem, Order, OrderDisplayState, OrderStatus, Payment, PaymentStatus, Refund, RefundState, StaffRef, SyncState } from '../../bridge/contract';
 import type { CategoryDoc, LocationDoc, MenuItemDoc, ModifierDoc, OrderDoc, PaymentDoc, PaymentIntentDoc, RefundDoc } from '../../store/index';
 import { appliedLineDiscount, priceOrder, splitView } from './checkout';
+import { orderGratuity } from './gratuity';
 
 /** An entity's outbox state (store.outbox.syncStatesOf / entitySyncStates): absent means in sync. */
 export type OutboxState = 'unfinished' | 'dead';
@@ -193,6 +194,7 @@ export function orderView(doc: OrderDoc, ctx: OrderContext): Order {
     check: priced.check,
     split: splitView(doc, priced, paidByPart, live.filter((p) => p.splitPart === null).reduce((sum, p) => sum + p.amount, 0)),
     tipTotal: live.reduce((sum, p) => sum + p.tip, 0),
+    gratuity: orderGratuity(doc, priced.check, live),
     status: doc.status,
     cloudStatus: ctx.cloudStatuses.get(doc.id) ?? null,
     displayState: displayStateOf(doc.status, priced.check.total, paidAmount),

@@ -19,6 +19,9 @@ function taxRows(check: CheckFigures): { label: string; amount: number }[] {
 /** The discount on the whole order, in words ("10% off · Loyalty"), with what it took off. */
 export type OrderDiscountRow = { label: string; amount: number };
 
+/** A large party's gratuity under the total: paid with the payments, as a tip ("Gratuity 18% (8+ guests)"). */
+export type GratuityRow = { label: string; amount: number; removed: string | null };
+
 /**
  * Subtotal, discounts, Tax and Total of a check. The order's discount is a row of its own, named
  * ("10% off · Loyalty −$1.40"); what the lines' own discounts took off (each said under its line)
@@ -30,11 +33,13 @@ export function CheckTotals({
   currency,
   totalTestId,
   orderDiscount = null,
+  gratuity = null,
 }: {
   check: CheckFigures;
   currency: string;
   totalTestId?: string;
   orderDiscount?: OrderDiscountRow | null;
+  gratuity?: GratuityRow | null;
 }) {
   const detailed = check.discountTotal > 0 || check.taxTotal > 0 || check.taxes.length > 0;
   const byOrder = orderDiscount && orderDiscount.amount > 0 ? orderDiscount : null;
@@ -73,6 +78,15 @@ export function CheckTotals({
           <strong data-testid={totalTestId}>{money(check.total, currency)}</strong>
         </dd>
       </div>
+      {gratuity ? (
+        <div className={gratuity.removed ? 'check-row check-gratuity removed' : 'check-row check-gratuity'} data-testid="check-gratuity">
+          <dt>
+            {gratuity.label}
+            <span className="muted"> {gratuity.removed ?? 'with the payments'}</span>
+          </dt>
+          <dd>{gratuity.removed ? <s>+{money(gratuity.amount, currency)}</s> : `+${money(gratuity.amount, currency)}`}</dd>
+        </div>
+      ) : null}
     </dl>
   );
 }

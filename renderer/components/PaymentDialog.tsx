@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { tipBase } from '../../bridge/checkout';
+import { describePercent, gratuityShare, tipBase } from '../../bridge/checkout';
 import { DEFAULT_CONFIRM_CHARGE_ABOVE, type CheckoutRules, type Order, type Payment, type PaymentMethod } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { BridgeCallError } from '../lib/bridge-client';
@@ -74,12 +74,15 @@ export function PaymentDialog({
   // What suggested tips are a percentage of: this payment, or its part before tax (the checkout's tip basis).
   const tipOn = tipBase(amount, order.check, checkout.tipBasis);
   const tipRead = tipsAllowed ? readTip(tipChoice, tipOn, currency) : { tip: 0, error: null };
-  const tip = tipRead.tip ?? 0;
+  // A large party's gratuity rides on each payment in proportion to what it pays, cash too (the core checks it).
+  const gratuity = order.gratuity !== null && order.gratuity.removed === null ? order.gratuity : null;
+  const gratuityPart = gratuity === null ? 0 : gratuityShare(gratuity.charged, order.check.total, order.paidAmount, amount);
+  const tip = gratuityPart + (tipRead.tip ?? 0);
   const charge = amount + tip;
   const tenderedShown = tenderedText ?? toAmountText(charge, digits);
   const tendered = parseAmount(tenderedShown, digits);
   const change = method === 'cash' && tendered !== null ? tendered - charge : null;
-  const label = chargeLabel(amount, tip, currency, method);
+  const label = chargeLabel(amount, tip, currency, method, gratuityPart);
   const service = serviceLabel(order.service, order.customer.name, order.channel);
 
   /** A method picked by its key from anywhere in the dialog (the register's shortcuts sleep while a dialog is open). */
@@ -190,6 +193,11 @@ export function PaymentDialog({
                 </label>
               ))}
             </fieldset>
+            {gratuity !== null ? (
+              <p className="gratuity-part" data-testid="gratuity-part">
+                {gratuity.name} ({describePercent(gratuity.percentBps)}, parties of {gratuity.minGuests} or more): <strong>{money(gratuityPart, currency)}</strong> with this payment
+              </p>
+            ) : null}
             {tipsAllowed ? (
               <TipPicker base={tipOn} beforeTax={tipOn !== amount} percents={checkout.tipPercents} currency={currency} choice={tipChoice} error={fieldErrors.tip ?? null} onChange={setTipChoice} />
             ) : null}

@@ -20,9 +20,13 @@ export function readTip(choice: TipChoice, base: number, currency: string): { ti
  * What the payment button says: a card is charged ("Charge $23.00"), cash is taken in hand
  * ("Take $23.00 cash"); a tip is said with it ("Charge $27.60 (incl. $4.60 tip)").
  */
-export function chargeLabel(amount: number, tip: number, currency: string, method: PaymentMethod = 'card'): string {
+export function chargeLabel(amount: number, tip: number, currency: string, method: PaymentMethod = 'card', gratuity = 0): string {
   const total = money(amount + tip, currency);
   const what = method === 'cash' ? `Take ${total} cash` : `Charge ${total}`;
+  if (gratuity > 0) {
+    const extra = tip - gratuity;
+    return `${what} (incl. ${money(gratuity, currency)} gratuity${extra > 0 ? ` + ${money(extra, currency)} tip` : ''})`;
+  }
   return tip > 0 ? `${what} (incl. ${money(tip, currency)} tip)` : what;
 }
 

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { CheckoutRules, Order, OrderDisplayState, OrderStatus, RefundState } from '../../bridge/contract';
 import { ApprovedActionDialog } from '../components/ApprovedActionDialog';
 import { CheckTotals } from '../components/CheckTotals';
+import { GratuityDialog } from '../components/GratuityDialog';
 import { ErrorNote, StatusNote } from '../components/Dialog';
 import { PaymentDialog } from '../components/PaymentDialog';
 import { useReasonChoice } from '../components/ReasonChoice';
@@ -10,6 +11,7 @@ import { REFUND_REASONS, RefundDialog } from '../components/RefundDialog';
 import { WalkoutDialog } from '../components/WalkoutDialog';
 import { describeDiscount } from '../lib/discounts';
 import { businessDayStart, nextDay } from '../../bridge/business-day';
+import { gratuityLabel } from '../../bridge/checkout/gratuity';
 import { formatClock, formatTime, money, zoneLabel } from '../lib/format';
 import { describeError, useBridge, useQuery } from '../lib/hooks';
 import { useTimePlace } from '../lib/location-time';
@@ -136,7 +138,7 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
     ['orders.changed'],
   );
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<'pay' | 'refund' | 'cancel' | 'walkout' | 'receipt' | null>(null);
+  const [dialog, setDialog] = useState<'pay' | 'refund' | 'cancel' | 'walkout' | 'receipt' | 'gratuity' | null>(null);
   const [error, setError] = useState<string | null>(null);
   /** What the last action on the selected order did ("Refunded $2.00 …"), until another is picked. */
   const [notice, setNotice] = useState<string | null>(null);
@@ -258,6 +260,15 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
               check={selected.check}
               currency={selected.currency}
               totalTestId="order-total"
+              gratuity={
+                selected.gratuity
+                  ? {
+                      label: gratuityLabel(selected.gratuity),
+                      amount: selected.gratuity.charged,
+                      removed: selected.gratuity.removed ? `taken off by ${selected.gratuity.removed.by?.name ?? 'a manager'}: ${selected.gratuity.removed.reason}` : null,
+                    }
+                  : null
+              }
               orderDiscount={
                 selected.check.orderDiscount ? { label: describeDiscount(selected.check.orderDiscount, selected.currency), amount: selected.check.orderDiscount.amount } : null
               }
@@ -319,6 +330,11 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
                   <button type="button" className="danger big" onClick={() => setDialog('cancel')}>
                     Cancel order
                   </button>
+                  {selected.gratuity && selected.gratuity.removed === null ? (
+                    <button type="button" className="secondary big" onClick={() => setDialog('gratuity')}>
+                      Take the gratuity off…
+                    </button>
+                  ) : null}
                 </>
               ) : null}
               {selected.payments.some((p) => p.status !== 'failed' && p.amount > p.refundedAmount) ? (
@@ -355,6 +371,17 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
             setDialog(null);
             setError(null);
             setNotice(`Order ${selected.label} closed unpaid: a walkout on the day's report.`);
+          }}
+        />
+      ) : null}
+      {selected && dialog === 'gratuity' ? (
+        <GratuityDialog
+          order={selected}
+          onClose={() => setDialog(null)}
+          onRemoved={() => {
+            setDialog(null);
+            setError(null);
+            setNotice(`The gratuity is off order ${selected.label}.`);
           }}
         />
       ) : null}

@@ -1,5 +1,6 @@
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { MenuItem, MenuSnapshot, Order } from '../../bridge/contract';
+import { gratuityApplies, gratuityLabel, gratuityOf } from '../../bridge/checkout/gratuity';
 import { enterAction, indexMenu, searchMenu } from '../../bridge/menu-search';
 import { CheckTotals } from '../components/CheckTotals';
 import { ErrorNote } from '../components/Dialog';
@@ -158,6 +159,13 @@ export function Register({
   const shown = matches.length > limit ? matches.slice(0, limit) : matches;
   const highlighted = query.trim() === '' ? undefined : matches[0];
   const pricing = useMemo(() => priceTicket(ticket, itemsById, menu.pricing, menu.currency), [ticket, itemsById, menu.pricing, menu.currency]);
+  // A large party's gratuity, as the check will carry it once sent (the core freezes the rule then).
+  const partySize = /^\d{1,2}$/.test(ticket.service?.guests ?? '') ? Number(ticket.service?.guests) : null;
+  const gratuity = useMemo(() => {
+    const rule = menu.checkout.autoGratuity;
+    if (!pricing.check || ticket.service?.type !== 'dine_in' || !gratuityApplies(rule, partySize)) return null;
+    return { label: gratuityLabel(rule), amount: gratuityOf(pricing.check, rule, menu.pricing).charged, removed: null };
+  }, [pricing.check, ticket.service?.type, partySize, menu.checkout.autoGratuity, menu.pricing]);
   // A dine-in ticket is grouped by course, each line saying its seat; a quick-service ticket stays as it was.
   const dineIn = ticket.service?.type === 'dine_in';
   const courseList = courses ?? NO_COURSES;
@@ -582,6 +590,7 @@ export function Register({
             check={pricing.check}
             currency={menu.currency}
             totalTestId="ticket-total"
+            gratuity={gratuity}
             orderDiscount={ticket.discount ? { label: describeDiscount(ticket.discount, menu.currency), amount: pricing.check.orderDiscountTotal } : null}
           />
         ) : null}

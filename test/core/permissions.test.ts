@@ -121,6 +121,17 @@ const ROWS: Row[] = [
     payload: (s: { orderId: string }) => ({ orderId: s.orderId, items: [{ lineIndex: 0, quantity: 1 }], reason: 'requested_by_customer' }),
   }),
   row({
+    label: "removing a party's automatic gratuity",
+    permission: 'gratuity.remove',
+    config: { checkout: { autoGratuityGuests: 6, autoGratuityPercent: 18 } },
+    setup: async (c, actor) => {
+      await as(c.t.core, actor);
+      return (await ok(c.t.core, 'orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 6 }], service: { type: 'dine_in', table: '12', guests: 6 } })).id;
+    },
+    command: 'orders.removeGratuity',
+    payload: (id: string) => ({ id, reason: 'Regulars: the owner says so' }),
+  }),
+  row({
     label: 'cancelling an order',
     permission: 'order.void',
     setup: async (c, actor) => place(c, actor),
@@ -431,6 +442,7 @@ const SAMPLE: Record<CommandName, unknown> = {
   'orders.update': { id: 'ord_x', notes: 'x' },
   'orders.fulfil': { id: 'ord_x' },
   'orders.cancel': { id: 'ord_x', reason: 'Rung up by mistake', managerPin: STAFF.manager.pin },
+  'orders.removeGratuity': { id: 'ord_x', reason: 'Regulars', managerPin: STAFF.manager.pin },
   'payments.take': { orderId: 'ord_x', method: 'cash', amount: 100 },
   'payments.refund': { paymentId: 'pay_x', amount: 100, reason: 'other', note: 'Cold soup', managerPin: STAFF.manager.pin },
   'payments.refundItems': { orderId: 'ord_x', items: [{ lineIndex: 0, quantity: 1 }], reason: 'other', note: 'Cold soup' },

@@ -69,6 +69,7 @@ function orderDoc(input: OrderInput): OrderDoc {
     cloud_check: null,
     split: null,
     courses: null,
+    gratuity: null,
   };
 }
 

@@ -168,6 +168,7 @@ function orderOf(lines: Pick<OrderLine, 'name' | 'quantity' | 'lineTotal' | 'tot
     check: { subtotal, discountTotal: 0, taxTotal: total - subtotal, taxIncluded: false, total, taxes: [], orderDiscount: null, source: 'till' },
     split: null,
     tipTotal: 0,
+    gratuity: null,
     status: 'open',
     cloudStatus: null,
     displayState: 'open_unpaid',

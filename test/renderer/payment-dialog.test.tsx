@@ -110,4 +110,26 @@ describe('PaymentDialog', () => {
     fireEvent.click(screen.getByTestId('confirm-payment'));
     await waitFor(() => expect(changes).toEqual([550]));
   });
+
+  it("charges a large party's gratuity with each payment, in proportion, and says so on the button", async () => {
+    t = await startTestCore({ checkout: { autoGratuityGuests: 8, autoGratuityPercent: 18 } } as never);
+    const client = createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
+    // 8 burgers, $96.00, no tax: $17.28 of gratuity; half paid now carries half of it.
+    const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 8 }], service: { type: 'dine_in', table: '12', guests: 8 } });
+    const { checkout } = await client.call('menu.snapshot', {});
+    const closed: Order[] = [];
+    render(
+      <BridgeContext.Provider value={client}>
+        <PaymentDialog order={order} checkout={checkout} onClose={(o) => closed.push(o)} onPaid={() => undefined} />
+      </BridgeContext.Provider>,
+    );
+    expect(screen.getByTestId('gratuity-part').textContent).toBe('Gratuity (18%, parties of 8 or more): $17.28 with this payment');
+    fireEvent.change(screen.getByLabelText(/Paying now/), { target: { value: '48.00' } });
+    expect(screen.getByTestId('gratuity-part').textContent).toContain('$8.64');
+    expect(screen.getByTestId('confirm-payment').textContent).toContain('Charge $56.64 (incl. $8.64 gratuity)');
+    fireEvent.click(screen.getByTestId('confirm-payment'));
+    await waitFor(() => expect(screen.getByTestId('payment-news').textContent).toMatch(/Paid \$48\.00 \+ \$8\.64 tip/));
+    const after = await client.call('orders.get', { id: order.id });
+    expect(after.gratuity).toMatchObject({ charged: 1_728, collected: 864 });
+  });
 });

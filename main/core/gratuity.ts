@@ -1,0 +1,50 @@
+// An order's automatic gratuity: the rule the order was placed under (frozen on it, as its tax rules
+// are), applied to its check and its party, and what its payments have carried of it. The
+// arithmetic is bridge/checkout/gratuity.ts (the payment screen previews with the same functions).
+import { gratuityApplies, gratuityOf, gratuityShare, type AutoGratuityRule } from '../../bridge/checkout/index';
+import type { Check, CheckoutRules, OrderGratuity } from '../../bridge/contract';
+import type { GratuityDoc, OrderDoc } from '../../store/index';
+import { NO_TAX, pricingRules } from './checkout';
+
+/** The rule as an order keeps it: null when the restaurant adds none. */
+export function gratuityDoc(rule: CheckoutRules['autoGratuity']): GratuityDoc | null {
+  return rule === null ? null : { rule: { name: rule.name, percent_bps: rule.percentBps, min_guests: rule.minGuests, tax_class: rule.taxClass }, removed: null };
+}
+
+function ruleOf(doc: GratuityDoc): AutoGratuityRule {
+  return { name: doc.rule.name, percentBps: doc.rule.percent_bps, minGuests: doc.rule.min_guests, taxClass: doc.rule.tax_class };
+}
+
+/**
+ * The order's gratuity as the screens and the paper show it; null when its party does not get one.
+ * `payments`: those that count (not failed), in the order they were taken.
+ */
+export function orderGratuity(doc: OrderDoc, check: Check, payments: readonly { amount: number; tip: number }[]): OrderGratuity | null {
+  const kept = doc.gratuity;
+  if (kept === null || !gratuityApplies(ruleOf(kept), doc.service?.guests ?? null)) return null;
+  const rule = ruleOf(kept);
+  const gratuity = gratuityOf(check, rule, doc.pricing ? pricingRules(doc.pricing) : NO_TAX);
+  let paidBefore = 0;
+  let collected = 0;
+  for (const payment of payments) {
+    collected += Math.min(payment.tip, gratuityShare(gratuity.charged, check.total, paidBefore, payment.amount));
+    paidBefore += payment.amount;
+  }
+  const removed = kept.removed;
+  return {
+    ...gratuity,
+    minGuests: rule.minGuests,
+    collected,
+    removed: removed === null ? null : { reason: removed.reason, by: removed.staff_id === null ? null : { id: removed.staff_id, name: removed.staff_name ?? 'Unknown' }, at: new Date(removed.at).toISOString() },
+  };
+}
+
+/**
+ * The least tip a payment of `amount` must carry: its share of the gratuity (nothing once a manager
+ * removed it). A payment below it would close the check without the gratuity, which is a manager's
+ * call, not the payment screen's.
+ */
+export function gratuityDueWith(gratuity: OrderGratuity | null, checkTotal: number, paidBefore: number, amount: number): number {
+  if (gratuity === null || gratuity.removed !== null) return 0;
+  return gratuityShare(gratuity.charged, checkTotal, paidBefore, amount);
+}
