@@ -123,9 +123,16 @@ module.exports = {
       to: { path: '^bridge/(?!tables/)' },
     },
     {
+      name: 'store-mode-bridge-stands-alone',
+      comment: "The store-mode room's bridge shapes (bridge/store-mode) import nothing else of the bridge: bridge/contract.ts merges them in.",
+      severity: 'error',
+      from: { path: '^bridge/store-mode/' },
+      to: { path: '^bridge/(?!store-mode/)' },
+    },
+    {
       name: 'store-mode-on-common',
       comment:
-        'The store-mode room (store-mode/, docs/store-mode.md: trust and the log feed) uses only common/ and npm packages for now; it will reach the store through a narrow repository, never main/, the renderer, the bridge, sync/ or the sandbox.',
+        'The store-mode room (store-mode/, docs/store-mode.md: trust and the log feed) uses only common/ and npm packages: main/core/store-link.ts hands it the store (its LogSource and FeedSink interfaces); it never imports main/, the renderer, the bridge, the store, sync/ or the sandbox.',
       severity: 'error',
       from: { path: component('store-mode') },
       to: { path: '^(api|bridge|store|sync|sandbox|main|renderer|printing)/' },

@@ -6,6 +6,7 @@ import { MAX_AMOUNT, MAX_TILL_CASH } from './money';
 import { GRATUITY_NAME_MAX, GRATUITY_PERCENT_MAX_BPS } from './checkout/gratuity';
 import { CashCount, CountedCash } from './staff/cash';
 import { Permission, Role } from './staff/roles';
+import { storeModeCommands } from './store-mode/contract';
 import { SeatNumber, tableCommands, tableEvents } from './tables/contract';
 
 export { MAX_AMOUNT };
@@ -809,6 +810,7 @@ function command<P extends z.ZodType, R extends z.ZodType>(payload: P, result: R
 /** The whole command table. Queries are commands that change nothing. */
 export const commands = {
   ...tableCommands,
+  ...storeModeCommands,
   'menu.snapshot': command(Empty, MenuSnapshot),
   'menu.search': command(
     z.strictObject({ query: z.string().max(120).default(''), categoryId: Id.optional() }),

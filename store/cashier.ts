@@ -478,6 +478,7 @@ export class CashierRepositories {
         split_part: extras.splitPart ?? null,
       };
       this.layers.write('payment', doc, 'base');
+      this.outbox.settledAtTill('payment', doc.id, now);
       this.#audit(actor, 'payment.cash', 'payment', doc.id, { order_id: orderId, amount: doc.amount, tip: doc.tip, currency: doc.currency, split_part: doc.split_part }, now);
       return doc;
     });
@@ -557,6 +558,7 @@ export class CashierRepositories {
       let written = doc;
       if (payment.method === 'cash') {
         this.layers.write('refund', doc, 'base');
+        this.outbox.settledAtTill('refund', doc.id, now);
       } else {
         written = this.outbox.enqueue({
           opId: newId('op_', now),

@@ -5,6 +5,8 @@ export { STORE_MIGRATIONS, type Migration } from './migrations';
 export * from './documents';
 export type { OutboxOperation, DeadLetter, OutboxStats } from './outbox';
 export { DeadLetterRefusal } from './outbox';
+export type { LogBody, LogEntry, StoreLog } from './store-log';
+export type { ReplicaCursor, ReplicaEntry, ReplicaOrder, ReplicaTill, StoreReplicas } from './store-replicas';
 export type { ServerRecord, PullPage, CursorState, WebhookEventRecord } from './server-state';
 export type { RepricedOrder } from './repriced-orders';
 export { FloorPlan, nameKey, type CourseDoc, type SectionDoc, type TableDoc, type TableMarks } from './floor';

@@ -504,9 +504,37 @@ const orderGratuity: Migration = {
   },
 };
 
+const storeModeLog: Migration = {
+  version: 23,
+  name: "store mode: this till's log of its writes (with the file's log id) and the replicas of the other tills' logs",
+  up(db) {
+    // The log id is made once per file: a replaced file gets another, and peers read it again from 0.
+    // Replicas are keyed by (origin, log_id, seq): a replaced log starts again at 1; op ids dedupe per origin.
+    db.exec(`
+      CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+      INSERT INTO store_meta (key, value) VALUES ('log_id', lower(hex(randomblob(16))));
+      CREATE TABLE store_log (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT, op_id TEXT NOT NULL UNIQUE, entity_kind TEXT NOT NULL, entity_id TEXT NOT NULL,
+        body BLOB NOT NULL, created_at INTEGER NOT NULL) STRICT;
+      CREATE TABLE store_replica_log (
+        origin TEXT NOT NULL, log_id TEXT NOT NULL, seq INTEGER NOT NULL, op_id TEXT NOT NULL, body BLOB NOT NULL,
+        PRIMARY KEY (origin, log_id, seq), UNIQUE (origin, op_id)) STRICT, WITHOUT ROWID;
+      CREATE TABLE store_cursors (
+        origin TEXT PRIMARY KEY, till_name TEXT, log_id TEXT, seq INTEGER NOT NULL DEFAULT 0, heard_at INTEGER,
+        replaced INTEGER NOT NULL DEFAULT 0) STRICT;
+      CREATE TABLE store_replica_docs (
+        origin TEXT NOT NULL, entity_kind TEXT NOT NULL, entity_id TEXT NOT NULL, order_id TEXT, log_id TEXT NOT NULL,
+        seq INTEGER NOT NULL, synced INTEGER NOT NULL CHECK (synced IN (0, 1)), doc TEXT CHECK (doc IS NULL OR json_valid(doc)),
+        PRIMARY KEY (origin, entity_kind, entity_id)) STRICT, WITHOUT ROWID;
+      CREATE INDEX store_replica_docs_by_order ON store_replica_docs (origin, order_id);
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
   unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts, pinAttempts, bridgeRequests,
   walkouts, floorPlan, refundNote, locationCountry, seatsAndCourses, orderGratuity,
+  storeModeLog,
 ];

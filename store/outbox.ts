@@ -11,6 +11,7 @@ import type { PendingChanges } from './pending';
 import type { RepricedOrders } from './repriced-orders';
 import type { StoreTables } from './schema';
 import type { ServerRecord, ServerState } from './server-state';
+import type { StoreLog } from './store-log';
 
 export interface OutboxOperation {
   /** Stable from the first write; the engine sends it as the Idempotency-Key. */
@@ -145,6 +146,8 @@ export class Outbox {
     private readonly server: ServerState,
     private readonly repriced: RepricedOrders,
     private readonly transaction: <T>(fn: () => T) => T,
+    /** Store mode's log: every operation (and its reaching the cloud) appends to it in the same transaction. */
+    private readonly log: StoreLog,
   ) {
     this.#insertOperation = sql.compiledInsert(kysely, 'outbox', [
       'op_id', 'entity_kind', 'entity_id', 'kind', 'payload', 'patch', 'resource_key',
@@ -197,6 +200,7 @@ export class Outbox {
     }
     this.#joinRefusedDependency(op.opId, op.dependsOn, op.now);
     this.pending.layers.write(op.entityKind, doc, 'pending', undefined, { fresh: isCreate });
+    this.log.record({ entryId: op.opId, op: op.kind, kind: op.entityKind, id: op.entityId, now: op.now });
     return doc;
   }
 
@@ -225,6 +229,15 @@ export class Outbox {
         refusal: JSON.stringify({ cause: 'dependency', status: null, code: null }),
       }),
     );
+  }
+
+  /**
+   * Something the till settles itself, with no operation for the cloud (cash taken, cash given
+   * back), written to base by its repository: store mode's log still carries it, so a peer sees an
+   * order paid. Call inside that write's transaction.
+   */
+  settledAtTill(kind: EntityKind, id: string, now: number): void {
+    this.log.record({ entryId: `${id}.settled`, op: 'settled', kind, id, now });
   }
 
   /**
@@ -390,6 +403,7 @@ export class Outbox {
           this.pending.rebuild(kind, row.entity_id);
         }
       }
+      this.log.record({ entryId: `${opId}.done`, op: 'done', kind, id: row.entity_id, now });
     });
   }
 
@@ -544,13 +558,14 @@ export class Outbox {
   }
 
   /** Gives up on a dead operation for good, with everything that depended on it; the merged view reverts to what the server confirmed. */
-  discardDeadLetter(id: number): void {
+  discardDeadLetter(id: number, now: number = Date.now()): void {
     this.transaction(() => {
       const letter = this.#deadLetterRow(id);
       const affected = this.#withDependents(letter.op_id);
       // Dependents first: a dependency row must not point at a deleted operation.
       for (const row of [...affected].reverse()) this.sql.run(this.kysely.deleteFrom('outbox').where('op_id', '=', row.op_id));
       this.#rebuildEntitiesOf(affected);
+      for (const row of affected) this.log.record({ entryId: `${row.op_id}.dropped`, op: 'dropped', kind: row.entity_kind as EntityKind, id: row.entity_id, now });
     });
   }
 

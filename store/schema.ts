@@ -220,6 +220,54 @@ export interface PrintJobsTable {
   reprint: number;
 }
 
+/** Migration 23, store mode (store/store-log.ts): this file's log id under key 'log_id'. */
+export interface StoreMetaTable {
+  key: string;
+  value: string;
+}
+/** Migration 23: one entry per outbox operation (and per operation reaching the cloud) while store mode is on. */
+export interface StoreLogTable {
+  seq: Generated<number>;
+  op_id: string;
+  entity_kind: string;
+  entity_id: string;
+  /** JSON of LogBody (store/store-log.ts). */
+  body: Uint8Array;
+  created_at: number;
+}
+/** Migration 23 (store/store-replicas.ts): the entries pulled from another till's log. */
+export interface StoreReplicaLogTable {
+  origin: string;
+  log_id: string;
+  seq: number;
+  op_id: string;
+  body: Uint8Array;
+}
+/** Migration 23: how far each other till's log was applied here, and when it was last heard. */
+export interface StoreCursorsTable {
+  origin: string;
+  till_name: string | null;
+  /** Null until its first page. */
+  log_id: string | null;
+  seq: number;
+  heard_at: number | null;
+  /** How many times its log was found replaced. */
+  replaced: number;
+}
+/** Migration 23: the latest document of each entity of each other till (the newest seq of the current log wins). */
+export interface StoreReplicaDocsTable {
+  origin: string;
+  entity_kind: string;
+  entity_id: string;
+  order_id: string | null;
+  log_id: string;
+  seq: number;
+  /** 1 when the origin had nothing of it left to send to the cloud. */
+  synced: number;
+  /** JSON of the entity's document; null when the origin dropped it. */
+  doc: string | null;
+}
+
 export interface StoreTables {
   locations: LocationsTable;
   categories: CategoriesTable;
@@ -243,4 +291,9 @@ export interface StoreTables {
   repriced_orders: RepricedOrdersTable;
   order_numbers: OrderNumbersTable;
   print_jobs: PrintJobsTable;
+  store_meta: StoreMetaTable;
+  store_log: StoreLogTable;
+  store_replica_log: StoreReplicaLogTable;
+  store_cursors: StoreCursorsTable;
+  store_replica_docs: StoreReplicaDocsTable;
 }

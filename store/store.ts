@@ -21,6 +21,8 @@ import type { StoreTables } from './schema';
 import { ServerState } from './server-state';
 import { ShiftBook } from './shifts';
 import { StaffRoster } from './staff';
+import { StoreLog } from './store-log';
+import { StoreReplicas } from './store-replicas';
 
 export interface StoreOptions {
   clock?: Clock;
@@ -28,6 +30,8 @@ export interface StoreOptions {
   migrations?: readonly Migration[];
   /** Lowercase ISO 4217: the currency of money a server sends without one (default 'usd'). */
   currency?: string;
+  /** Store mode (docs/store-mode.md): every outbox operation on an order or its money also appends to the till's log. Off: no log rows. */
+  storeMode?: boolean;
 }
 
 export class Store {
@@ -57,6 +61,10 @@ export class Store {
   readonly requests: RequestLedger;
   /** Shifts, cash movements and who did what (migration 14). */
   readonly shifts: ShiftBook;
+  /** Store mode: this till's log, served to its peers (migration 23). */
+  readonly log: StoreLog;
+  /** Store mode: the other tills' logs as pulled, their cursors, and their latest documents. */
+  readonly replicas: StoreReplicas;
   /** What open checked: the whole file after an unclean shutdown, else the header, schema and register tables. */
   readonly openCheck: 'whole_file' | 'register_tables';
   /** Set when a whole-file check found damage: the close then leaves no clean-close marker. */
@@ -78,7 +86,9 @@ export class Store {
     this.ids = new IdMap(opened.kysely, opened.sql);
     this.server = new ServerState(opened.kysely, opened.sql, pending, this.ids, transaction, options.clock ?? systemClock, options.currency ?? 'usd');
     this.repricedOrders = new RepricedOrders(opened.kysely, opened.sql);
-    this.outbox = new Outbox(opened.kysely, opened.sql, pending, this.ids, this.server, this.repricedOrders, transaction);
+    this.log = new StoreLog(opened.sql, layers, options.storeMode ?? false);
+    this.replicas = new StoreReplicas(opened.sql, <T>(fn: () => T): T => this.refetchableTransaction(fn));
+    this.outbox = new Outbox(opened.kysely, opened.sql, pending, this.ids, this.server, this.repricedOrders, transaction, this.log);
     this.cashier = new CashierRepositories(opened.kysely, opened.sql, layers, this.outbox, options.clock ?? systemClock, transaction);
     this.retention = new Retention(opened.sql, transaction);
     this.printQueue = new PrintQueue(opened.kysely, opened.sql, transaction, options.clock ?? systemClock);
@@ -93,7 +103,17 @@ export class Store {
    * synchronous=FULL, when this returns; rolled back entirely if `fn` throws.
    */
   transaction<T>(fn: () => T): T {
-    return (this.db.inTransaction ? this.#runInTransaction(fn) : this.#runInTransaction.immediate(fn)) as T;
+    if (this.db.inTransaction) return this.#runInTransaction(fn) as T;
+    let result: T;
+    try {
+      result = this.#runInTransaction.immediate(fn) as T;
+    } catch (error) {
+      this.log.rolledBack();
+      throw error;
+    }
+    // Committed: the peers waiting on this till's log may read what it appended.
+    this.log.committed();
+    return result;
   }
 
   /**

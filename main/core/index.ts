@@ -27,6 +27,9 @@ import { WebhookLink } from './webhooks';
 import { StaffDesk } from './staff/desk';
 import { TablesDesk } from './tables/desk';
 import { tableHandlers } from './tables/handlers';
+import { startStoreLink, type StoreLink } from './store-link';
+import { storeModeHandlers } from './store-mode/handlers';
+import { storeModeCommands } from '../../bridge/store-mode/contract';
 import { DayReports } from './staff/reports';
 import { zReportCsv } from './staff/report-csv';
 import { zReportDoc } from './staff/report-doc';
@@ -69,6 +72,7 @@ const PASSIVE_COMMANDS: ReadonlySet<CommandName> = new Set([
   'menu.snapshot', 'menu.search', 'orders.list', 'orders.get', 'printing.status', 'printing.preview', 'location.get', 'location.list',
   'shift.summary', 'shift.current', 'settings.get', 'credentials.oauthStatus', 'sync.status', 'session.pending', 'staff.session',
   'staff.list', 'staff.roster', 'reports.days', 'reports.z',
+  ...(Object.keys(storeModeCommands) as CommandName[]),
 ]);
 
 function maskSecret(value: string): string {
@@ -230,7 +234,7 @@ function deleteStoreFiles(file: string): void {
 
 /** Opens the store and builds a session on it; a failure part way closes the store again. */
 async function openSession(storeFile: string, context: CoreContext): Promise<Session> {
-  const store = openStore(storeFile, { clock: context.clock, currency: context.config.currency });
+  const store = openStore(storeFile, { clock: context.clock, currency: context.config.currency, storeMode: context.config.storeMode.mode === 'on' });
   try {
     return await buildSession(store, context);
   } catch (error) {
@@ -301,6 +305,8 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
   });
   if (config.floor) tables.provision(config.floor);
   if (config.floor?.courses) tables.provisionCourses(config.floor.courses);
+  /** Store mode's link, started last: a session that fails to build leaves nothing listening. */
+  let storeLink: StoreLink | null = null;
   const reports = new DayReports(
     store,
     cashier,
@@ -437,6 +443,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
 
   const handlers: Handlers = {
     ...tableHandlers(tables),
+    ...storeModeHandlers(() => storeLink, store),
     'menu.snapshot': () => cashier.menuSnapshot(),
     'menu.search': (p) => cashier.menuSearch(p),
     'menu.createItem': (p, c) => cashier.createMenuItem(p, c.act()),
@@ -681,6 +688,17 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
   const invoke = createInvoker(handlers, logger, prepare, { ledger: store.requests, runId: newId('run'), now: () => clock.now() });
   await restartSync();
   await webhooks.apply(settings.effective().webhook, settings.effective().apiBaseUrl);
+  // Store mode: this till's log served on the LAN, its peers' logs pulled into the replicas.
+  if (config.storeMode.mode === 'on') {
+    storeLink = await startStoreLink({
+      storeMode: config.storeMode,
+      tillName: config.storeMode.tillName || `Till ${settings.effective().checkout.tillLetter}`,
+      store,
+      secrets,
+      clock,
+      logger,
+    });
+  }
 
   return {
     store,
@@ -693,6 +711,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       await webhooks.stop();
       await sync.stop();
       await printing.stop();
+      await storeLink?.stop();
       const kept = store.outbox.unfinishedCount();
       store.close();
       return kept;

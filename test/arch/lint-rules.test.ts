@@ -173,7 +173,7 @@ describe('architecture rules', () => {
     ]);
   });
 
-  it('keep the store-mode room on common/ and npm packages, opened only by main/', () => {
+  it('keep the store-mode room on common/ and npm packages, opened only by main/, its bridge shapes standing alone', () => {
     const room = {
       'common/log.ts': 'export const l = 1;\n',
       'store-mode/feed-server.ts': "import { l } from '../common/log';\nimport { request } from 'undici';\nimport https from 'node:https';\nexport const f = [l, request, https];\n",
@@ -195,6 +195,8 @@ describe('architecture rules', () => {
       'sync/uses-room.ts': "import { p } from '../store-mode/peer';\nexport const u = p;\n",
       'store/uses-room.ts': "import { p } from '../store-mode/peer';\nexport const u = p;\n",
       'sandbox/uses-room.ts': "import { p } from '../store-mode/peer';\nexport const u = p;\n",
+      'bridge/money.ts': 'export const m = 1;\n',
+      'bridge/store-mode/contract.ts': "import { m } from '../money';\nexport const c = m;\n",
     };
     const fired: Record<string, string[]> = {};
     for (const v of violationsFor(forbidden)) (fired[v.from] ??= []).push(v.rule.name);
@@ -207,6 +209,7 @@ describe('architecture rules', () => {
       'sync/uses-room.ts': ['store-mode-opened-by-main'],
       'store/uses-room.ts': ['store-mode-opened-by-main'],
       'sandbox/uses-room.ts': ['store-mode-opened-by-main'],
+      'bridge/store-mode/contract.ts': ['store-mode-bridge-stands-alone'],
     });
   });
 

@@ -466,6 +466,8 @@ const SAMPLE: Record<CommandName, unknown> = {
   'tables.printBill': { id: 'tbl_x' },
   'tables.clear': { id: 'tbl_x' },
   'tables.courses': {},
+  'storeMode.status': {},
+  'storeMode.orders': {},
   'tables.saveCourses': { courses: [{ name: 'Drinks' }, { name: 'Mains' }], managerPin: STAFF.manager.pin },
   'orders.holdCourse': { id: 'ord_x', course: 'course_mains' },
   'orders.fireCourse': { id: 'ord_x', course: 'course_mains' },

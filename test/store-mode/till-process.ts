@@ -1,13 +1,16 @@
-// Starts a till (fixtures/till-child.ts) as its own process and talks to it: every process a test
-// starts is killed when the test ends, and dies by itself at its deadline anyway.
+// Starts a till as its own process and talks to it: a bare feed till (fixtures/till-child.ts) or a
+// till running a real core (fixtures/core-till.ts). Every process a test starts is killed when the
+// test ends, and dies by itself at its deadline anyway.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { childArgs } from '../child-script';
+import type { CoreTillConfig } from './fixtures/core-till';
 import type { TillChildConfig } from './fixtures/till-child';
 
 const CHILD = resolve(import.meta.dirname, 'fixtures/till-child.ts');
+const CORE_CHILD = resolve(import.meta.dirname, 'fixtures/core-till.ts');
 
 export interface TillMessage {
   type: string;
@@ -16,6 +19,7 @@ export interface TillMessage {
 
 export interface TillProcess {
   port: number;
+  /** A core till with store mode off has none: do not read it there. */
   tillId: string;
   dataDir: string;
   process: ChildProcess;
@@ -36,10 +40,20 @@ export function tempDataDir(): string {
 
 export async function startTill(config: Omit<TillChildConfig, 'dataDir' | 'port'> & { dataDir?: string; port?: number }, secret: string | undefined): Promise<TillProcess> {
   const dataDir = config.dataDir ?? tempDataDir();
+  return startChild(CHILD, { port: 0, ...config, dataDir }, secret);
+}
+
+/** A till running a real core in store mode (or off), on a data folder the caller seeded. */
+export function startCoreTill(config: CoreTillConfig, secret: string | undefined): Promise<TillProcess> {
+  return startChild(CORE_CHILD, config, secret);
+}
+
+async function startChild(script: string, config: { tillName: string; dataDir: string; port: number }, secret: string | undefined): Promise<TillProcess> {
+  const { dataDir } = config;
   const env: NodeJS.ProcessEnv = { ...process.env, POS_LOG_LEVEL: 'info' };
   delete env.POS_STORE_SECRET;
   if (secret !== undefined) env.POS_STORE_SECRET = secret;
-  const child = spawn(process.execPath, [...childArgs(CHILD), JSON.stringify({ port: 0, ...config, dataDir })], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child = spawn(process.execPath, [...childArgs(script), JSON.stringify(config)], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -76,7 +90,7 @@ export async function startTill(config: Omit<TillChildConfig, 'dataDir' | 'port'
 
   const ready = await waitFor('ready', () => true);
   return {
-    port: ready.port as number,
+    port: (ready.port as number | undefined) ?? config.port,
     tillId: ready.tillId as string,
     dataDir,
     process: child,

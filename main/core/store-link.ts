@@ -1,0 +1,192 @@
+// Store mode in a running till (docs/store-mode.md): mints the till's identity from the store secret
+// and its own key, serves its log on the configured address, pulls each configured peer's log into
+// the store's replicas, and wakes its feed after each commit that appended to the log. Started by the
+// core's composition only when store mode is on; stop() ends every connection.
+import type { Clock } from '../../common/clock';
+import type { Logger } from '../../common/log';
+import type { Store } from '../../store/index';
+import { joinAddress } from '../../store-mode/address';
+import { startFeedPuller, type FeedPuller } from '../../store-mode/feed-client';
+import { startFeedServer, type FeedServer } from '../../store-mode/feed-server';
+import { createTillIdentity, type TillIdentity } from '../../store-mode/identity';
+import type { LogSource } from '../../store-mode/log-source';
+import { identifyPeer, PeerRefusedError } from '../../store-mode/peer-identity';
+import { emptyRefusalCounts, type RefusalCounts } from '../../store-mode/refusals';
+import { pinsInMemory, type TillPins } from '../../store-mode/till-pins';
+import type { SecretStore } from '../../sync/secret-store';
+import type { TerminalConfig } from '../config/schema';
+import { tillKeyInSecretStore } from './store-mode/till-key-secret';
+
+export interface StoreLinkOptions {
+  storeMode: TerminalConfig['storeMode'];
+  /** The name this till goes by in its store (the configured one, or "Till" and its letter). */
+  tillName: string;
+  store: Store;
+  secrets: SecretStore;
+  clock: Clock;
+  logger: Logger;
+  /** A page of another till's log was applied: its orders may have changed. */
+  onReplicated?: () => void;
+  /** Pullers' pacing; tests shorten the retry. */
+  backoff?: { firstMs: number; maxMs: number };
+}
+
+export interface PeerLinkStatus {
+  address: string;
+  tillId: string | null;
+  name: string | null;
+  /** Wall-clock ms the peer last answered (a page, even empty). */
+  lastHeardAt: number | null;
+  refusals: RefusalCounts;
+  logReplacements: number;
+  problem: string | null;
+}
+
+export interface StoreLinkStatus {
+  tillId: string;
+  tillName: string;
+  listen: string;
+  port: number;
+  refusals: RefusalCounts;
+  peers: PeerLinkStatus[];
+}
+
+export interface StoreLink {
+  status(): StoreLinkStatus;
+  stop(): Promise<void>;
+}
+
+export class StoreSecretMissingError extends Error {
+  constructor(secretRef: string) {
+    super(`store mode is on, but the secret-store entry "${secretRef}" (storeMode.secretRef) holds no store secret: IT must provision it (docs/it.md)`);
+    this.name = 'StoreSecretMissingError';
+  }
+}
+
+/** The store secret: POS_STORE_SECRET (the config's, from the environment only), else the named secret-store entry. */
+async function storeSecret(storeMode: TerminalConfig['storeMode'], secrets: SecretStore): Promise<string> {
+  if (storeMode.secret !== '') return storeMode.secret;
+  const stored = storeMode.secretRef === '' ? null : await secrets.get(storeMode.secretRef);
+  if (stored === null || stored === '') throw new StoreSecretMissingError(storeMode.secretRef);
+  return stored;
+}
+
+/** The till's own log, served to its peers (it relays no other till's yet). */
+function ownLog(store: Store, tillId: string): LogSource {
+  return {
+    logId: (origin) => (origin === tillId ? store.log.logId() : null),
+    read: (_origin, after, limit) => store.log.read(after, limit),
+    maxSeq: () => store.log.maxSeq(),
+  };
+}
+
+/** One configured peer: who answers there, then its log pulled into the replicas. */
+class PeerFollower {
+  readonly #status: PeerLinkStatus;
+  readonly #stopping = new AbortController();
+  #puller: FeedPuller | null = null;
+  readonly #following: Promise<void>;
+
+  constructor(
+    address: string,
+    private readonly link: { identity: TillIdentity; pins: TillPins; options: StoreLinkOptions },
+  ) {
+    this.#status = { address, tillId: null, name: null, lastHeardAt: null, refusals: emptyRefusalCounts(), logReplacements: 0, problem: null };
+    this.#following = this.#follow();
+  }
+
+  async #follow(): Promise<void> {
+    const { identity, pins, options } = this.link;
+    const backoff = options.backoff ?? { firstMs: 250, maxMs: 10_000 };
+    for (let failures = 0; !this.#stopping.signal.aborted; failures++) {
+      try {
+        const peer = await identifyPeer({ identity, pins, peer: this.#status.address, signal: this.#stopping.signal });
+        if (peer.tillId === identity.tillId) {
+          this.#status.problem = 'this address is this till itself';
+          return;
+        }
+        Object.assign(this.#status, { tillId: peer.tillId, name: peer.tillName, problem: null });
+        options.store.replicas.nameTill(peer.tillId, peer.tillName);
+        this.#puller = this.#pull(peer.tillId);
+        return;
+      } catch (error) {
+        if (this.#stopping.signal.aborted) return;
+        if (error instanceof PeerRefusedError) this.#status.refusals[error.reason]++;
+        this.#status.problem = error instanceof Error ? error.message : String(error);
+        const ceiling = Math.min(backoff.maxMs, backoff.firstMs * 2 ** Math.min(failures, 16));
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ceiling / 2 + Math.random() * (ceiling / 2));
+          this.#stopping.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        });
+      }
+    }
+  }
+
+  #pull(origin: string): FeedPuller {
+    const { identity, pins, options } = this.link;
+    const { store, clock } = options;
+    return startFeedPuller({
+      identity,
+      pins,
+      peer: this.#status.address,
+      origin,
+      logger: options.logger,
+      ...(options.backoff ? { backoff: options.backoff } : {}),
+      sink: {
+        cursor: (from) => store.replicas.cursor(from),
+        apply: (from, page) => {
+          const cursor = store.replicas.apply(from, page.logId, page.entries, clock.now());
+          options.onReplicated?.();
+          return cursor;
+        },
+        logReplaced: (from, change) => store.replicas.logReplaced(from, change.logId, clock.now()),
+      },
+    });
+  }
+
+  status(): PeerLinkStatus {
+    const pulled = this.#puller?.status();
+    if (!pulled) return { ...this.#status, refusals: { ...this.#status.refusals } };
+    const refusals = emptyRefusalCounts();
+    for (const reason of Object.keys(refusals) as (keyof RefusalCounts)[]) refusals[reason] = this.#status.refusals[reason] + pulled.refusals[reason];
+    return { ...this.#status, lastHeardAt: pulled.lastHeardAt, refusals, logReplacements: pulled.logReplacements, problem: pulled.lastError };
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping.abort();
+    await this.#following;
+    await this.#puller?.stop();
+  }
+}
+
+export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLink> {
+  const { storeMode, store, logger } = options;
+  const identity = await createTillIdentity({
+    storeSecret: await storeSecret(storeMode, options.secrets),
+    tillName: options.tillName,
+    keyStore: tillKeyInSecretStore(options.secrets),
+  });
+  const pins = pinsInMemory();
+  if (storeMode.listen === '') throw new Error('store mode is on, but storeMode.listen is not set');
+  const listen = joinAddress(storeMode.listen);
+  const server: FeedServer = await startFeedServer({ identity, source: ownLog(store, identity.tillId), pins, ...storeMode.listen, logger });
+  const stopWaking = store.log.onAppended(() => server.appended(identity.tillId));
+  const peers = storeMode.peers.map((address) => new PeerFollower(joinAddress(address), { identity, pins, options }));
+  logger.info({ event: 'store-mode.started', tillId: identity.tillId, tillName: identity.tillName, listen, port: server.port, peers: storeMode.peers.length }, 'store mode on');
+
+  return {
+    status: () => ({
+      tillId: identity.tillId,
+      tillName: identity.tillName,
+      listen,
+      port: server.port,
+      refusals: server.refusals(),
+      peers: peers.map((peer) => peer.status()),
+    }),
+    async stop() {
+      stopWaking();
+      await Promise.all(peers.map((peer) => peer.stop()));
+      await server.close();
+    },
+  };
+}

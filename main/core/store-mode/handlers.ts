@@ -1,0 +1,69 @@
+// The store-mode room's commands (bridge/store-mode/contract.ts) as the core's dispatcher runs them:
+// this till's link and the store's replicas turned into the bridge's shapes. With store mode off
+// both answer (off, nothing replicated), so a screen needs no other check.
+import type { z } from 'zod';
+import type { storeModeCommands, StoreModeOrder, StoreModeStatus } from '../../../bridge/store-mode/contract';
+import type { ReplicaOrder, Store } from '../../../store/index';
+import type { StoreLink } from '../store-link';
+
+type Commands = typeof storeModeCommands;
+export type StoreModeHandlers = { [C in keyof Commands]: (payload: z.output<Commands[C]['payload']>) => z.output<Commands[C]['result']> };
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+const SERVICE_TYPES = new Set(['dine_in', 'takeout', 'delivery']);
+
+function orderView(order: ReplicaOrder): StoreModeOrder {
+  return {
+    id: order.id,
+    number: order.number,
+    label: order.number ?? `#${order.id.slice(-4).toUpperCase()}`,
+    serviceType: order.serviceType !== null && SERVICE_TYPES.has(order.serviceType) ? (order.serviceType as StoreModeOrder['serviceType']) : null,
+    table: order.table,
+    customerName: order.customerName,
+    total: { amount: order.total, currency: order.currency },
+    paid: { amount: order.paid, currency: order.currency },
+    ownerTillId: order.origin,
+    ownerTillName: order.ownerName,
+    reachedCloud: order.reachedCloud,
+    createdAt: iso(order.createdAt),
+    updatedAt: iso(order.updatedAt),
+    ownerLastHeardAt: isoOrNull(order.ownerHeardAt),
+  };
+}
+
+function statusView(link: StoreLink, store: Store): StoreModeStatus {
+  const status = link.status();
+  const tills = new Map(store.replicas.tills().map((till) => [till.origin, till]));
+  return {
+    mode: 'on',
+    till: { id: status.tillId, name: status.tillName, listen: status.listen },
+    refusals: status.refusals,
+    peers: status.peers.map((peer) => {
+      const till = peer.tillId === null ? undefined : tills.get(peer.tillId);
+      // Heard in this run, or (after a restart, before it answers) when its last page was applied.
+      const heardAt = peer.lastHeardAt ?? till?.heardAt ?? null;
+      return {
+        address: peer.address,
+        tillId: peer.tillId,
+        name: peer.name,
+        lastHeardAt: isoOrNull(heardAt),
+        ordersNotInCloud: till?.ordersNotInCloud ?? 0,
+        refusals: peer.refusals,
+        logReplacements: peer.logReplacements,
+        problem: peer.problem,
+      };
+    }),
+  };
+}
+
+/** `link`: the session's store link, null while store mode is off. */
+export function storeModeHandlers(link: () => StoreLink | null, store: Store): StoreModeHandlers {
+  return {
+    'storeMode.status': () => {
+      const running = link();
+      return running ? statusView(running, store) : { mode: 'off', till: null, refusals: {}, peers: [] };
+    },
+    'storeMode.orders': () => ({ orders: link() ? store.replicas.openOrders().map(orderView) : [] }),
+  };
+}

@@ -1,0 +1,200 @@
+// Store mode's replicas (docs/store-mode.md): the other tills' logs as pulled from their feeds, each
+// page applied with its cursor in one transaction, and the latest document of each of their entities
+// kept for reading. An entry is applied once per origin (INSERT OR IGNORE on its op id), so a page
+// fetched twice, or a log read again after its file was replaced, changes nothing it already had.
+import { z } from 'zod';
+import type { SqlRunner } from './database';
+
+export interface ReplicaCursor {
+  logId: string;
+  /** The highest seq of the origin's log applied here. */
+  seq: number;
+}
+
+export interface ReplicaEntry {
+  seq: number;
+  opId: string;
+  body: Uint8Array;
+}
+
+/** What a replica needs of an entry's body (store-log.ts LogBody); the document is kept as it came. */
+const EntryBody = z.object({
+  kind: z.string().min(1).max(40),
+  id: z.string().min(1).max(100),
+  order: z.string().max(100).nullable(),
+  synced: z.boolean(),
+  doc: z.record(z.string(), z.unknown()).nullable(),
+});
+
+/** The fields of a replicated order that its listing shows. */
+const ListedOrder = z.object({
+  status: z.string(),
+  number: z.string().nullable().catch(null),
+  total: z.number().int(),
+  check_total: z.number().int().nullable().catch(null),
+  currency: z.string(),
+  created_at: z.number(),
+  updated_at: z.number(),
+  customer: z.object({ name: z.string() }).nullable().catch(null),
+  service: z.object({ type: z.string().nullable(), table: z.string().nullable() }).nullable().catch(null),
+});
+
+export interface ReplicaOrder {
+  id: string;
+  origin: string;
+  /** The owner's name as its certificate gave it; null before it was heard. */
+  ownerName: string | null;
+  number: string | null;
+  customerName: string | null;
+  serviceType: string | null;
+  table: string | null;
+  /** The till's check where it priced one, else what the items come to. */
+  total: number;
+  /** Taken toward it (cash, captured cards) less what was given back. */
+  paid: number;
+  currency: string;
+  /** The order and its money are all in the cloud, as far as its owner said. */
+  reachedCloud: boolean;
+  createdAt: number;
+  updatedAt: number;
+  ownerHeardAt: number | null;
+}
+
+export interface ReplicaTill {
+  origin: string;
+  name: string | null;
+  cursor: ReplicaCursor | null;
+  heardAt: number | null;
+  /** How many times its log was found replaced. */
+  replaced: number;
+  /** Its orders it still has to deliver to the cloud (the order, a payment or a refund of it). */
+  ordersNotInCloud: number;
+}
+
+/** What an order's replicated documents of one kind come to, tips left out (the check's total has none). */
+const SUM_OF = (kind: string, condition: string) =>
+  `(SELECT COALESCE(SUM(json_extract(m.doc, '$.amount') - COALESCE(json_extract(m.doc, '$.tip'), 0)), 0) FROM store_replica_docs AS m
+     WHERE m.origin = d.origin AND m.order_id = d.entity_id AND m.entity_kind = '${kind}' AND m.doc IS NOT NULL AND ${condition})`;
+
+const OPEN_ORDERS_SQL = `
+  SELECT d.origin, d.entity_id AS id, d.doc, c.till_name AS ownerName, c.heard_at AS ownerHeardAt,
+    NOT EXISTS (SELECT 1 FROM store_replica_docs AS m WHERE m.origin = d.origin AND m.order_id = d.entity_id AND m.synced = 0) AS reachedCloud,
+    ${SUM_OF('payment', "json_extract(m.doc, '$.payment_intent_id') IS NULL")}
+      + ${SUM_OF('payment_intent', "json_extract(m.doc, '$.status') = 'captured'")}
+      - ${SUM_OF('refund', "json_extract(m.doc, '$.status') NOT IN ('failed', 'canceled', 'cancelled')")} AS paid
+  FROM store_replica_docs AS d LEFT JOIN store_cursors AS c ON c.origin = d.origin
+  WHERE d.entity_kind = 'order' AND d.doc IS NOT NULL AND json_extract(d.doc, '$.status') = 'open'
+  ORDER BY json_extract(d.doc, '$.created_at'), d.entity_id`;
+
+const UPSERT_DOC_SQL = `
+  INSERT INTO store_replica_docs (origin, entity_kind, entity_id, order_id, log_id, seq, synced, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (origin, entity_kind, entity_id) DO UPDATE SET
+    order_id = excluded.order_id, log_id = excluded.log_id, seq = excluded.seq, synced = excluded.synced, doc = excluded.doc
+  WHERE excluded.seq > store_replica_docs.seq OR excluded.log_id <> store_replica_docs.log_id`;
+
+export class StoreReplicas {
+  readonly #sql: SqlRunner;
+  readonly #transaction: <T>(fn: () => T) => T;
+
+  /** `transaction`: the store's, or its refetchable one (a page lost to a power cut is pulled again). */
+  constructor(sql: SqlRunner, transaction: <T>(fn: () => T) => T) {
+    this.#sql = sql;
+    this.#transaction = transaction;
+  }
+
+  cursor(origin: string): ReplicaCursor | null {
+    const [row] = this.#sql.allSql<{ logId: string | null; seq: number }>('SELECT log_id AS logId, seq FROM store_cursors WHERE origin = ?', [origin]);
+    return row?.logId ? { logId: row.logId, seq: row.seq } : null;
+  }
+
+  /**
+   * Applies a page of `origin`'s log (entries in seq order) and its cursor in one transaction; returns
+   * the cursor committed. The newest seq of the current log replaces an entity's document, an older
+   * never does; an entry whose body is not one (a newer till's format) is kept, and its document skipped.
+   */
+  apply(origin: string, logId: string, entries: readonly ReplicaEntry[], now: number): ReplicaCursor {
+    const last = entries.at(-1);
+    if (!last) throw new Error('a replica page has at least one entry');
+    return this.#transaction(() => {
+      for (const entry of entries) {
+        this.#sql.runSql('INSERT OR IGNORE INTO store_replica_log (origin, log_id, seq, op_id, body) VALUES (?, ?, ?, ?, ?)', [origin, logId, entry.seq, entry.opId, entry.body]);
+        const body = parseBody(entry.body);
+        if (!body) continue;
+        this.#sql.runSql(UPSERT_DOC_SQL, [origin, body.kind, body.id, body.order, logId, entry.seq, body.synced ? 1 : 0, body.doc && JSON.stringify(body.doc)]);
+      }
+      this.#sql.runSql(
+        `INSERT INTO store_cursors (origin, log_id, seq, heard_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (origin) DO UPDATE SET log_id = excluded.log_id, seq = excluded.seq, heard_at = excluded.heard_at`,
+        [origin, logId, last.seq, now],
+      );
+      return { logId, seq: last.seq };
+    });
+  }
+
+  /** `origin`'s log file was replaced (another log id, or shorter than the cursor): read it again from 0, keeping what is here. */
+  logReplaced(origin: string, logId: string, now: number): ReplicaCursor {
+    this.#transaction(() =>
+      this.#sql.runSql(
+        `INSERT INTO store_cursors (origin, log_id, seq, heard_at, replaced) VALUES (?, ?, 0, ?, 1)
+         ON CONFLICT (origin) DO UPDATE SET log_id = excluded.log_id, seq = 0, heard_at = excluded.heard_at, replaced = replaced + 1`,
+        [origin, logId, now],
+      ),
+    );
+    return { logId, seq: 0 };
+  }
+
+  /** The name `origin` goes by (from its certificate), kept for the listing while it is away. */
+  nameTill(origin: string, name: string): void {
+    this.#transaction(() =>
+      this.#sql.runSql('INSERT INTO store_cursors (origin, till_name) VALUES (?, ?) ON CONFLICT (origin) DO UPDATE SET till_name = excluded.till_name', [origin, name]),
+    );
+  }
+
+  /** The other tills' open orders, oldest first. */
+  openOrders(): ReplicaOrder[] {
+    const rows = this.#sql.allSql<{ origin: string; id: string; doc: string; ownerName: string | null; ownerHeardAt: number | null; reachedCloud: number; paid: number }>(OPEN_ORDERS_SQL, []);
+    const orders: ReplicaOrder[] = [];
+    for (const row of rows) {
+      const parsed = ListedOrder.safeParse(JSON.parse(row.doc));
+      if (!parsed.success) continue;
+      const doc = parsed.data;
+      orders.push({
+        id: row.id,
+        origin: row.origin,
+        ownerName: row.ownerName,
+        number: doc.number,
+        customerName: doc.customer?.name ?? null,
+        serviceType: doc.service?.type ?? null,
+        table: doc.service?.table ?? null,
+        total: doc.check_total ?? doc.total,
+        paid: row.paid,
+        currency: doc.currency,
+        reachedCloud: row.reachedCloud === 1,
+        createdAt: doc.created_at,
+        updatedAt: doc.updated_at,
+        ownerHeardAt: row.ownerHeardAt,
+      });
+    }
+    return orders;
+  }
+
+  /** Every till this one has pulled or named, with its cursor and what it still owes the cloud. */
+  tills(): ReplicaTill[] {
+    const rows = this.#sql.allSql<{ origin: string; name: string | null; logId: string | null; seq: number; heardAt: number | null; replaced: number; ordersNotInCloud: number }>(
+      `SELECT c.origin, c.till_name AS name, c.log_id AS logId, c.seq, c.heard_at AS heardAt, c.replaced,
+         (SELECT COUNT(DISTINCT m.order_id) FROM store_replica_docs AS m WHERE m.origin = c.origin AND m.synced = 0 AND m.order_id IS NOT NULL) AS ordersNotInCloud
+       FROM store_cursors AS c ORDER BY c.till_name, c.origin`,
+      [],
+    );
+    return rows.map(({ logId, seq, ...till }) => ({ ...till, cursor: logId === null ? null : { logId, seq } }));
+  }
+}
+
+function parseBody(body: Uint8Array): z.infer<typeof EntryBody> | null {
+  try {
+    const parsed = EntryBody.safeParse(JSON.parse(Buffer.from(body).toString('utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,210 @@
+// Every till sees the store's orders, with the cloud unreachable: three tills as separate processes,
+// each a real core with its own SQLite file and store mode on, pulling the two others over mutual TLS
+// on 127.0.0.1. Orders rung up on each appear once on the two others' storeMode.orders, quickly; a
+// till SIGKILLed while the others sell catches up when restarted; store mode off opens nothing.
+import Database from 'better-sqlite3';
+import { readdirSync, readlinkSync, readFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { seedDataDir } from '../core/fixtures';
+import { startCoreTill, type TillProcess } from './till-process';
+
+const SECRET = Buffer.alloc(32, 0x5c).toString('base64');
+const started: TillProcess[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((till) => till.kill()));
+});
+
+interface Placed {
+  id: string;
+  label: string;
+  at: number;
+}
+interface ListedOrder {
+  id: string;
+  label: string;
+  table: string | null;
+  ownerTillId: string;
+  ownerTillName: string | null;
+  reachedCloud: boolean;
+}
+
+/** Free loopback ports, held until all are known so none is handed out twice. */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((resolve) => {
+      const server = createServer();
+      server.listen(0, '127.0.0.1', () => resolve(server));
+    })),
+  );
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+interface TillSpec {
+  name: string;
+  letter: string;
+  dataDir: string;
+  port: number;
+}
+
+async function startStoreTill(spec: TillSpec, all: readonly TillSpec[], storeMode: 'on' | 'off' = 'on'): Promise<TillProcess> {
+  const peers = all.filter((other) => other !== spec).map((other) => `127.0.0.1:${other.port}`);
+  const till = await startCoreTill({ dataDir: spec.dataDir, tillName: spec.name, tillLetter: spec.letter, storeMode, port: spec.port, peers, deadlineMs: 80_000 }, SECRET);
+  started.push(till);
+  return till;
+}
+
+async function call<T>(till: TillProcess, command: string, payload: unknown = {}): Promise<T> {
+  till.send({ type: 'call', command, payload });
+  const { response } = (await till.next('answer')) as unknown as { response: { ok: boolean; value?: T; error?: { message: string } } };
+  if (!response.ok) throw new Error(`${command}: ${response.error?.message}`);
+  return response.value as T;
+}
+
+async function place(till: TillProcess, count: number, table: string): Promise<Placed[]> {
+  till.send({ type: 'place', count, intervalMs: 40, table });
+  return ((await till.next('placed', 40_000)) as unknown as { orders: Placed[] }).orders;
+}
+
+const listed = async (till: TillProcess) => (await call<{ orders: ListedOrder[] }>(till, 'storeMode.orders')).orders;
+
+/** Waits until the till lists exactly these orders of the others (and nothing else). */
+async function waitForListing(till: TillProcess, expected: readonly string[], timeoutMs = 20_000): Promise<ListedOrder[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const orders = await listed(till);
+    const ids = orders.map((order) => order.id);
+    if (ids.length === expected.length && [...ids].sort().join() === [...expected].sort().join()) return orders;
+    if (Date.now() > deadline) throw new Error(`till lists ${ids.length} orders, expected ${expected.length}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+function count(dataDir: string, sql: string): number {
+  const db = new Database(join(dataDir, 'terminal.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+describe('store mode: every till sees the store orders', () => {
+  it('lists 30 orders rung up across three tills on every other till, once each, fast; a till killed mid-sale catches up', async () => {
+    const ports = await freePorts(3);
+    const specs: TillSpec[] = [
+      { name: 'Bar', letter: 'B', dataDir: seedDataDir(), port: ports[0]! },
+      { name: 'Patio', letter: 'P', dataDir: seedDataDir(), port: ports[1]! },
+      { name: 'Front', letter: 'F', dataDir: seedDataDir(), port: ports[2]! },
+    ];
+    const tills = await Promise.all(specs.map((spec) => startStoreTill(spec, specs)));
+    const [bar, patio, front] = tills as [TillProcess, TillProcess, TillProcess];
+    // Each till has heard the two others before the test measures anything.
+    for (const till of tills) {
+      await expect.poll(async () => (await call<{ peers: { tillId: string | null }[] }>(till, 'storeMode.status')).peers.filter((p) => p.tillId !== null).length, { timeout: 20_000 }).toBe(2);
+      till.send({ type: 'watch' });
+    }
+
+    const rungUp = await Promise.all(tills.map((till, i) => place(till, 10, String(i + 1))));
+    const owner = new Map(rungUp.flatMap((orders, i) => orders.map((order) => [order.id, tills[i]!] as const)));
+    const everyId = rungUp.flat().map((order) => order.id);
+    expect(new Set(everyId).size).toBe(30);
+    for (const [i, till] of tills.entries()) {
+      const others = rungUp.filter((_, j) => j !== i).flat().map((order) => order.id);
+      const orders = await waitForListing(till, others);
+      for (const order of orders) {
+        expect(order.ownerTillId).toBe(owner.get(order.id)!.tillId);
+        expect(order.ownerTillName).toBe(specs[tills.indexOf(owner.get(order.id)!)]!.name);
+        expect(order.reachedCloud).toBe(false);
+      }
+      // Its own orders are its own: in orders.list, not in the store's listing.
+      const ownIds = (await call<{ id: string }[]>(till, 'orders.list', { status: 'open' })).map((order) => order.id);
+      expect(ownIds.sort()).toEqual(rungUp[i]!.map((order) => order.id).sort());
+    }
+
+    // Commit on one till → listed on another (the watcher polls every 10 ms).
+    const latencies: number[] = [];
+    for (const [i, till] of tills.entries()) {
+      till.send({ type: 'seen' });
+      const { at } = (await till.next('seen')) as unknown as { at: Record<string, number> };
+      for (const [j, orders] of rungUp.entries()) if (j !== i) for (const order of orders) latencies.push((at[order.id] as number) - order.at);
+    }
+    expect(latencies).toHaveLength(60);
+    const p50 = percentile(latencies, 50);
+    const p95 = percentile(latencies, 95);
+    console.info(`store-mode orders: commit → listed on another till, 60 samples: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`);
+    // Listed as soon as committed (the long poll wakes), not at its 25 s end. The 250 ms target is a
+    // speed figure, measured in `npm run bench` next to its raw limit: a loaded 2-core CI box is no judge of it.
+    expect(p95).toBeLessThan(2_000);
+
+    // Front is SIGKILLed while the others sell, then restarted on its own file: it catches up.
+    await front.kill();
+    const whileAway = await Promise.all([place(bar, 5, '7'), place(patio, 5, '8')]);
+    const frontAgain = await startStoreTill(specs[2]!, specs);
+    const othersNow = [...rungUp[0]!, ...rungUp[1]!, ...whileAway.flat()].map((order) => order.id);
+    await waitForListing(frontAgain, othersNow);
+    const frontOwn = rungUp[2]!.map((order) => order.id);
+    await waitForListing(bar, [...rungUp[1]!, ...whileAway[1]!].map((o) => o.id).concat(frontOwn));
+    await waitForListing(patio, [...rungUp[0]!, ...whileAway[0]!].map((o) => o.id).concat(frontOwn));
+    await Promise.all([bar.stop(), patio.stop(), frontAgain.stop()]);
+
+    // On disk: every entry of every other till once; each log holds one entry per operation.
+    for (const [i, spec] of specs.entries()) {
+      const ownOps = count(spec.dataDir, "SELECT COUNT(*) FROM outbox WHERE entity_kind = 'order'");
+      expect(count(spec.dataDir, 'SELECT COUNT(*) FROM store_log')).toBe(ownOps);
+      const otherEntries = specs.filter((_, j) => j !== i).reduce((sum, other) => sum + count(other.dataDir, 'SELECT COUNT(*) FROM store_log'), 0);
+      expect(count(spec.dataDir, 'SELECT COUNT(*) FROM store_replica_log')).toBe(otherEntries);
+      expect(count(spec.dataDir, 'SELECT COUNT(DISTINCT op_id) FROM store_replica_log')).toBe(otherEntries);
+    }
+  });
+
+  it('store mode off: no listener opened, no log rows written', async () => {
+    const [port] = await freePorts(1);
+    const spec: TillSpec = { name: 'Bar', letter: 'B', dataDir: seedDataDir(), port: port! };
+    const till = await startStoreTill(spec, [spec, { ...spec, name: 'Patio', port: port! + 1 }], 'off');
+    await place(till, 3, '4');
+    expect(await call(till, 'storeMode.status')).toEqual({ mode: 'off', till: null, refusals: {}, peers: [] });
+    expect(await listed(till)).toEqual([]);
+    // Nothing answers on the configured address, and the process holds no listening socket at all.
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port: port! }, () => (socket.destroy(), resolve(false)));
+      socket.once('error', () => resolve(true));
+    });
+    expect(refused).toBe(true);
+    expect(listeningSocketsOf(till.process.pid!)).toEqual([]);
+    await till.stop();
+    expect(count(spec.dataDir, 'SELECT COUNT(*) FROM store_log')).toBe(0);
+    expect(count(spec.dataDir, 'SELECT COUNT(*) FROM outbox')).toBe(3);
+  });
+});
+
+/** The TCP sockets in LISTEN state that a process holds (Linux: its fds matched against /proc/net/tcp{,6}). */
+function listeningSocketsOf(pid: number): string[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode) inodes.add(inode);
+    } catch {
+      // The fd closed while listing.
+    }
+  }
+  const listening: string[] = [];
+  for (const table of ['tcp', 'tcp6']) {
+    for (const line of readFileSync(`/proc/${pid}/net/${table}`, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // st 0A is LISTEN; the inode is the tenth field.
+      if (fields[3] === '0A' && inodes.has(fields[9] ?? '')) listening.push(`${table} ${fields[1]}`);
+    }
+  }
+  return listening;
+}
