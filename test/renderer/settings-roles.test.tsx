@@ -62,7 +62,8 @@ describe('Settings by role', () => {
     expect(screen.getByTestId('owner-only').textContent).toMatch(/the owner’s|the owner's/);
     // PINs are per person now: no manager-PIN section, a pointer to the Staff screen instead.
     expect(screen.queryByLabelText(/manager PIN/i)).toBeNull();
-    expect(screen.getByRole('region', { name: 'Staff and PINs' }).textContent).toMatch(/Staff screen/);
+    // Shown once the session says who is signed in (its own query): waited for, not assumed.
+    expect((await screen.findByRole('region', { name: 'Staff and PINs' })).textContent).toMatch(/Staff screen/);
 
     const autoLock = form.getByLabelText('Lock the till after this many minutes without use (0: never)');
     fireEvent.change(autoLock, { target: { value: '300' } });

@@ -20,6 +20,9 @@ function run(args: string[]): { process: ChildProcess; exited: Promise<number | 
   return { process: proc, exited, output: () => output };
 }
 
+/** 21 child processes, each started, draining and killed: on a loaded 2-core box beside the rest of the suite this takes up to a minute. */
+const CRASH_RUNS_TIMEOUT_MS = 150_000;
+
 describe('crash during push', () => {
   it('survives 20 SIGKILLs mid-drain: every order on the server exactly once', async () => {
     const sandbox = await startSandbox({ seed: 'demo' });
@@ -69,5 +72,5 @@ describe('crash during push', () => {
     expect(new Set(serverIds).size).toBe(localIds.length);
     expect(serverIds.every((id) => id !== undefined && onServer.has(id))).toBe(true);
     if (OUR_GAP_DECISIONS) for (const id of localIds) expect(onServer.get(reopened.serverIdFor('order', id)!)?.metadata.pos_local_id).toBe(id);
-  });
+  }, CRASH_RUNS_TIMEOUT_MS);
 });
