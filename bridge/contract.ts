@@ -635,6 +635,8 @@ export const ZReport = z.object({
   byStaff: z.array(z.object({ staff: StaffRef, orders: z.number().int(), sales: z.number().int(), payments: z.number().int(), tips: z.number().int(), refunds: z.number().int(), voids: z.number().int() })),
   taxes: z.array(z.object({ name: z.string(), ratePpm: z.number().int(), amount: z.number().int() })),
   tips: z.object({ card: z.number().int(), cash: z.number().int() }),
+  /** Large parties' automatic gratuity: how many checks carried it, what their payments collected (inside the tips above), and the tax in that. */
+  gratuity: z.object({ checks: z.number().int(), collected: z.number().int(), tax: z.number().int() }),
   discounts: z.object({ count: z.number().int(), amount: z.number().int() }),
   comps: z.object({ count: z.number().int(), amount: z.number().int() }),
   refunds: z.object({ count: z.number().int(), amount: z.number().int(), card: z.number().int(), cash: z.number().int() }),

@@ -338,6 +338,17 @@ function ReportBody({ report }: { report: ZReport }) {
           ]}
           foot={['Total', m(report.tips.card + report.tips.cash)]}
         />
+        {report.gratuity.checks > 0 ? (
+          <ReportTable
+            title="Automatic gratuity"
+            testId="report-gratuity"
+            columns={[{ label: 'Large parties, in the tips above' }, amount]}
+            rows={[
+              [`${report.gratuity.checks} ${report.gratuity.checks === 1 ? 'check' : 'checks'}`, m(report.gratuity.collected)],
+              ...(report.gratuity.tax > 0 ? [['of which tax', m(report.gratuity.tax)]] : []),
+            ]}
+          />
+        ) : null}
         <ReportTable
           title="Refunds"
           testId="report-refunds"

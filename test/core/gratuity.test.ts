@@ -54,6 +54,10 @@ describe('automatic gratuity', () => {
     expect([first, second, last].map((r) => r.payment.tip)).toEqual([576, 576, 1_576]);
     expect(last.order.gratuity).toMatchObject({ charged, collected: charged });
     expect(last.order.tipTotal).toBe(charged + 1_000);
+    // The day's report says it apart, inside the tips.
+    const z = await t.call('reports.z', {});
+    expect(z.gratuity).toEqual({ checks: 1, collected: charged, tax: 0 });
+    expect(z.tips.card + z.tips.cash).toBe(charged + 1_000);
   });
 
   it('comes off with a manager, a reason and an audit entry; the payments then carry none of it', async () => {

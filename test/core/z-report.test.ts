@@ -562,6 +562,10 @@ function line(item: string, category: string, quantity: number, gross: number, d
   return { item, category, quantity, gross, lineDiscount, orderDiscount, net, tax, total: net + tax, comp: d.comp ?? false };
 }
 
+function withGratuity(sale: DaySale, gratuity: NonNullable<DaySale['gratuity']>): DaySale {
+  return { ...sale, gratuity };
+}
+
 function sale(orderId: string, label: string, staff: StaffRef | null, lines: DaySaleLine[], extra: { orderDiscount?: boolean; syncState?: SyncState } = {}): DaySale {
   return {
     orderId,
@@ -622,16 +626,20 @@ const workedDay: DayRecords = {
   till: 'A',
   generatedAt: '2025-03-15T04:10:00.000Z',
   sales: [
-    sale(
-      'ord_a1',
-      'A1',
-      ana,
-      [
-        line('Burger', 'Mains', 2, 2400, { orderDiscount: 240, tax: 216 }),
-        line('Fries', 'Sides', 1, 400, { orderDiscount: 40, tax: 36 }),
-        line('Soda', 'Drinks', 1, 300, { comp: true }),
-      ],
-      { orderDiscount: true },
+    // A party whose $3.00 card tip carries $2.50 of automatic gratuity, $0.20 of it tax.
+    withGratuity(
+      sale(
+        'ord_a1',
+        'A1',
+        ana,
+        [
+          line('Burger', 'Mains', 2, 2400, { orderDiscount: 240, tax: 216 }),
+          line('Fries', 'Sides', 1, 400, { orderDiscount: 40, tax: 36 }),
+          line('Soda', 'Drinks', 1, 300, { comp: true }),
+        ],
+        { orderDiscount: true },
+      ),
+      { collected: 250, tax: 20 },
     ),
     sale('ord_a2', 'A2', bo, [line('Burger', 'Mains', 1, 1200, { lineDiscount: 200, tax: 100 })], { syncState: 'pending' }),
     sale('ord_a3', 'A3', ana, [line('Soda', 'Drinks', 2, 600, { tax: 60 })]),
@@ -681,6 +689,7 @@ describe('a worked day', () => {
       ],
       taxes: [{ name: 'Sales tax', ratePpm: 100_000, amount: 412 }],
       tips: { card: 300, cash: 40 },
+      gratuity: { checks: 1, collected: 250, tax: 20 },
       discounts: { count: 2, amount: 480 },
       comps: { count: 1, amount: 300 },
       refunds: { count: 1, amount: 330, card: 0, cash: 330 },

@@ -35,6 +35,8 @@ export interface DaySale {
   orderDiscount: boolean;
   /** That discount left the order at zero: it is counted once among the comps instead, with its amount. */
   orderComp?: boolean;
+  /** A large party's automatic gratuity its payments carried (inside their tips), and the tax in it; absent: none. */
+  gratuity?: { collected: number; tax: number };
   syncState: SyncState;
 }
 

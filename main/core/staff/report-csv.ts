@@ -92,6 +92,7 @@ export function zReportCsv(report: ZReport, location: { timeZone: string }): { f
       report.byTender.map((r) => [t(r.method), n(r.payments), m(r.amount), m(r.tips), m(r.refunds), m(r.net)]),
     ),
     block('tips', ['card', 'cash'], [[m(report.tips.card), m(report.tips.cash)]]),
+    block('automatic gratuity', ['checks', 'collected (in the tips)', 'of which tax'], [[n(report.gratuity.checks), m(report.gratuity.collected), m(report.gratuity.tax)]]),
     block('discounts', ['count', 'amount'], [[n(report.discounts.count), m(report.discounts.amount)]]),
     block('comps', ['count', 'amount'], [[n(report.comps.count), m(report.comps.amount)]]),
     block('refunds', ['count', 'amount', 'card', 'cash'], [[n(report.refunds.count), m(report.refunds.amount), m(report.refunds.card), m(report.refunds.cash)]]),

@@ -86,6 +86,12 @@ export function zReportDoc(report: ZReport, location: { name: string; address: s
       return [row(`${name} (${t.payments})`, money(t.amount)), row(`${name} tips`, money(t.tips)), row(`${name} refunds`, minus(t.refunds)), row(`${name} net`, money(t.net))];
     }),
   });
+  if (report.gratuity.checks > 0) {
+    sections.push({
+      title: 'AUTOMATIC GRATUITY',
+      rows: [row(`Large parties (${report.gratuity.checks}), in the tips`, money(report.gratuity.collected)), ...(report.gratuity.tax > 0 ? [row('of which tax', money(report.gratuity.tax))] : [])],
+    });
+  }
   sections.push({
     title: 'REFUNDS AND VOIDS',
     rows: [row(`Refunds (${report.refunds.count})`, minus(report.refunds.amount)), row(`Voids (${report.voids.count})`, money(report.voids.amount))],

@@ -1,7 +1,7 @@
 // The end-of-day (Z) report: the day's records gathered from the store (who did what on which
 // business day, from `attributions`), summed by the pure z-report.ts. Computed each time it is
 // read, so a past day reads again as it was recorded (docs/staff.md).
-import type { Order, ShiftView, ZReport } from '../../../bridge/contract';
+import type { Order, OrderGratuity, ShiftView, ZReport } from '../../../bridge/contract';
 import type { Clock } from '../../../common/clock';
 import type { OrderDoc, Store } from '../../../store/index';
 import { priceOrder } from '../checkout';
@@ -169,7 +169,14 @@ export class DayReports {
       total: check.total,
       orderDiscount: doc.discount !== null,
       orderComp: doc.discount !== null && breakdown.orderDiscountTotal > 0 && breakdown.subtotal > 0 && breakdown.discountTotal >= breakdown.subtotal,
+      ...(view.gratuity && view.gratuity.collected > 0 ? { gratuity: gratuityCollected(view.gratuity) } : {}),
       syncState: view.syncState,
     };
   }
+}
+
+/** What the payments carried of an order's gratuity, and the tax in that (in proportion to the gratuity's own). */
+function gratuityCollected(gratuity: OrderGratuity): { collected: number; tax: number } {
+  const tax = gratuity.charged > 0 ? Math.round((gratuity.tax * gratuity.collected) / gratuity.charged) : 0;
+  return { collected: gratuity.collected, tax };
 }

@@ -238,6 +238,11 @@ export function buildZReport(records: DayRecords): ZReport {
     byStaff,
     taxes,
     tips: { card: tenderRow('card')?.tips ?? 0, cash: tenderRow('cash')?.tips ?? 0 },
+    gratuity: {
+      checks: records.sales.filter((sale) => sale.gratuity !== undefined).length,
+      collected: records.sales.reduce((total, sale) => total + (sale.gratuity?.collected ?? 0), 0),
+      tax: records.sales.reduce((total, sale) => total + (sale.gratuity?.tax ?? 0), 0),
+    },
     discounts,
     comps,
     refunds: refundTotals,
