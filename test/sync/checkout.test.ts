@@ -160,6 +160,39 @@ describe('checkout sync', () => {
     expect((await call('sync.status', {})).deadLetters).toEqual([]);
   });
 
+  it("a large party's automatic gratuity reaches the cloud as tips on the payments, once each, the order's total untouched, through lost replies", { timeout: 120_000 }, async () => {
+    sandbox = await startSandbox({ seed: 'demo' });
+    core = await startCoreOnSandbox(sandbox, { config: { checkout: { autoGratuityGuests: 8, autoGratuityPercent: 18 } } as never });
+    let menu = await call('menu.snapshot', {});
+    await waitFor(async () => (menu = await call('menu.snapshot', {})).items.length > 0, 20_000, 'the menu');
+    const item = menu.items.find((i) => i.available && i.modifierGroups.every((g) => g.min === 0))!;
+    await sandbox.faults.set({ drop_response_rate: 0.3, drop_response_methods: ['POST', 'PATCH'] });
+    const order = await call('orders.place', { lines: [{ menuItemId: item.id, quantity: 8 }], customer: { name: 'Party of Eight', phone: '' }, service: { type: 'dine_in', table: '12', guests: 8 } });
+    const charged = order.gratuity!.charged;
+    expect(charged).toBeGreaterThan(0);
+    const half = Math.floor(order.total / 2);
+    const shares = [Math.round((charged * half) / order.total)];
+    shares.push(charged - shares[0]!);
+    await call('payments.take', { orderId: order.id, method: 'card', amount: half, tip: shares[0]! });
+    const paid = await call('payments.take', { orderId: order.id, method: 'card', amount: order.total - half, tip: shares[1]! });
+    expect(paid.order.gratuity).toMatchObject({ charged, collected: charged });
+
+    await waitFor(() => core!.pendingOperations() === 0, 90_000, 'the outbox to drain');
+    await sandbox.faults.set({ drop_response_rate: 0 });
+    const [cloud, ...more] = (await allServerOrders(sandbox)).filter((o) => (o.customer as { name?: string } | null)?.name === 'Party of Eight');
+    expect(more).toEqual([]);
+    // The order is what was ordered: no gratuity line, no gratuity in its total.
+    expect(cloud!.items.map((i) => [i.menu_item_id, i.quantity])).toEqual([[item.id, 8]]);
+    expect((cloud as unknown as { total: number }).total).toBe(OUR_GAP_DECISIONS ? order.total : order.check.subtotal);
+    const payments = (await sandbox.db.selectFrom('payments').select('doc').where('order_id', '=', cloud!.id).execute()).map((row) => JSON.parse(row.doc) as StoredPayment);
+    const captured = payments.filter((p) => p.status === 'captured');
+    // Charged once each, the gratuity inside: the amounts add up to the check and its gratuity.
+    expect(captured.map((p) => p.amount).reduce((a, b) => a + b, 0)).toBe(order.total + charged);
+    if (OUR_GAP_DECISIONS) expect(captured.map((p) => p.tip_amount ?? 0).reduce((a, b) => a + b, 0)).toBe(charged);
+    expect((await call('sync.status', {})).deadLetters).toEqual([]);
+    expect((await call('orders.get', { id: order.id })).gratuity).toMatchObject({ charged, collected: charged });
+  });
+
   it('two tills selling offline at once never give the same order number', async () => {
     sandbox = await startSandbox({ seed: 'demo' });
     const tills = [
