@@ -11,6 +11,10 @@ export interface TicketLine {
   /** For the kitchen: "no onions". */
   note: string;
   discount: Discount | null;
+  /** The guest's seat (null: for the table); absent where the line does not say (the core keeps what it had). */
+  seat?: number | null;
+  /** The course it is served in (null: none); absent where the line does not say. */
+  course?: string | null;
 }
 
 export interface Ticket {
@@ -145,7 +149,15 @@ export function orderDiscountBase(ticket: Ticket, itemsById: ReadonlyMap<string,
 }
 
 export function toLineInputs(ticket: Ticket): LineInput[] {
-  return ticket.lines.map(({ menuItemId, quantity, modifierIds, note, discount }) => ({ menuItemId, quantity, modifierIds, note, discount }));
+  return ticket.lines.map(({ menuItemId, quantity, modifierIds, note, discount, seat, course }) => ({
+    menuItemId,
+    quantity,
+    modifierIds,
+    note,
+    discount,
+    ...(seat !== undefined ? { seat } : {}),
+    ...(course !== undefined ? { course } : {}),
+  }));
 }
 
 /** The discount as it is asked for again (what it took off is the core's to work out). */
@@ -162,6 +174,8 @@ export function ticketFromOrder(order: Order): Ticket {
     modifierIds: line.modifiers.map((m) => m.id),
     note: line.note,
     discount: requested(line.discount),
+    seat: line.seat,
+    course: line.course,
   }));
   return {
     lines,

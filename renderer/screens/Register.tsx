@@ -24,7 +24,7 @@ import { splitRefusal } from '../lib/issues';
 import { readService, type ServiceDraft, type ServiceErrors } from '../lib/service';
 import { useApproval } from '../lib/session';
 import { CourseHead, LinePlacement, SeatingBar } from '../tables/Seating';
-import { addPlacedItem, courseGroups, placedLineInputs, placeLine, placementLabel, placementOf, seatChoices, UNPLACED, withOrderPlacements, type Placement } from '../tables/seating';
+import { addPlacedItem, courseGroups, placeLine, placementLabel, placementOf, seatChoices, UNPLACED, type Placement } from '../tables/seating';
 import {
   changeQuantity,
   emptyTicket,
@@ -33,6 +33,7 @@ import {
   setLineChoice,
   setLineDiscount,
   toggleModifier,
+  toLineInputs,
   unitPrice,
   type LineChoice,
   type Ticket,
@@ -183,14 +184,13 @@ export function Register({
       (order) => {
         if (!live) return;
         setLoaded(order);
-        setTicket((t) => withOrderPlacements(t, order));
       },
       (caught: unknown) => live && setCourseRefusal({ orderId: editingId, message: describeError(caught) }),
     );
     return () => {
       live = false;
     };
-  }, [client, editingId, setTicket]);
+  }, [client, editingId]);
   const lineTag = useCallback((line: Ticket['lines'][number]) => placementLabel(placementOf(line), courseNames), [courseNames]);
   const courseState = (courseId: string): 'held' | 'fired' | null =>
     editingId === null ? (heldDraft.includes(courseId) ? 'held' : null) : (editingOrder?.courses.find((c) => c.course === courseId)?.state ?? null);
@@ -325,7 +325,7 @@ export function Register({
     setCustomerErrors({});
     try {
       const fields = {
-        lines: placedLineInputs(ticket),
+        lines: toLineInputs(ticket),
         customer: { name: ticket.customerName, phone: ticket.customerPhone },
         notes: ticket.notes,
         discount: ticket.discount,

@@ -1,10 +1,8 @@
 // Seats and courses on the register's ticket (docs/tables.md, "Seats and courses"): where the next
-// items go, each line's seat and course, the ticket grouped by course. A ticket line carries its
-// seat and course beside the ticket's own fields (the ticket's functions copy lines whole, so they
-// keep them); a line loaded without them (an order opened from elsewhere) gets them from the order.
-import type { LineInput, MenuItem, Order } from '../../bridge/contract';
+// items go, each line's seat and course, the ticket grouped by course.
+import type { MenuItem } from '../../bridge/contract';
 import type { Course } from '../../bridge/tables/contract';
-import { addItem, toLineInputs, type LineChoice, type Ticket, type TicketLine } from '../lib/ticket';
+import { addItem, type LineChoice, type Ticket, type TicketLine } from '../lib/ticket';
 
 /** Where a line is served: a guest's seat (null: for the table) and a course (null: none). */
 export interface Placement {
@@ -14,12 +12,9 @@ export interface Placement {
 
 export const UNPLACED: Placement = { seat: null, course: null };
 
-type PlacedLine = TicketLine & Partial<Placement>;
-
 /** A line's seat and course; undefined where the line does not say (the core keeps what the order had). */
 export function placementOf(line: TicketLine): Partial<Placement> {
-  const placed = line as PlacedLine;
-  return { seat: placed.seat, course: placed.course };
+  return { seat: line.seat, course: line.course };
 }
 
 function samePlace(line: TicketLine, placement: Placement): boolean {
@@ -38,37 +33,13 @@ export function addPlacedItem(ticket: Ticket, item: MenuItem, placement: Placeme
   const known = new Set(here.map((line) => line.key));
   const changed = new Map(added.lines.map((line) => [line.key, line]));
   const lines: TicketLine[] = ticket.lines.map((line) => changed.get(line.key) ?? line);
-  for (const line of added.lines) if (!known.has(line.key)) lines.push({ ...line, ...placement } as PlacedLine);
+  for (const line of added.lines) if (!known.has(line.key)) lines.push({ ...line, ...placement });
   return { ...ticket, lines, selectedKey: added.selectedKey };
 }
 
 /** Moves a line to another seat or course. */
 export function placeLine(ticket: Ticket, key: string, placement: Partial<Placement>): Ticket {
-  return { ...ticket, lines: ticket.lines.map((line) => (line.key === key ? ({ ...line, ...placementOf(line), ...placement } as PlacedLine) : line)) };
-}
-
-/** The ticket's lines for the bridge, each with its seat and course where it knows them. */
-export function placedLineInputs(ticket: Ticket): LineInput[] {
-  return toLineInputs(ticket).map((input, index) => {
-    const { seat, course } = placementOf(ticket.lines[index]!);
-    return { ...input, ...(seat !== undefined ? { seat } : {}), ...(course !== undefined ? { course } : {}) };
-  });
-}
-
-/**
- * The order's seats and courses on the lines loaded from it (line for line, as the ticket loads
- * them), for lines that do not say yet; the same ticket when there is nothing to add.
- */
-export function withOrderPlacements(ticket: Ticket, order: Order): Ticket {
-  if (ticket.editingOrderId !== order.id || ticket.lines.length !== order.lines.length) return ticket;
-  if (ticket.lines.every((line) => placementOf(line).seat !== undefined)) return ticket;
-  return {
-    ...ticket,
-    lines: ticket.lines.map((line, index) => {
-      const from = order.lines[index]!;
-      return placementOf(line).seat === undefined && from.menuItemId === line.menuItemId ? ({ ...line, seat: from.seat, course: from.course } as PlacedLine) : line;
-    }),
-  };
+  return { ...ticket, lines: ticket.lines.map((line) => (line.key === key ? { ...line, ...placement } : line)) };
 }
 
 /** "S2 · Mains", "Table · Drinks", "S3": what a ticket line shows of where it is served. */
