@@ -12,8 +12,11 @@ const Amount = z.strictObject({ amount: z.number().int(), currency: z.string().r
 const RefusalCounts = z.record(z.string(), z.number().int().min(0));
 
 export const StoreModePeer = z.object({
-  /** host:port as configured. */
-  address: z.string(),
+  /**
+   * host:port as configured; null for a till known only from its log replicated here (not heard
+   * from since this till started: a till that went quiet before a restart stays listed).
+   */
+  address: z.string().nullable(),
   /** Null until the peer has answered once (its certificate names it). */
   tillId: TillId.nullable(),
   name: z.string().nullable(),

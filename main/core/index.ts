@@ -66,6 +66,8 @@ const STORE_LOST_MESSAGE = 'The reset could not finish. Close the terminal and o
 const PUBLIC_COMMANDS: ReadonlySet<CommandName> = new Set([
   'staff.session', 'staff.signIn', 'staff.setupOwner', 'staff.liftLockout', 'staff.lock', 'staff.activity',
   'sync.status', 'printing.status', 'settings.get', 'location.get', 'menu.snapshot',
+  // The sync panel's store part, as sync.status: which tills are heard (no orders, no secrets).
+  'storeMode.status',
 ]);
 /** Reads the screens make on their own (polls, refreshes after events): they do not keep the auto-lock away. */
 const PASSIVE_COMMANDS: ReadonlySet<CommandName> = new Set([

@@ -4,6 +4,7 @@ import { BridgeCallError } from '../lib/bridge-client';
 import { formatAge, formatTime } from '../lib/format';
 import { describeError, useBridge, useEventStreamConnected, useSyncStatus } from '../lib/hooks';
 import { useApproval } from '../lib/session';
+import { StoreSyncPart } from '../store-mode/StoreSyncPart';
 import { Dialog, ErrorNote } from './Dialog';
 import { FieldError } from './FieldError';
 import { ManagerPinField } from './ManagerPinField';
@@ -197,6 +198,7 @@ function SyncDetails({ status, onClose }: { status: SyncStatusView; onClose: () 
           </ul>
         </>
       ) : null}
+      <StoreSyncPart />
       <ErrorNote message={error} />
       {status.storeProblem ? (
         <p className="dialog-message" role="alert" data-testid="store-problem">

@@ -17,6 +17,7 @@ import { describeError, useBridge, useQuery } from '../lib/hooks';
 import { useTimePlace } from '../lib/location-time';
 import { balanceDue } from '../lib/order-check';
 import { labelNamesCustomer, serviceLabel } from '../lib/service';
+import { OtherTillsOrders } from '../store-mode/OtherTillsOrders';
 
 /** The state a restaurant reads at a glance (the /v1 status stays underneath: open, fulfilled, cancelled). */
 const STATE_BADGE: Record<OrderDisplayState, { label: string; className: string }> = {
@@ -225,6 +226,7 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
           </tbody>
         </table>
         {orders && orders.length === 0 ? <p className="muted empty">No orders match these filters.</p> : null}
+        <OtherTillsOrders search={search} />
       </section>
       <section className="order-detail" aria-label="Order details">
         {selected ? (

@@ -425,7 +425,7 @@ for (const r of ROWS) {
 /** The lock screen's commands (docs/staff.md, "While no one is signed in"). */
 const PUBLIC = new Set<CommandName>([
   'staff.session', 'staff.signIn', 'staff.setupOwner', 'staff.liftLockout', 'staff.lock', 'staff.activity',
-  'sync.status', 'printing.status', 'settings.get', 'location.get', 'menu.snapshot',
+  'sync.status', 'printing.status', 'settings.get', 'location.get', 'menu.snapshot', 'storeMode.status',
 ]);
 
 /** A valid payload for every command in the contract (typed over CommandName: a new command must be added here). */

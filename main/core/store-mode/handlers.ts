@@ -35,11 +35,26 @@ function orderView(order: ReplicaOrder): StoreModeOrder {
 function statusView(link: StoreLink, store: Store): StoreModeStatus {
   const status = link.status();
   const tills = new Map(store.replicas.tills().map((till) => [till.origin, till]));
+  const identified = new Set(status.peers.flatMap((peer) => (peer.tillId === null ? [] : [peer.tillId])));
+  // Tills whose log is here but who have not answered since this till started: a till that died
+  // holding orders the cloud does not have must stay in sight across a restart.
+  const unheard = [...tills.values()]
+    .filter((till) => !identified.has(till.origin))
+    .map((till) => ({
+      address: null,
+      tillId: till.origin,
+      name: till.name,
+      lastHeardAt: isoOrNull(till.heardAt),
+      ordersNotInCloud: till.ordersNotInCloud,
+      refusals: {},
+      logReplacements: 0,
+      problem: null,
+    }));
   return {
     mode: 'on',
     till: { id: status.tillId, name: status.tillName, listen: status.listen },
     refusals: status.refusals,
-    peers: status.peers.map((peer) => {
+    peers: [...status.peers.map((peer) => {
       const till = peer.tillId === null ? undefined : tills.get(peer.tillId);
       // Heard in this run, or (after a restart, before it answers) when its last page was applied.
       const heardAt = peer.lastHeardAt ?? till?.heardAt ?? null;
@@ -53,7 +68,7 @@ function statusView(link: StoreLink, store: Store): StoreModeStatus {
         logReplacements: peer.logReplacements,
         problem: peer.problem,
       };
-    }),
+    }), ...unheard],
   };
 }
 

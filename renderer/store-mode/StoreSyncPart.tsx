@@ -1,0 +1,83 @@
+// The sync panel's "Store" part in store mode: each other till this one pulls from, when it was last
+// heard and how many of its orders the cloud does not have yet; a plain sentence when one has gone
+// quiet holding such orders; and the connections refused, by reason. Nothing when store mode is off.
+import type { StoreModePeer } from '../../bridge/store-mode/contract';
+import { ErrorNote } from '../components/Dialog';
+import { formatAge } from '../lib/format';
+import { STORE_REFRESH_MS, useStoreModeOn, useStoreModeRead } from './polling';
+import { refusalSentences, tillName } from './till-words';
+
+/** A till not heard from for longer than this has gone quiet. */
+export const QUIET_AFTER_MS = 2 * 60_000;
+
+function peerName(peer: StoreModePeer): string {
+  // A configured peer not heard yet has its address; a till known from its log, its id.
+  return peer.tillId !== null ? tillName(peer.name, peer.tillId) : (peer.address ?? 'A till');
+}
+
+const ordersCount = (count: number) => `${count} ${count === 1 ? 'order' : 'orders'}`;
+
+/** "Bar: not heard from for 6 min, holds 4 orders the cloud does not have. …"; null while it is not quiet or owes nothing. */
+function quietSentence(peer: StoreModePeer, now: number): string | null {
+  if (peer.lastHeardAt === null || peer.ordersNotInCloud === 0) return null;
+  const silentMs = now - Date.parse(peer.lastHeardAt);
+  if (silentMs <= QUIET_AFTER_MS) return null;
+  return `${peerName(peer)}: not heard from for ${formatAge(silentMs)}, holds ${ordersCount(peer.ordersNotInCloud)} the cloud does not have. They reach the cloud when that till is back on.`;
+}
+
+function PeerItem({ peer, now }: { peer: StoreModePeer; now: number }) {
+  const heard = peer.lastHeardAt === null ? 'not heard from yet' : `last heard ${formatAge(Math.max(0, now - Date.parse(peer.lastHeardAt)))} ago`;
+  const owed = peer.ordersNotInCloud === 0 ? 'the cloud has all its orders' : `${ordersCount(peer.ordersNotInCloud)} not in the cloud yet`;
+  return (
+    <li data-testid="store-peer">
+      <div>
+        <strong>{peerName(peer)}</strong>
+        <p className="muted">{`${heard} · ${owed}`}</p>
+        {peer.problem ? <p className="muted">{peer.problem}</p> : null}
+        {refusalSentences(peer.refusals).map((sentence) => (
+          <p key={sentence} data-testid="store-refusal">
+            {sentence}
+          </p>
+        ))}
+      </div>
+    </li>
+  );
+}
+
+function StoreStatus() {
+  const { data: status, receivedAt: now, error } = useStoreModeRead('storeMode.status', STORE_REFRESH_MS);
+  if (!status || now === null) return <ErrorNote message={error} />;
+  const quiet = status.peers.map((peer) => quietSentence(peer, now)).filter((sentence) => sentence !== null);
+  return (
+    <section aria-label="Store" data-testid="store-sync">
+      <h3>Store</h3>
+      <ErrorNote message={error} />
+      {status.till ? <p className="muted">{`This till: ${status.till.name}, at ${status.till.listen}.`}</p> : null}
+      {quiet.map((sentence) => (
+        <p key={sentence} className="dialog-message" role="alert" data-testid="store-quiet-till">
+          {sentence}
+        </p>
+      ))}
+      {refusalSentences(status.refusals).map((sentence) => (
+        <p key={sentence} data-testid="store-refusal">
+          {sentence}
+        </p>
+      ))}
+      {status.peers.length === 0 ? (
+        <p className="muted">No other till is configured.</p>
+      ) : (
+        <ul className="dead-letters">
+          {status.peers.map((peer) => (
+            <PeerItem key={peer.address ?? peer.tillId} peer={peer} now={now} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The part, shown only when this till is in store mode; asks again every 2 s while the panel is open. */
+export function StoreSyncPart() {
+  const storeModeOn = useStoreModeOn();
+  return storeModeOn ? <StoreStatus /> : null;
+}

@@ -1,0 +1,55 @@
+// Store mode's reads, asked again on a timer: the bridge has no event yet for a page of another
+// till's log being applied, so a screen showing the store asks every few seconds while it is shown.
+import { useEffect, useState } from 'react';
+import type { CommandInput, CommandResult } from '../../bridge/contract';
+import { describeError, useBridge } from '../lib/hooks';
+
+type StoreModeRead = 'storeMode.status' | 'storeMode.orders';
+
+/** How often a shown store view asks again. */
+export const STORE_REFRESH_MS = 2_000;
+
+/**
+ * `command` now, then again `everyMs` after each answer while mounted (never two at once); `null`
+ * asks once. Keeps the last good answer, and when it came (what "2 min ago" counts from), while the
+ * next one is on its way.
+ */
+export function useStoreModeRead<C extends StoreModeRead>(command: C, everyMs: number | null): { data: CommandResult<C> | null; receivedAt: number | null; error: string | null } {
+  const client = useBridge();
+  const [answer, setAnswer] = useState<{ data: CommandResult<C>; receivedAt: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = () => {
+      client
+        // Both reads take an empty payload.
+        .call(command, {} as CommandInput<C>)
+        .then(
+          (value) => {
+            if (!live) return;
+            setAnswer({ data: value, receivedAt: Date.now() });
+            setError(null);
+          },
+          (caught: unknown) => {
+            if (live) setError(describeError(caught));
+          },
+        )
+        .finally(() => {
+          if (live && everyMs !== null) timer = setTimeout(load, everyMs);
+        });
+    };
+    load();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [client, command, everyMs]);
+  return { data: answer?.data ?? null, receivedAt: answer?.receivedAt ?? null, error };
+}
+
+/** Whether this till is in store mode (asked once: it changes only with a restart); null until known. */
+export function useStoreModeOn(): boolean | null {
+  const { data } = useStoreModeRead('storeMode.status', null);
+  return data === null ? null : data.mode === 'on';
+}

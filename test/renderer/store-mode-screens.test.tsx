@@ -1,0 +1,152 @@
+// @vitest-environment happy-dom
+// Store mode on the till's screens, against real cores: a second core in this process ("Bar", its
+// own SQLite file) serves its log over mutual TLS on 127.0.0.1, and the rendered till ("Front") pulls
+// it into its replicas. The Orders screen lists Bar's open orders under "At other tills", refreshed
+// while shown and filtered by the search box; the sync panel names a till gone quiet holding orders
+// the cloud does not have, and the connections it refused. Store mode off: neither, and no polling.
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { BridgeRequest } from '../../bridge/protocol';
+import { SyncIndicator } from '../../renderer/components/SyncIndicator';
+import { createBridgeClient, type BridgeClient } from '../../renderer/lib/bridge-client';
+import { ITEMS, startTestCore, type TestCore } from '../core/fixtures';
+import { renderOrders } from './checkout-fixtures';
+import { coreForEachTest, renderWith } from './with-core';
+
+const SECRET = Buffer.alloc(32, 0x5c).toString('base64');
+const OTHER_STORE_SECRET = Buffer.alloc(32, 0x3a).toString('base64');
+
+const tillUnderTest = coreForEachTest();
+const otherTills: TestCore[] = [];
+afterEach(async () => {
+  vi.useRealTimers();
+  await Promise.all(otherTills.splice(0).map((till) => till.core.shutdown()));
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function storeModeConfig(name: string, letter: string, port: number, peers: number[], secret = SECRET) {
+  return {
+    checkout: { tillLetter: letter },
+    storeMode: { mode: 'on' as const, listen: `127.0.0.1:${port}`, peers: peers.map((peer) => `127.0.0.1:${peer}`).join(','), tillName: name, secret },
+  };
+}
+
+/** Another till of the store, in this process, serving its log on `port`. */
+async function startOtherTill(config: ReturnType<typeof storeModeConfig>): Promise<TestCore> {
+  const till = await startTestCore(config);
+  otherTills.push(till);
+  return till;
+}
+
+/** The rendered till's client, noting each command it sends. */
+async function startRenderedTill(config?: Parameters<typeof tillUnderTest.start>[0]): Promise<{ client: BridgeClient; sent: string[] }> {
+  await tillUnderTest.start(config);
+  const { core } = tillUnderTest.core();
+  const sent: string[] = [];
+  const client = createBridgeClient({
+    invoke: (request: BridgeRequest) => {
+      sent.push(request.command);
+      return core.invoke(request);
+    },
+    onEvent: (listener) => core.subscribe(listener),
+  });
+  return { client, sent };
+}
+
+/**
+ * Two tills of one store: Bar (the other) and Front (rendered), Front pulling Bar's log once Bar has
+ * answered, and the `alsoPulled` addresses' too.
+ */
+async function barAndFront(alsoPulled: number[] = []): Promise<{ bar: TestCore; front: BridgeClient; sent: string[] }> {
+  const [barPort, frontPort] = [await freePort(), await freePort()];
+  const bar = await startOtherTill(storeModeConfig('Bar', 'B', barPort, []));
+  const { client: front, sent } = await startRenderedTill(storeModeConfig('Front', 'F', frontPort, [barPort, ...alsoPulled]));
+  await expect.poll(async () => (await front.call('storeMode.status', {})).peers[0]?.tillId ?? null, { timeout: 10_000 }).not.toBeNull();
+  return { bar, front, sent };
+}
+
+const dineIn = (bar: TestCore, table: string, quantity = 1) => bar.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity }], service: { type: 'dine_in', table, guests: 2 } });
+const otherRows = () => [...document.querySelectorAll<HTMLElement>('tr[data-other-order-id]')];
+const otherRow = (id: string) => document.querySelector<HTMLElement>(`tr[data-other-order-id="${id}"]`);
+
+describe('store mode on the screens', () => {
+  it('off: no "At other tills", no Store part in the sync panel, and the other tills’ orders are never asked for', async () => {
+    const { client, sent } = await startRenderedTill();
+    const own = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }], customer: { name: 'Ada', phone: '' } });
+    await renderOrders(client);
+    renderWith(client, <SyncIndicator />);
+    await waitFor(() => expect(document.querySelector(`tr[data-order-id="${own.id}"]`)).toBeTruthy());
+    fireEvent.click(await screen.findByTestId('sync-indicator'));
+    await screen.findByRole('dialog');
+    // Longer than a refresh: a poll would have asked by now.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 2_500)));
+    expect(sent.filter((command) => command === 'storeMode.status')).toHaveLength(2);
+    expect(sent).not.toContain('storeMode.orders');
+    expect(screen.queryByRole('heading', { name: 'At other tills' })).toBeNull();
+    expect(screen.queryByTestId('store-sync')).toBeNull();
+  });
+
+  it('on: lists the other till’s open orders read only, refreshes them while shown, and the search box filters them', async () => {
+    const { bar, front } = await barAndFront();
+    const table4 = await dineIn(bar, '4');
+    const table9 = await dineIn(bar, '9', 2);
+    await bar.call('payments.take', { orderId: table9.id, method: 'cash', amount: table9.total });
+    await renderOrders(front);
+    await waitFor(() => expect(otherRows()).toHaveLength(2), { timeout: 5_000 });
+    const section = screen.getByRole('region', { name: 'At other tills' });
+    expect(section.textContent).toContain('Read only here: changes are made on the till that owns the order, for now.');
+    const cells = (id: string) => [...otherRow(id)!.querySelectorAll('td')].map((cell) => cell.textContent);
+    const money = (minor: number) => `$${(minor / 100).toFixed(2)}`;
+    expect(cells(table4.id)).toEqual([table4.label, 'Table 4', money(table4.total), 'Unpaid', 'BarNot in the cloud yet']);
+    expect(cells(table9.id)).toEqual([table9.label, 'Table 9', money(table9.total), 'Paid', 'BarNot in the cloud yet']);
+    // No event says Bar sold again: the section asks every 2 s while it is shown.
+    const table12 = await dineIn(bar, '12');
+    await waitFor(() => expect(otherRow(table12.id)).toBeTruthy(), { timeout: 5_000 });
+
+    const search = screen.getByLabelText('Search');
+    fireEvent.change(search, { target: { value: '12' } });
+    expect(otherRows().map((row) => row.dataset.otherOrderId)).toEqual([table12.id]);
+    fireEvent.change(search, { target: { value: table4.label } });
+    expect(otherRows().map((row) => row.dataset.otherOrderId)).toEqual([table4.id]);
+    fireEvent.change(search, { target: { value: 'bar' } });
+    expect(otherRows()).toHaveLength(3);
+    fireEvent.change(search, { target: { value: 'Patio' } });
+    expect(otherRows()).toHaveLength(0);
+    expect(within(section).getByText('No order of the other tills matches the search.')).toBeTruthy();
+  });
+
+  it('on: the sync panel says which till went quiet holding orders the cloud does not have, and what was refused', async () => {
+    // A till of another store (another secret) where Front expects one of its own: refused, counted.
+    const strangerPort = await freePort();
+    await startOtherTill(storeModeConfig('Stranger', 'S', strangerPort, [], OTHER_STORE_SECRET));
+    const { bar, front } = await barAndFront([strangerPort]);
+    await dineIn(bar, '4');
+    await dineIn(bar, '9');
+    await expect.poll(async () => (await front.call('storeMode.status', {})).peers[0]?.ordersNotInCloud, { timeout: 10_000 }).toBe(2);
+    await expect.poll(async () => (await front.call('storeMode.status', {})).peers[1]?.refusals.untrustedCertificate, { timeout: 10_000 }).toBeGreaterThan(0);
+
+    await bar.core.shutdown();
+    otherTills.splice(otherTills.indexOf(bar), 1);
+    // Six minutes pass without a word from Bar.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    vi.setSystemTime(Date.now() + 6 * 60_000);
+    // The till locked itself meanwhile: the panel still says it (storeMode.status answers a locked till, as sync.status does).
+    renderWith(front, <SyncIndicator />);
+    fireEvent.click(await screen.findByTestId('sync-indicator'));
+    const quiet = await screen.findByTestId('store-quiet-till', {}, { timeout: 5_000 });
+    expect(quiet.textContent).toBe('Bar: not heard from for 6 min, holds 2 orders the cloud does not have. They reach the cloud when that till is back on.');
+    const peer = screen.getAllByTestId('store-peer')[0]!;
+    expect(peer.textContent).toContain('last heard 6 min ago · 2 orders not in the cloud yet');
+    const stranger = screen.getAllByTestId('store-peer')[1]!;
+    expect(stranger.querySelector('strong')!.textContent).toBe(`127.0.0.1:${strangerPort}`);
+    expect(within(stranger).getByTestId('store-refusal').textContent).toMatch(/^\d+ connections? refused: wrong store secret$/);
+  });
+});
