@@ -3,26 +3,18 @@
 // browser till lists Bar's open orders under "At other tills"; screenshots at both till sizes,
 // checked by the layout audit.
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TerminalConfig, TerminalConfigInput } from '../../main/config/schema';
 import { ITEMS, startTestCore, type TestCore } from '../core/fixtures';
 import { goToScreen, launchChromium, openRegister, startTerminal, type Terminal } from './harness';
 import { SCREENSHOTS, tillShots } from './shots';
+import { freePort } from '../store-mode/fixtures/ports';
 
 const SECRET = Buffer.alloc(32, 0x5c).toString('base64');
 let browser: Browser;
 let bar: TestCore;
 let terminal: Terminal;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });

@@ -5,7 +5,6 @@
 // while shown and filtered by the search box; the sync panel names a till gone quiet holding orders
 // the cloud does not have, and the connections it refused. Store mode off: neither, and no polling.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BridgeRequest } from '../../bridge/protocol';
 import { SyncIndicator } from '../../renderer/components/SyncIndicator';
@@ -13,6 +12,7 @@ import { createBridgeClient, type BridgeClient } from '../../renderer/lib/bridge
 import { ITEMS, startTestCore, type TestCore } from '../core/fixtures';
 import { renderOrders } from './checkout-fixtures';
 import { coreForEachTest, renderWith } from './with-core';
+import { freePort } from '../store-mode/fixtures/ports';
 
 const SECRET = Buffer.alloc(32, 0x5c).toString('base64');
 const OTHER_STORE_SECRET = Buffer.alloc(32, 0x3a).toString('base64');
@@ -23,14 +23,6 @@ afterEach(async () => {
   vi.useRealTimers();
   await Promise.all(otherTills.splice(0).map((till) => till.core.shutdown()));
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function storeModeConfig(name: string, letter: string, port: number, peers: number[], secret = SECRET) {
   return {

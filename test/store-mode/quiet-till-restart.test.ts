@@ -1,7 +1,6 @@
 // A till that went quiet holding orders the cloud does not have stays in sight across a restart of
 // the till that replicated them: its sync panel lists it from the replicated log (no address, not
 // heard since the start), with what it still owes the cloud.
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../common/log';
@@ -9,20 +8,13 @@ import { TerminalConfig } from '../../main/config/schema';
 import { FileSecretStore } from '../../sync/secret-store';
 import { startCore, type Core } from '../../main/core/index';
 import { ITEMS, LOCATION, signIn, startTestCore, testStaffConfig, type TestCore } from '../core/fixtures';
+import { freePort } from './fixtures/ports';
 
 const SECRET = Buffer.alloc(32, 0x6d).toString('base64');
 const running: { core: Core }[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((till) => till.core.shutdown()));
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const storeMode = (name: string, letter: string, port: number, peers: number[]) => ({
   checkout: { tillLetter: letter },

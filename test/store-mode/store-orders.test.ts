@@ -4,11 +4,12 @@
 // till SIGKILLed while the others sell catches up when restarted; store mode off opens nothing.
 import Database from 'better-sqlite3';
 import { readdirSync, readlinkSync, readFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedDataDir } from '../core/fixtures';
 import { startCoreTill, type TillProcess } from './till-process';
+import { freePorts } from './fixtures/ports';
 
 const SECRET = Buffer.alloc(32, 0x5c).toString('base64');
 const started: TillProcess[] = [];
@@ -28,19 +29,6 @@ interface ListedOrder {
   ownerTillId: string;
   ownerTillName: string | null;
   reachedCloud: boolean;
-}
-
-/** Free loopback ports, held until all are known so none is handed out twice. */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((resolve) => {
-      const server = createServer();
-      server.listen(0, '127.0.0.1', () => resolve(server));
-    })),
-  );
-  const ports = servers.map((server) => (server.address() as { port: number }).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
 }
 
 interface TillSpec {
