@@ -24,7 +24,7 @@ import { splitRefusal } from '../lib/issues';
 import { readService, type ServiceDraft, type ServiceErrors } from '../lib/service';
 import { useApproval } from '../lib/session';
 import { CourseHead, LinePlacement, SeatingBar } from '../tables/Seating';
-import { addPlacedItem, courseGroups, placeLine, placementLabel, placementOf, seatChoices, UNPLACED, type Placement } from '../tables/seating';
+import { addPlacedItem, courseGroups, placeLine, placementLabel, placementOf, readSeatingPreference, seatChoices, UNPLACED, writeSeatingPreference, type Placement } from '../tables/seating';
 import {
   changeQuantity,
   emptyTicket,
@@ -110,6 +110,8 @@ export function Register({
   const { data: courses } = useQuery('tables.courses', {}, ['courses.changed']);
   /** Where the next items go (a seat, a course): chosen above the lines of a dine-in ticket. */
   const [placement, setPlacement] = useState<Placement>(UNPLACED);
+  // Seats and courses are this till's way of working (a full-service floor), asked once and kept.
+  const [seatingOn, setSeatingOn] = useState(() => readSeatingPreference());
   // Read by the menu tiles' handler, which stays the same so the tiles do not all render again.
   const placementRef = useRef(placement);
   const choosePlacement = (next: Placement) => {
@@ -167,11 +169,14 @@ export function Register({
     if (!pricing.check || ticket.service?.type !== 'dine_in' || !gratuityApplies(rule, partySize)) return null;
     return { label: gratuityLabel(rule), amount: gratuityOf(pricing.check, rule, menu.pricing).charged, removed: null };
   }, [pricing.check, ticket.service?.type, partySize, menu.checkout.autoGratuity, menu.pricing]);
-  // A dine-in ticket is grouped by course, each line saying its seat; a quick-service ticket stays as it was.
+  // A dine-in ticket with seats and courses is grouped by course, each line saying its seat; any
+  // other ticket stays a plain list, so a quick table's 8 lines fit the column whole.
   const dineIn = ticket.service?.type === 'dine_in';
   const courseList = courses ?? NO_COURSES;
   const courseNames = useMemo(() => new Map(courseList.map((c) => [c.id, c.name])), [courseList]);
-  const groups = useMemo(() => (dineIn ? courseGroups(ticket.lines, courseList) : null), [dineIn, ticket.lines, courseList]);
+  const placed = useMemo(() => ticket.lines.some((line) => (line.seat ?? null) !== null || (line.course ?? null) !== null), [ticket.lines]);
+  const seating = dineIn && (seatingOn || placed || heldDraft.length > 0);
+  const groups = useMemo(() => (seating ? courseGroups(ticket.lines, courseList) : null), [seating, ticket.lines, courseList]);
   const seats = seatChoices(ticket.service?.guests);
   // An order opened for editing: its courses' state, and the seats and courses of its lines.
   const editingId = ticket.editingOrderId;
@@ -469,6 +474,20 @@ export function Register({
               {ticket.editingLabel}
             </span>
           ) : null}
+          {dineIn ? (
+            <button
+              type="button"
+              className="ghost seating-toggle"
+              aria-pressed={seating}
+              disabled={seating && !seatingOn}
+              onClick={() => {
+                writeSeatingPreference(!seatingOn);
+                setSeatingOn(!seatingOn);
+              }}
+            >
+              Seats &amp; courses
+            </button>
+          ) : null}
           <button type="button" className="ghost" onClick={clearTicket} disabled={ticket.lines.length === 0 && !ticket.editingOrderId}>
             Clear <kbd>F9</kbd>
           </button>
@@ -490,7 +509,7 @@ export function Register({
             ))}
           </button>
         </div>
-        {dineIn ? <SeatingBar seats={seats} courses={courseList} placement={placement} onChange={choosePlacement} /> : null}
+        {seating ? <SeatingBar seats={seats} courses={courseList} placement={placement} onChange={choosePlacement} /> : null}
         {/* The lines take what the column can spare and scroll alone; the selected one is kept in view. */}
         <div className="ticket-main">
           <TicketLines
@@ -517,7 +536,7 @@ export function Register({
                 />
               ),
             }))}
-            lineTag={dineIn ? lineTag : null}
+            lineTag={seating ? lineTag : null}
           />
           {showDetails ? (
             <OrderDetails
@@ -558,7 +577,7 @@ export function Register({
             </button>
           </div>
         ) : null}
-        {dineIn && selectedLine && selectedItem ? (
+        {seating && selectedLine && selectedItem ? (
           <LinePlacement
             name={selectedItem.name}
             seats={seats}

@@ -81,3 +81,22 @@ export function seatChoices(guests: string | null | undefined): number[] {
   const seats = Number.isInteger(count) && count >= 1 ? Math.min(count, 40) : 4;
   return Array.from({ length: seats }, (_, i) => i + 1);
 }
+
+const SEATING_PREFERENCE = 'pos.register.seatsAndCourses';
+
+/** Whether this till rings dine-in checks up by seat and course (a device preference, off until asked). */
+export function readSeatingPreference(): boolean {
+  try {
+    return globalThis.localStorage?.getItem(SEATING_PREFERENCE) === 'on';
+  } catch {
+    return false; // storage refused (a locked-down browser profile): asked per session
+  }
+}
+
+export function writeSeatingPreference(on: boolean): void {
+  try {
+    globalThis.localStorage?.setItem(SEATING_PREFERENCE, on ? 'on' : 'off');
+  } catch {
+    // Not kept: the choice holds until the page reloads.
+  }
+}

@@ -28,7 +28,9 @@ describe('electron bundles', () => {
     const imported = new Set([...code.matchAll(/^import\s[^;]*?from\s*"([^"]+)"/gm), ...code.matchAll(/^import\s*"([^"]+)"/gm)].map((m) => m[1] as string));
     expect(imported.size).toBeGreaterThan(0);
     const packaged = new Set(['electron', ...Object.keys(pkg.dependencies)]);
-    const unexpected = [...imported].filter((name) => !name.startsWith('node:') && !builtinModules.includes(name) && !packaged.has(name.split('/')[0] as string));
+    // A package's name: its first path part, or its first two when scoped (@peculiar/x509/…).
+    const packageOf = (name: string) => name.split('/').slice(0, name.startsWith('@') ? 2 : 1).join('/');
+    const unexpected = [...imported].filter((name) => !name.startsWith('node:') && !builtinModules.includes(name) && !packaged.has(packageOf(name)));
     expect(unexpected).toEqual([]);
     expect(code).not.toMatch(/\brequire\(\s*"better-sqlite3"/); // native module stays external, loaded from app.asar.unpacked
     expect(result.inputs.main.some((file) => file.includes('node_modules/better-sqlite3'))).toBe(false);

@@ -45,6 +45,8 @@ describe('seats and courses on the register', () => {
     await seat.getByLabel('How many guests?').fill('4');
     await seat.getByRole('button', { name: 'Start the check' }).click();
 
+    // This till rings checks up by seat and course: asked once, kept as the till's preference.
+    await page.getByRole('button', { name: 'Seats & courses' }).click();
     const seats = page.getByRole('group', { name: 'Seat for the next items' });
     const courses = page.getByRole('group', { name: 'Course for the next items' });
     await courses.getByRole('button', { name: 'Drinks' }).click();

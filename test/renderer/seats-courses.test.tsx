@@ -31,6 +31,9 @@ async function tableTwelve() {
   fireEvent.change(guests, { target: { value: '3' } });
   fireEvent.click(seat.getByRole('button', { name: 'Start the check' }));
   await waitFor(() => expect(nav.getByRole('button', { name: /^Register/ }).getAttribute('aria-current')).toBe('page'));
+  // This till rings checks up by seat and course: asked once, kept as the till's preference.
+  const toggle = screen.getByRole('button', { name: 'Seats & courses' });
+  if (toggle.getAttribute('aria-pressed') !== 'true') fireEvent.click(toggle);
   return { nav };
 }
 
