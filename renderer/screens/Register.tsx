@@ -220,9 +220,9 @@ export function Register({
   const canSend = ticket.lines.length > 0 && pricing.check !== null && !busy;
   /** Until the next item (or "Start next order"), the order just sent is shown above the new ticket. */
   const shownOrder = ticket.lines.length === 0 ? lastOrder : null;
-  // A refused PIN: the field has the focus and its text selected, so typing again replaces it.
+  // A refused save asks for a PIN: the (emptied) field has the focus.
   useEffect(() => {
-    if (pinError !== null) pinRef.current?.select();
+    if (pinError !== null) pinRef.current?.focus();
   }, [pinError]);
   useEffect(() => {
     if (fieldWanted === null) return;
@@ -350,6 +350,9 @@ export function Register({
       // the kitchen has, another person's order): a manager's PIN is asked next to its field, the
       // ticket kept as typed.
       if (caught instanceof BridgeCallError && caught.code === 'needs_manager') {
+        // A PIN the save was refused with (a wrong one, or one given for another approval) is not
+        // sent again: the manager types it for what is asked now.
+        setTicket((t) => ({ ...t, managerPin: '' }));
         setPinError(caught.message);
       } else {
         // A refusal about the customer or the notes goes under that field, in the drawer, focused.

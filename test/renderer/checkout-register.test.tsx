@@ -7,7 +7,8 @@
 // own above the next ticket; the order type and the order discount have shortcuts, shown on them.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ITEMS } from '../core/fixtures';
+import { ticketFromOrder } from '../../renderer/lib/ticket';
+import { ITEMS, signIn } from '../core/fixtures';
 import { CHECKOUT_CONFIG, fieldError, FLAT_WHITE, PIN, renderRegister, seedCoffee, tile } from './checkout-fixtures';
 import { coreForEachTest } from './with-core';
 
@@ -128,6 +129,25 @@ describe('register checkout', () => {
     const [order] = await client.call('orders.list', {});
     expect(order?.lines[0]?.discount).toMatchObject({ kind: 'percent', value: 10_000, reason: 'Comp – kitchen error', amount: 700 });
     expect(screen.queryByLabelText('Manager PIN to approve')).toBeNull();
+  });
+
+  it('asks for a PIN when a save needs a manager, and never keeps one it was refused with', async () => {
+    const client = await withCore(CHECKOUT_CONFIG, seedCoffee, { signIn: 'owner' });
+    // Someone else's order: a cashier changing it needs a manager ('order.adopt').
+    const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
+    await signIn(core().core, 'cashier');
+    await renderRegister(client, ticketFromOrder(order));
+    fireEvent.click(tile(ITEMS.fries));
+    fireEvent.click(screen.getByRole('button', { name: /^Save changes/ }));
+    const pin = (await screen.findByLabelText('Manager PIN to approve')) as HTMLInputElement;
+    fireEvent.change(pin, { target: { value: '0000' } });
+    fireEvent.click(screen.getByRole('button', { name: /^Save changes/ }));
+    await waitFor(() => expect(fieldError(screen.getByLabelText('Manager PIN to approve'))).toMatch(/not right/));
+    expect((screen.getByLabelText('Manager PIN to approve') as HTMLInputElement).value).toBe('');
+    expect((await client.call('orders.get', { id: order.id })).lines[0]?.quantity).toBe(1);
+    fireEvent.change(screen.getByLabelText('Manager PIN to approve'), { target: { value: PIN } });
+    fireEvent.click(screen.getByRole('button', { name: /^Save changes/ }));
+    await waitFor(async () => expect((await client.call('orders.get', { id: order.id })).lines[0]?.quantity).toBe(2));
   });
 
   it('shows the order discount as its own row on the ticket, each line discount under its line', async () => {
