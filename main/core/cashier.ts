@@ -496,6 +496,9 @@ export class Cashier {
     const newLines = newLinesDraft ?? order.lines;
     const newDiscount = discount !== undefined ? discount : order.discount;
     const newService = service ? { type: service.type, table: service.table, guests: service.guests } : order.service;
+    // Fewer guests than the threshold takes the party's gratuity off: a manager's call, as removing it is.
+    const dropsGratuity = current.gratuity !== null && current.gratuity.removed === null && (newService?.guests ?? 0) < current.gratuity.minGuests;
+    const gratuityApprovedBy = dropsGratuity ? this.staff.require(act, 'gratuity.remove') : null;
     let approval: DiscountApproval | null = null;
     let given: GivenDiscount[] = [];
     if (lines || discount !== undefined || service) {
@@ -522,6 +525,7 @@ export class Cashier {
       if (approval) this.store.cashier.recordAudit(act.by.id, 'discount.approved', approval, { kind: 'order', id });
       this.#auditDiscounts(id, given, act, approval?.approvedBy ?? null);
       if (voidsUnits) this.store.cashier.recordAudit(act.by.id, 'order.void_items', StaffDesk.approval(voidApprovedBy), { kind: 'order', id });
+      if (dropsGratuity) this.store.cashier.recordAudit(act.by.id, 'order.gratuity.below_threshold', { guests: newService?.guests ?? null, ...StaffDesk.approval(gratuityApprovedBy) }, { kind: 'order', id });
       if (lines) this.#print(this.printing.forChangedOrder(order, updated, String(updated.updated_at), this.#tillLetter(), this.locationDetails().timezone, this.locationDetails().locale));
       return updated;
     });

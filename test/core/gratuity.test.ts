@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { normalizedText } from '../printing/escpos-decode';
 import { FakePrinter } from '../printing/fake-printer';
-import { ITEMS, signIn, startTestCore, type TestCore } from './fixtures';
+import { ITEMS, signIn, STAFF, startTestCore, type TestCore } from './fixtures';
 
 let t: TestCore | undefined;
 let receipt: FakePrinter | undefined;
@@ -58,6 +58,20 @@ describe('automatic gratuity', () => {
     const z = await t.call('reports.z', {});
     expect(z.gratuity).toEqual({ checks: 1, collected: charged, tax: 0 });
     expect(z.tips.card + z.tips.cash).toBe(charged + 1_000);
+  });
+
+  it('cannot be dropped by a cashier lowering the guests below the threshold, alone or 10 times at once; a manager may', async () => {
+    t = await startTestCore(CONFIG, {}, undefined, { signIn: 'cashier' });
+    const order = await t.call('orders.place', party(8));
+    const fewer = { id: order.id, service: { type: 'dine_in' as const, table: '12', guests: 7 } };
+    const refusals = await Promise.all(Array.from({ length: 10 }, () => t!.core.invoke({ command: 'orders.update', payload: fewer })));
+    for (const refused of refusals) expect(refused).toMatchObject({ ok: false, error: { code: 'needs_manager' } });
+    const takeout = await t.core.invoke({ command: 'orders.update', payload: { id: order.id, service: { type: 'takeout', table: null, guests: null } } });
+    expect(takeout).toMatchObject({ ok: false, error: { code: 'needs_manager' } });
+    expect((await t.call('orders.get', { id: order.id })).gratuity).toMatchObject({ charged: 1_728, removed: null });
+    // More guests, or the same, need nobody.
+    expect((await t.call('orders.update', { id: order.id, service: { type: 'dine_in', table: '12', guests: 9 } })).gratuity?.charged).toBe(1_728);
+    expect((await t.call('orders.update', { ...fewer, managerPin: STAFF.manager.pin })).gratuity).toBeNull();
   });
 
   it('comes off with a manager, a reason and an audit entry; the payments then carry none of it', async () => {
