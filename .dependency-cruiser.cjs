@@ -145,6 +145,43 @@ module.exports = {
       to: { path: component('store-mode') },
     },
     {
+      name: 'kitchen-room-through-its-deps',
+      comment:
+        'The kitchen room (main/core/kitchen, docs/kitchen-display.md) reads the store, the print routing and the configuration, and reaches the rest of the core only through what main/core/index.ts hands it and store mode\'s forwarding (a bump is a change sent to the order\'s till): no other part of the core, nor sync/ or api/.',
+      severity: 'error',
+      from: { path: '^main/core/kitchen/' },
+      to: { path: '^(sync|api)/|^main/core/(?!kitchen/|errors\\.ts$|dispatch\\.ts$|staff/desk\\.ts$|store-link\\.ts$|store-mode/forwarding\\.ts$)' },
+    },
+    {
+      name: 'kitchen-room-opened-by-the-core',
+      comment: 'Only the core\'s composition (main/core/index.ts) opens the kitchen room; the rest of the core does not reach into it.',
+      severity: 'error',
+      from: { path: '^main/(?!core/(kitchen/|index\\.ts$))' },
+      to: { path: '^main/core/kitchen/' },
+    },
+    {
+      name: 'kitchen-bridge-stands-alone',
+      comment: 'The kitchen room\'s bridge shapes (bridge/kitchen) import nothing else of the bridge: bridge/contract.ts merges them in.',
+      severity: 'error',
+      from: { path: '^bridge/kitchen/' },
+      to: { path: '^bridge/(?!kitchen/)' },
+    },
+    {
+      name: 'kitchen-screen-its-own-app',
+      comment:
+        'The kitchen display\'s screen (renderer/kitchen) is its own app, chosen by renderer/main.tsx: it uses the renderer\'s lib/ and store-mode/ but none of the register\'s screens and components, and nothing of the register reaches into it.',
+      severity: 'error',
+      from: { path: '^renderer/kitchen/' },
+      to: { path: '^renderer/(?!kitchen/|lib/|store-mode/|zod-jitless\\.ts$)' },
+    },
+    {
+      name: 'kitchen-screen-opened-by-main',
+      comment: 'Only renderer/main.tsx opens the kitchen display\'s app.',
+      severity: 'error',
+      from: { path: '^renderer/(?!kitchen/|main\\.tsx$)' },
+      to: { path: '^renderer/kitchen/' },
+    },
+    {
       name: 'no-production-import-of-tests',
       severity: 'error',
       from: { pathNot: '^test/' },

@@ -7,6 +7,7 @@ import { GRATUITY_NAME_MAX, GRATUITY_PERCENT_MAX_BPS } from './checkout/gratuity
 import { CashCount, CountedCash } from './staff/cash';
 import { Permission, Role } from './staff/roles';
 import { storeModeCommands } from './store-mode/contract';
+import { kitchenCommands } from './kitchen/contract';
 import { SeatNumber, tableCommands, tableEvents } from './tables/contract';
 
 export { MAX_AMOUNT };
@@ -357,6 +358,14 @@ export const Order = z.object({
   staff: z.object({ id: Id, name: z.string() }).nullable(),
   /** Courses held back from the kitchen or fired since; a course not listed went with its lines. */
   courses: z.array(z.object({ course: Id, state: z.enum(['held', 'fired']) })),
+  /** This check was merged into another (orders.merge) and cancelled with it: the one it went into; null otherwise. */
+  mergedInto: z.object({ id: Id, label: z.string() }).nullable(),
+  /** This closed check was reopened (orders.reopen): who, why, and the linked check that carries what was added (null until something is); null otherwise. */
+  reopened: z
+    .object({ linked: z.object({ id: Id, label: z.string() }).nullable(), reason: z.string(), by: z.object({ id: Id, name: z.string() }).nullable(), approvedBy: z.object({ id: Id, name: z.string() }).nullable(), at: IsoTime })
+    .nullable(),
+  /** This check was opened by reopening a closed one: that check ("Reopened from #A12"); null otherwise. */
+  reopenOf: z.object({ id: Id, label: z.string() }).nullable(),
 });
 export type Order = z.infer<typeof Order>;
 
@@ -663,6 +672,28 @@ export const ZReport = z.object({
       z.object({ orderId: Id, label: z.string(), total: z.number().int(), paid: z.number().int(), unpaid: z.number().int(), reason: z.string(), staff: StaffRef.nullable(), approvedBy: StaffRef.nullable() }),
     ),
   }),
+  /**
+   * Closed checks reopened on the day (orders.reopen): what their linked checks added (their net
+   * sales, already inside the sales above: not counted again) and what was refunded on the
+   * originals since they were reopened (inside the refunds of the day each was given).
+   */
+  reopened: z.object({
+    checks: z.number().int(),
+    added: z.number().int(),
+    refunded: z.number().int(),
+    orders: z.array(
+      z.object({
+        orderId: Id,
+        label: z.string(),
+        linkedLabel: z.string().nullable(),
+        reason: z.string(),
+        added: z.number().int(),
+        refunded: z.number().int(),
+        staff: StaffRef.nullable(),
+        approvedBy: StaffRef.nullable(),
+      }),
+    ),
+  }),
   /** Each shift on its own line (expected, counted, over/short once closed; an open one has none yet). */
   shifts: z.array(ShiftView),
   /** Records of the day that could not be read, each in a sentence: left out of the figures above. */
@@ -813,6 +844,7 @@ function command<P extends z.ZodType, R extends z.ZodType>(payload: P, result: R
 export const commands = {
   ...tableCommands,
   ...storeModeCommands,
+  ...kitchenCommands,
   'menu.snapshot': command(Empty, MenuSnapshot),
   'menu.search': command(
     z.strictObject({ query: z.string().max(120).default(''), categoryId: Id.optional() }),
@@ -881,6 +913,28 @@ export const commands = {
   /** Takes a party's automatic gratuity off its check: a manager's call ('gratuity.remove'), with a reason, audited. */
   'orders.removeGratuity': command(z.strictObject({ id: Id, reason: z.string().trim().min(1, 'say why the gratuity comes off').max(120), managerPin: ManagerPin.optional() }), Order),
   'orders.cancel': command(z.strictObject({ id: Id, reason: z.string().trim().min(1, 'say why the order is cancelled').max(120), managerPin: ManagerPin.optional() }), Order),
+  /**
+   * Merges check `from` into check `into` (two tables' checks, or two at one table): `from`'s lines
+   * move onto `into` with their seats, courses, modifiers, notes and discounts, its guests add to
+   * `into`'s, and `from` is cancelled as merged (never a void). Both open and unpaid-from; someone
+   * else's check needs 'order.adopt'. A repeat answers the merged check and changes nothing.
+   */
+  'orders.merge': command(z.strictObject({ into: Id, from: Id, managerPin: ManagerPin.optional() }), Order),
+  /**
+   * Reopens a completed check ('orders.reopen', with a reason): the check stays as it was sold; what
+   * is added goes on a new linked check at its table (opened with `lines`, its first additions, now
+   * or by a later reopen of the same check), paid as usual; what is taken off is refunded by item
+   * on the original. Answers the original, naming the linked check; a repeat makes no second reopening.
+   */
+  'orders.reopen': command(
+    z.strictObject({
+      id: Id,
+      reason: z.string().trim().min(1, 'say why the check is reopened').max(120, 'at most 120 characters'),
+      lines: z.array(LineInput).max(ORDER_LINES_MAX).default([]),
+      managerPin: ManagerPin.optional(),
+    }),
+    Order,
+  ),
 
   'payments.take': command(
     z.strictObject({

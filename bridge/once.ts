@@ -7,6 +7,10 @@ import type { CommandName } from './contract';
 export const ONCE_COMMANDS: ReadonlySet<CommandName> = new Set<CommandName>([
   'menu.createItem',
   'orders.place',
+  // Its first additions open the linked check: a repeat after a lost answer must not refuse them.
+  'orders.reopen',
+  // A change sent to another till's order: a repeat after a lost answer must not send it twice.
+  'storeMode.changeOrder',
   'payments.take',
   'payments.refund',
   'payments.refundItems',

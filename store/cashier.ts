@@ -164,6 +164,24 @@ export interface AuditEntry {
   detail: unknown;
 }
 
+/**
+ * A link between two checks, the till's (migration 25, docs/tables.md): `merged_into` (order_id
+ * was merged into other_id and cancelled) or `reopened_as` (the closed check order_id was reopened;
+ * other_id is the new check that carries what was added). Who did it, the manager who approved,
+ * why, on which business day.
+ */
+export interface OrderLink {
+  order_id: string;
+  kind: 'merged_into' | 'reopened_as';
+  /** Null for a reopening nothing was added to yet. */
+  other_id: string | null;
+  staff_id: string;
+  approved_by: string | null;
+  reason: string | null;
+  business_day: string;
+  at: number;
+}
+
 /** Who did it: every cashier write names its actor in the audit log. */
 export interface Actor {
   actor: string;
@@ -376,6 +394,40 @@ export class CashierRepositories {
 
   cancelOrder(id: string, { actor }: Actor): OrderDoc {
     return this.#orderOperation(id, 'order.cancel', { status: 'cancelled' }, { status: 'cancelled' }, actor);
+  }
+
+  /** Records a link between two checks; call inside the write's transaction (a second link of the same kind fails). */
+  linkOrders(link: OrderLink): void {
+    this.sql.runSql('INSERT INTO order_links (order_id, kind, other_id, staff_id, approved_by, reason, business_day, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+      link.order_id,
+      link.kind,
+      link.other_id,
+      link.staff_id,
+      link.approved_by,
+      link.reason,
+      link.business_day,
+      link.at,
+    ]);
+  }
+
+  /** The linked check of a reopening, opened with its first additions; call inside the write's transaction. */
+  setReopenedAs(orderId: string, linkedId: string): void {
+    this.sql.runSql("UPDATE order_links SET other_id = ? WHERE order_id = ? AND kind = 'reopened_as' AND other_id IS NULL", [linkedId, orderId]);
+  }
+
+  /** The links from or to these checks. */
+  linksOf(orderIds: readonly string[]): OrderLink[] {
+    if (orderIds.length === 0) return [];
+    const ids = JSON.stringify(orderIds);
+    return this.sql.allSql<OrderLink>(
+      'SELECT * FROM order_links WHERE order_id IN (SELECT value FROM json_each(?)) UNION SELECT * FROM order_links WHERE other_id IN (SELECT value FROM json_each(?))',
+      [ids, ids],
+    );
+  }
+
+  /** The links of one kind made on a business day, oldest first (the Z report's reopened checks). */
+  linksOn(day: string, kind: OrderLink['kind']): OrderLink[] {
+    return this.sql.allSql<OrderLink>('SELECT * FROM order_links WHERE business_day = ? AND kind = ? ORDER BY at, order_id', [day, kind]);
   }
 
   getOrder(id: string): OrderDoc | undefined {

@@ -189,7 +189,16 @@ export type CourseStateDoc = z.infer<typeof CourseStateDoc>;
  */
 export const GratuityDoc = z.object({
   rule: z.object({ name: z.string(), percent_bps: z.number().int(), min_guests: z.number().int(), tax_class: z.string().nullable() }),
-  removed: z.object({ reason: z.string(), staff_id: z.string().nullable(), staff_name: z.string().nullable(), at: Millis }).nullable(),
+  removed: z
+    .object({
+      reason: z.string(),
+      staff_id: z.string().nullable(),
+      staff_name: z.string().nullable(),
+      at: Millis,
+      /** What the payments had carried of it when it was taken off: a tip given after is a tip, not gratuity. */
+      collected: z.number().int().min(0).nullable().default(null),
+    })
+    .nullable(),
 });
 export type GratuityDoc = z.infer<typeof GratuityDoc>;
 

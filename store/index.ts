@@ -10,6 +10,7 @@ export type { ReplicaCursor, ReplicaEntry, ReplicaOrder, ReplicaTill, StoreRepli
 export type { ServerRecord, PullPage, CursorState, WebhookEventRecord } from './server-state';
 export type { RepricedOrder } from './repriced-orders';
 export { FloorPlan, nameKey, type CourseDoc, type SectionDoc, type TableDoc, type TableMarks } from './floor';
+export { KitchenDisplayMemory, type BumpDelivery, type BumpRow } from './kitchen-display';
 export { RequestLedger, type LedgerEntry } from './request-ledger';
 export { StaffRoster, type StaffDoc, type StaffRole, type SignInGuardState } from './staff';
 export { ShiftBook, type ShiftDoc, type CashCountDoc, type CashMovementDoc, type AttributionDoc, type AttributionKind } from './shifts';

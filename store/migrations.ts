@@ -531,10 +531,74 @@ const storeModeLog: Migration = {
   },
 };
 
+const storeModeForwards: Migration = {
+  version: 24,
+  name: "store mode: changes this till forwards to another till's order, the forwards addressed to this till, and who serves each replicated order",
+  up(db) {
+    // store_forwards: this till's own forwards and the owner's answer. store_inbox: forwards other
+    // tills addressed to this one, recorded with the page that brought them; a row leaves 'waiting'
+    // in the very transaction that applies (or refuses) it, so each is applied once.
+    // The trigger: an order's server is attributed after its create is logged, in the same
+    // transaction; it writes the server into that (not yet committed) create entry.
+    db.exec(`
+      CREATE TABLE store_forwards (
+        op_id TEXT PRIMARY KEY, owner TEXT NOT NULL, order_id TEXT NOT NULL, change TEXT NOT NULL CHECK (json_valid(change)),
+        by_name TEXT NOT NULL, state TEXT NOT NULL CHECK (state IN ('pending', 'applied', 'refused')), reason TEXT,
+        answered_seq INTEGER, created_at INTEGER NOT NULL, answered_at INTEGER) STRICT, WITHOUT ROWID;
+      CREATE INDEX store_forwards_by_state ON store_forwards (state, created_at);
+      CREATE TABLE store_inbox (
+        seq INTEGER PRIMARY KEY, op_id TEXT NOT NULL UNIQUE, origin TEXT NOT NULL, order_id TEXT NOT NULL, body TEXT NOT NULL CHECK (json_valid(body)),
+        state TEXT NOT NULL CHECK (state IN ('waiting', 'applied', 'refused')), reason TEXT,
+        received_at INTEGER NOT NULL, answered_at INTEGER) STRICT;
+      CREATE INDEX store_inbox_by_state ON store_inbox (state);
+      ALTER TABLE store_replica_docs ADD COLUMN staff TEXT;
+      CREATE TRIGGER store_log_order_server AFTER INSERT ON attributions WHEN NEW.entity_kind = 'order' BEGIN
+        UPDATE store_log SET body = CAST(json_set(CAST(body AS TEXT), '$.staff', NEW.staff_id) AS BLOB)
+        WHERE seq = (SELECT MAX(seq) FROM store_log) AND entity_kind = 'order' AND entity_id = NEW.entity_id
+          AND json_extract(CAST(body AS TEXT), '$.op') = 'order.create';
+      END;
+    `);
+  },
+};
+
+const orderLinks: Migration = {
+  version: 25,
+  name: "links between checks, the till's: a check merged into another, a closed check reopened as a new linked one",
+  up(db) {
+    // One row per (check, kind): a check is merged once and reopened once, so a repeat finds the
+    // first link instead of making a second. other_id is indexed: a check finds what was merged into
+    // it; a reopening has none until something is added (the linked check opens with its first lines).
+    db.exec(`
+      CREATE TABLE order_links (
+        order_id TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('merged_into', 'reopened_as')), other_id TEXT CHECK (other_id IS NOT NULL OR kind = 'reopened_as'),
+        staff_id TEXT NOT NULL, approved_by TEXT, reason TEXT, business_day TEXT NOT NULL, at INTEGER NOT NULL,
+        PRIMARY KEY (order_id, kind)) STRICT, WITHOUT ROWID;
+      CREATE INDEX order_links_by_other ON order_links (other_id, kind);
+      CREATE INDEX order_links_by_day ON order_links (business_day, kind);
+    `);
+  },
+};
+
+const kitchenDisplay: Migration = {
+  version: 26,
+  name: 'the kitchen display: the lines each ticket first showed, the tickets bumped and recalled; replicated documents found by entity',
+  up(db) {
+    // kitchen_bumps keeps its rowid: two bumps in one millisecond are told apart by it (the last bumped is recalled).
+    // The replicas' index: the display (and forwarding) look an order up by its id, whatever till holds it.
+    db.exec(`
+      CREATE TABLE kitchen_seen (order_id TEXT PRIMARY KEY, lines TEXT NOT NULL CHECK (json_valid(lines)), shown_at INTEGER NOT NULL) STRICT;
+      CREATE TABLE kitchen_bumps (
+        order_id TEXT PRIMARY KEY, label TEXT NOT NULL, bumped_at INTEGER NOT NULL, recalled_at INTEGER,
+        delivery TEXT NOT NULL CHECK (delivery IN ('here', 'forwarded', 'closed', 'station', 'served')), forward_id TEXT) STRICT;
+      CREATE INDEX store_replica_docs_by_entity ON store_replica_docs (entity_kind, entity_id);
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
   unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts, pinAttempts, bridgeRequests,
   walkouts, floorPlan, refundNote, locationCountry, seatsAndCourses, orderGratuity,
-  storeModeLog,
+  storeModeLog, storeModeForwards, orderLinks, kitchenDisplay,
 ];

@@ -5,6 +5,7 @@
 import type { SqlRunner } from './database';
 import type { EntityDoc, EntityKind, OperationKind } from './documents';
 import type { EntityLayers } from './layers';
+import { StoreForwards, type RawEntry } from './store-forwards';
 
 /** The documents peers need now: the store's orders, and what was paid and given back on them. */
 const LOGGED_KINDS: ReadonlySet<EntityKind> = new Set(['order', 'payment_intent', 'payment', 'refund']);
@@ -24,6 +25,8 @@ export interface LogBody {
   synced: boolean;
   /** The entity's document after the write; null when the till no longer has it. */
   doc: EntityDoc<EntityKind> | null;
+  /** An order's server here (the staff id it is attributed to), so another till asks for 'order.adopt' as this one would; null when no one's. */
+  staff?: string | null;
 }
 
 export interface LogEntry {
@@ -47,6 +50,8 @@ const ORDER_FIELDS_LEFT_OUT = ['pricing', 'cloud_check'] as const;
 
 export class StoreLog {
   readonly enabled: boolean;
+  /** Changes to other tills' orders sent from here, and those other tills sent to this one. */
+  readonly forwards: StoreForwards;
   readonly #sql: SqlRunner;
   readonly #layers: EntityLayers;
   readonly #listeners = new Set<() => void>();
@@ -57,6 +62,7 @@ export class StoreLog {
     this.#sql = sql;
     this.#layers = layers;
     this.enabled = enabled;
+    this.forwards = new StoreForwards(sql, (entry) => this.append(entry));
   }
 
   /** This file's log id (migration 23): a replaced file has another one. */
@@ -71,8 +77,16 @@ export class StoreLog {
     if (!this.enabled || !LOGGED_KINDS.has(change.kind)) return;
     const doc = this.#layers.merged(change.kind, change.id) ?? null;
     const body: LogBody = { op: change.op, kind: change.kind, id: change.id, order: this.#orderOf(change.kind, doc), synced: this.#synced(change.kind, change.id), doc: doc && slim(change.kind, doc) };
+    // An order placed here is attributed after its create is logged: migration 25's trigger fills that one in.
+    if (change.kind === 'order') body.staff = this.#server(change.id);
+    this.append({ entryId: change.entryId, kind: change.kind, id: change.id, body, now: change.now });
+  }
+
+  /** Appends an entry; call inside the write's transaction (listeners hear of it once it commits). */
+  append(entry: RawEntry): void {
+    if (!this.enabled) throw new Error('store mode is off: this till keeps no log');
     this.#sql.runSql('INSERT INTO store_log (op_id, entity_kind, entity_id, body, created_at) VALUES (?, ?, ?, ?, ?)', [
-      change.entryId, change.kind, change.id, Buffer.from(JSON.stringify(body)), change.now,
+      entry.entryId, entry.kind, entry.id, Buffer.from(JSON.stringify(entry.body)), entry.now,
     ]);
     this.#appendedUncommitted = true;
   }
@@ -108,6 +122,10 @@ export class StoreLog {
     if (kind === 'order') return doc.id;
     if (kind === 'refund') return this.#layers.merged('payment', (doc as EntityDoc<'refund'>).payment_id)?.order_id ?? null;
     return (doc as EntityDoc<'payment' | 'payment_intent'>).order_id;
+  }
+
+  #server(orderId: string): string | null {
+    return this.#sql.allSql<{ staff: string }>("SELECT staff_id AS staff FROM attributions WHERE entity_kind = 'order' AND entity_id = ?", [orderId])[0]?.staff ?? null;
   }
 
   #synced(kind: EntityKind, id: string): boolean {

@@ -4,6 +4,8 @@
 // fetched twice, or a log read again after its file was replaced, changes nothing it already had.
 import { z } from 'zod';
 import type { SqlRunner } from './database';
+import { OrderLineDoc } from './documents';
+import { receiveForwarding } from './store-forwards';
 
 export interface ReplicaCursor {
   logId: string;
@@ -24,7 +26,20 @@ const EntryBody = z.object({
   order: z.string().max(100).nullable(),
   synced: z.boolean(),
   doc: z.record(z.string(), z.unknown()).nullable(),
+  staff: z.string().max(100).nullable().optional(),
 });
+
+/** An order of another till as replicated here, with what changing it needs. */
+export interface ReplicaOrderDoc {
+  origin: string;
+  ownerName: string | null;
+  /** The seq of the owner's entry it was last replaced by. */
+  seq: number;
+  /** Its server on its till (the staff id), null when no one's. */
+  staff: string | null;
+  /** The document as the owner logged it (OrderDoc without its pricing and cloud check). */
+  doc: Record<string, unknown>;
+}
 
 /** The fields of a replicated order that its listing shows. */
 const ListedOrder = z.object({
@@ -37,6 +52,7 @@ const ListedOrder = z.object({
   updated_at: z.number(),
   customer: z.object({ name: z.string() }).nullable().catch(null),
   service: z.object({ type: z.string().nullable(), table: z.string().nullable() }).nullable().catch(null),
+  lines: z.array(OrderLineDoc).catch([]),
 });
 
 export interface ReplicaOrder {
@@ -58,6 +74,7 @@ export interface ReplicaOrder {
   createdAt: number;
   updatedAt: number;
   ownerHeardAt: number | null;
+  lines: OrderLineDoc[];
 }
 
 export interface ReplicaTill {
@@ -87,9 +104,9 @@ const OPEN_ORDERS_SQL = `
   ORDER BY json_extract(d.doc, '$.created_at'), d.entity_id`;
 
 const UPSERT_DOC_SQL = `
-  INSERT INTO store_replica_docs (origin, entity_kind, entity_id, order_id, log_id, seq, synced, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+  INSERT INTO store_replica_docs (origin, entity_kind, entity_id, order_id, log_id, seq, synced, doc, staff) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (origin, entity_kind, entity_id) DO UPDATE SET
-    order_id = excluded.order_id, log_id = excluded.log_id, seq = excluded.seq, synced = excluded.synced, doc = excluded.doc
+    order_id = excluded.order_id, log_id = excluded.log_id, seq = excluded.seq, synced = excluded.synced, doc = excluded.doc, staff = excluded.staff
   WHERE excluded.seq > store_replica_docs.seq OR excluded.log_id <> store_replica_docs.log_id`;
 
 export class StoreReplicas {
@@ -111,16 +128,23 @@ export class StoreReplicas {
    * Applies a page of `origin`'s log (entries in seq order) and its cursor in one transaction; returns
    * the cursor committed. The newest seq of the current log replaces an entity's document, an older
    * never does; an entry whose body is not one (a newer till's format) is kept, and its document skipped.
+   * Forwarding entries (store-forwards.ts): a forward addressed to `self` (this till's id) goes into
+   * the inbox, an answer to one of this till's forwards settles it.
    */
-  apply(origin: string, logId: string, entries: readonly ReplicaEntry[], now: number): ReplicaCursor {
+  apply(origin: string, logId: string, entries: readonly ReplicaEntry[], now: number, self: string): ReplicaCursor {
     const last = entries.at(-1);
     if (!last) throw new Error('a replica page has at least one entry');
     return this.#transaction(() => {
       for (const entry of entries) {
         this.#sql.runSql('INSERT OR IGNORE INTO store_replica_log (origin, log_id, seq, op_id, body) VALUES (?, ?, ?, ?, ?)', [origin, logId, entry.seq, entry.opId, entry.body]);
-        const body = parseBody(entry.body);
-        if (!body) continue;
-        this.#sql.runSql(UPSERT_DOC_SQL, [origin, body.kind, body.id, body.order, logId, entry.seq, body.synced ? 1 : 0, body.doc && JSON.stringify(body.doc)]);
+        const json = parseJson(entry.body);
+        const body = EntryBody.safeParse(json);
+        if (!body.success) {
+          receiveForwarding(this.#sql, origin, entry.opId, json, self, now);
+          continue;
+        }
+        const { kind, id, order, synced, doc, staff } = body.data;
+        this.#sql.runSql(UPSERT_DOC_SQL, [origin, kind, id, order, logId, entry.seq, synced ? 1 : 0, doc && JSON.stringify(doc), staff ?? null]);
       }
       this.#sql.runSql(
         `INSERT INTO store_cursors (origin, log_id, seq, heard_at) VALUES (?, ?, ?, ?)
@@ -150,6 +174,16 @@ export class StoreReplicas {
     );
   }
 
+  /** Another till's order as replicated here (the newest, should two tills have logged it); null when none did. */
+  order(id: string): ReplicaOrderDoc | null {
+    const [row] = this.#sql.allSql<{ origin: string; ownerName: string | null; seq: number; staff: string | null; doc: string }>(
+      `SELECT d.origin, c.till_name AS ownerName, d.seq, d.staff, d.doc FROM store_replica_docs AS d LEFT JOIN store_cursors AS c ON c.origin = d.origin
+       WHERE d.entity_kind = 'order' AND d.entity_id = ? AND d.doc IS NOT NULL ORDER BY json_extract(d.doc, '$.updated_at') DESC LIMIT 1`,
+      [id],
+    );
+    return row ? { ...row, doc: JSON.parse(row.doc) as Record<string, unknown> } : null;
+  }
+
   /** The other tills' open orders, oldest first. */
   openOrders(): ReplicaOrder[] {
     const rows = this.#sql.allSql<{ origin: string; id: string; doc: string; ownerName: string | null; ownerHeardAt: number | null; reachedCloud: number; paid: number }>(OPEN_ORDERS_SQL, []);
@@ -173,6 +207,7 @@ export class StoreReplicas {
         createdAt: doc.created_at,
         updatedAt: doc.updated_at,
         ownerHeardAt: row.ownerHeardAt,
+        lines: doc.lines,
       });
     }
     return orders;
@@ -190,10 +225,9 @@ export class StoreReplicas {
   }
 }
 
-function parseBody(body: Uint8Array): z.infer<typeof EntryBody> | null {
+function parseJson(body: Uint8Array): unknown {
   try {
-    const parsed = EntryBody.safeParse(JSON.parse(Buffer.from(body).toString('utf8')));
-    return parsed.success ? parsed.data : null;
+    return JSON.parse(Buffer.from(body).toString('utf8'));
   } catch {
     return null;
   }

@@ -9,6 +9,7 @@ import { openDatabase } from './database';
 import { IdMap } from './id-map';
 import { checkWholeFileInWorker, hasWriteAheadLog, removeCleanCloseMarker, writeCleanCloseMarker, type IntegrityReport } from './integrity';
 import { FloorPlan } from './floor';
+import { KitchenDisplayMemory } from './kitchen-display';
 import { EntityLayers } from './layers';
 import { STORE_MIGRATIONS, type Migration } from './migrations';
 import { Outbox } from './outbox';
@@ -57,6 +58,8 @@ export class Store {
   readonly staff: StaffRoster;
   /** The floor's sections and tables (migration 18, docs/tables.md). */
   readonly floor: FloorPlan;
+  /** A kitchen display's memory of its tickets: first shown, bumped, recalled (migration 26, docs/kitchen-display.md). */
+  readonly kitchen: KitchenDisplayMemory;
   /** Answers of bridge commands that create something, by request id (migration 16). */
   readonly requests: RequestLedger;
   /** Shifts, cash movements and who did what (migration 14). */
@@ -95,6 +98,7 @@ export class Store {
     this.staff = new StaffRoster(opened.sql, transaction);
     this.requests = new RequestLedger(opened.sql, transaction);
     this.floor = new FloorPlan(opened.sql, transaction);
+    this.kitchen = new KitchenDisplayMemory(opened.sql, transaction);
     this.shifts = new ShiftBook(opened.sql);
   }
 

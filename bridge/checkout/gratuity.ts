@@ -96,3 +96,20 @@ export function gratuityShare(charged: number, total: number, paidBefore: number
   const upTo = (paid: number) => Number(divideRounded(BigInt(charged) * BigInt(Math.min(paid, total)), BigInt(total)));
   return upTo(paidBefore + amount) - upTo(paidBefore);
 }
+
+/**
+ * What a payment of `amount` must carry of a check's gratuity, `paidBefore` having been paid toward the
+ * check's `total` and `collected` of the gratuity carried by those payments: what is left of it, in
+ * proportion to what this payment settles of what is left to pay (the settling payment carries all
+ * that is left). The gratuity can grow after a payment (the party reaching the threshold, a check
+ * merged in): the payments after it carry what the earlier ones did not. None once taken off.
+ */
+export function gratuityPartWith(
+  gratuity: { charged: number; collected: number; removed: unknown } | null,
+  total: number,
+  paidBefore: number,
+  amount: number,
+): number {
+  if (gratuity === null || gratuity.removed !== null) return 0;
+  return gratuityShare(Math.max(0, gratuity.charged - gratuity.collected), Math.max(0, total - paidBefore), 0, amount);
+}

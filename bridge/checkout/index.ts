@@ -7,5 +7,5 @@ export { priceCheck, type CheckBreakdown, type CheckLine, type CheckLineInput, t
 export { refundForUnits } from './refunds';
 export { MAX_SPLIT_PARTS, splitByItems, splitEvenly, type SplitPart } from './split';
 export { computeTaxes, taxInside, validateRules, type PricingRules, type TaxLine, type TaxRate, type TaxRounding, type TaxableLine, type TaxResult } from './tax';
-export { GRATUITY_NAME_MAX, GRATUITY_PERCENT_MAX_BPS, gratuityApplies, gratuityLabel, gratuityOf, gratuityShare, validateGratuityRule, type AutoGratuityRule, type Gratuity, type GratuityCheck } from './gratuity';
+export { GRATUITY_NAME_MAX, GRATUITY_PERCENT_MAX_BPS, gratuityApplies, gratuityLabel, gratuityOf, gratuityPartWith, gratuityShare, validateGratuityRule, type AutoGratuityRule, type Gratuity, type GratuityCheck } from './gratuity';
 export { DEFAULT_TIP_PERCENTS_BPS, tipBase, tipFor } from './tips';

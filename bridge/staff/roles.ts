@@ -15,6 +15,7 @@ export const PERMISSIONS = {
   'order.adopt': "Taking over another staff member's order",
   'order.walkout': 'Closing an order with money still due (a walkout)',
   'gratuity.remove': "Removing a party's automatic gratuity",
+  'orders.reopen': 'Reopening a closed check',
   'drawer.open': 'Opening the cash drawer without a sale',
   'cash.paid_out': 'Paying cash out of the drawer',
   'shift.close': 'Closing a shift',

@@ -1,6 +1,6 @@
 // The store-mode room's side of the bridge (docs/store-mode.md): whether this till is in store mode,
-// the tills it hears from, and the other tills' open orders as replicated over the LAN, with who owns
-// each and whether it has reached the cloud. Reads only: changing another till's order comes later.
+// the tills it hears from, the other tills' open orders as replicated over the LAN, with who owns
+// each and whether it has reached the cloud, and changes to them forwarded to their owner.
 import { z } from 'zod';
 
 const IsoTime = z.iso.datetime({ offset: true });
@@ -42,6 +42,69 @@ export const StoreModeStatus = z.object({
 });
 export type StoreModeStatus = z.infer<typeof StoreModeStatus>;
 
+/** The bridge's order discount (bridge/contract.ts Discount), repeated: this room's shapes stand alone. */
+const Discount = z
+  .strictObject({
+    kind: z.enum(['percent', 'amount']),
+    value: z.number().int().positive().max(100_000_000),
+    reason: z.string().trim().min(1, 'give the discount a reason').max(100),
+  })
+  .refine((d) => d.kind !== 'percent' || d.value <= 10_000, { message: 'a discount is at most 100%', path: ['value'] });
+
+/**
+ * A line of another till's order as a change states it: orders.update's line, without seat and
+ * course (the owner keeps each line's own, as it does for a screen that does not know them).
+ */
+export const ForwardLine = z.strictObject({
+  menuItemId: z.string().min(1).max(80),
+  quantity: z.number().int().min(1).max(999),
+  modifierIds: z.array(z.string().min(1).max(80)).max(20).default([]),
+  note: z.string().trim().max(140).default(''),
+  discount: Discount.nullable().default(null),
+});
+export type ForwardLine = z.infer<typeof ForwardLine>;
+
+/** What a till may change on another till's order (more to come: discount, split, payment). */
+export const ForwardChange = z.discriminatedUnion('kind', [
+  /** The order's lines as they should be (lines added, quantities changed), as orders.update takes them. */
+  z.strictObject({ kind: z.literal('lines'), lines: z.array(ForwardLine).min(1, 'an order needs at least one item').max(100, 'an order has at most 100 lines') }),
+  z.strictObject({ kind: z.literal('cancel'), reason: z.string().trim().min(1, 'say why the order is cancelled').max(120) }),
+  /** Marked fulfilled (done, handed over): what a kitchen display's bump sends. */
+  z.strictObject({ kind: z.literal('fulfil') }),
+]);
+export type ForwardChange = z.infer<typeof ForwardChange>;
+
+/** A change this till sent to another till's order, and what became of it. */
+export const StoreModeForward = z.object({
+  id: z.string(),
+  orderId: z.string(),
+  ownerTillId: TillId,
+  ownerTillName: z.string().nullable(),
+  change: ForwardChange,
+  /** Who made it here. */
+  byName: z.string(),
+  /** pending: durable here, not applied by the owner yet; refused: the owner said why. */
+  state: z.enum(['pending', 'applied', 'refused']),
+  /** The owner's reason, in words, when refused. */
+  reason: z.string().nullable(),
+  /** "Sent to Bar, waiting for it", "Bar refused: …". */
+  sentence: z.string(),
+  createdAt: IsoTime,
+});
+export type StoreModeForward = z.infer<typeof StoreModeForward>;
+
+/** A line of a replicated order, as its owner last logged it. */
+export const StoreModeOrderLine = z.object({
+  menuItemId: z.string(),
+  name: z.string(),
+  quantity: z.number().int().positive(),
+  modifierIds: z.array(z.string()),
+  modifierNames: z.array(z.string()),
+  note: z.string(),
+  discount: Discount.nullable(),
+});
+export type StoreModeOrderLine = z.infer<typeof StoreModeOrderLine>;
+
 export const StoreModeOrder = z.object({
   id: z.string(),
   number: z.string().nullable(),
@@ -60,10 +123,17 @@ export const StoreModeOrder = z.object({
   createdAt: IsoTime,
   updatedAt: IsoTime,
   ownerLastHeardAt: IsoTime.nullable(),
+  lines: z.array(StoreModeOrderLine),
+  /** This till's changes to it that its owner has not applied (pending) or refused lately, oldest first. */
+  forwards: z.array(StoreModeForward),
 });
 export type StoreModeOrder = z.infer<typeof StoreModeOrder>;
 
-export const StoreModeOrders = z.object({ orders: z.array(StoreModeOrder) });
+export const StoreModeOrders = z.object({
+  orders: z.array(StoreModeOrder),
+  /** This till's changes waiting or refused whose order is not listed (closed, or not heard of yet): shown apart. */
+  forwardsElsewhere: z.array(StoreModeForward),
+});
 export type StoreModeOrders = z.infer<typeof StoreModeOrders>;
 
 function command<P extends z.ZodType, R extends z.ZodType>(payload: P, result: R) {
@@ -72,9 +142,27 @@ function command<P extends z.ZodType, R extends z.ZodType>(payload: P, result: R
 
 const Empty = z.strictObject({}).default({});
 
+export const StoreModeForwards = z.object({ forwards: z.array(StoreModeForward) });
+export type StoreModeForwards = z.infer<typeof StoreModeForwards>;
+
 export const storeModeCommands = {
   /** On or off, this till, the tills it pulls from and what each refused. */
   'storeMode.status': command(Empty, StoreModeStatus),
-  /** The other tills' open orders, oldest first (this till's own are in orders.list). */
+  /** The other tills' open orders, oldest first (this till's own are in orders.list), with this till's changes not applied yet. */
   'storeMode.orders': command(Empty, StoreModeOrders),
+  /** This till's forwarded changes waiting for their owner, and those refused in the last hour. */
+  'storeMode.forwards': command(Empty, StoreModeForwards),
+  /**
+   * Changes an open order another till owns: checked here with this till's permissions and PIN
+   * approvals as the same change of an own order would be, then durable in this till's log before
+   * the answer ("sent"); the owner applies it once when it pulls this till. An order this till owns:
+   * refused (use orders.update / orders.cancel / orders.fulfil); one no till here knows: not_found.
+   */
+  'storeMode.changeOrder': command(
+    z.strictObject({ orderId: z.string().min(1).max(80), change: ForwardChange, managerPin: z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits').optional() }),
+    StoreModeForward,
+  ),
 };
+
+/** The commands that only read (the screens poll them: they keep no till awake). */
+export const STORE_MODE_READS = ['storeMode.status', 'storeMode.orders', 'storeMode.forwards'] as const satisfies readonly (keyof typeof storeModeCommands)[];

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { z } from 'zod';
-import { TerminalConfig } from './schema';
+import { kitchenStations, TerminalConfig } from './schema';
 
 /** Every setting, with its flag and environment variable: docs/config.md lists the same table. */
 export const SETTINGS: readonly { path: readonly string[]; flag: string; env: string; repeatable?: true }[] = [
@@ -59,6 +59,10 @@ export const SETTINGS: readonly { path: readonly string[]; flag: string; env: st
   { path: ['storeMode', 'peers'], flag: 'store-peers', env: 'POS_STORE_PEERS' },
   { path: ['storeMode', 'secretRef'], flag: 'store-secret-ref', env: 'POS_STORE_SECRET_REF' },
   { path: ['storeMode', 'tillName'], flag: 'till-name', env: 'POS_TILL_NAME' },
+  { path: ['role'], flag: 'role', env: 'POS_ROLE' },
+  { path: ['kitchen', 'station'], flag: 'kds-station', env: 'POS_KDS_STATION' },
+  { path: ['kitchen', 'amberMinutes'], flag: 'kds-amber-minutes', env: 'POS_KDS_AMBER_MINUTES' },
+  { path: ['kitchen', 'redMinutes'], flag: 'kds-red-minutes', env: 'POS_KDS_RED_MINUTES' },
   { path: ['kioskMode'], flag: 'kiosk', env: 'POS_KIOSK' },
   { path: ['browserMode', 'port'], flag: 'port', env: 'POS_PORT' },
   { path: ['browserMode', 'openBrowser'], flag: 'open', env: 'POS_OPEN_BROWSER' },
@@ -151,6 +155,29 @@ function requireStoreModeEssentials(config: TerminalConfig, origins: Record<stri
   const field = fieldName(source, ['storeMode', 'mode']);
   if (storeMode.secret === '' && storeMode.secretRef === '') throw new ConfigError(source, field, `is on, but there is no store secret: ${STORE_SECRET_ELSEWHERE}`);
   if (storeMode.listen === '') throw new ConfigError(source, field, 'is on, but --store-listen (POS_STORE_LISTEN, storeMode.listen) is not set: give the LAN address and port this till serves its feed on, such as 192.168.1.20:7420');
+}
+
+/**
+ * A kitchen display shows the store's orders over the LAN, so it needs store mode; its station must be
+ * one the print routing sends to (the same stations as the kitchen printers), and only a display has one.
+ */
+function requireKitchenEssentials(config: TerminalConfig, origins: Record<string, string>): void {
+  const roleSource = origins['role'] ?? 'configuration';
+  if (config.role === 'kitchen' && config.storeMode.mode !== 'on') {
+    throw new ConfigError(roleSource, fieldName(roleSource, ['role']), 'is kitchen, but store mode is off: a kitchen display shows the orders of the store\'s tills over the LAN. Turn store mode on (--store-mode on, with --store-listen, --store-peers and the store secret), or use --role register');
+  }
+  const { station } = config.kitchen;
+  if (station === '') return;
+  const source = origins['kitchen.station'] ?? 'configuration';
+  const field = fieldName(source, ['kitchen', 'station']);
+  if (config.role !== 'kitchen') throw new ConfigError(source, field, 'is set, but this device is a register: a station is shown by a kitchen display (--role kitchen)');
+  const stations = kitchenStations(config.printing);
+  if (!stations.some((name) => name.toLowerCase() === station.toLowerCase())) {
+    const known = stations.length > 0 ? `the stations are ${stations.join(', ')}` : 'no station is configured: name them with --kitchen-printer and --print-routing, as on the registers';
+    throw new ConfigError(source, field, `"${station}" is not a station of the print routing (${known})`);
+  }
+  // Written as the printer is named, so the display and the routing compare equal.
+  config.kitchen.station = stations.find((name) => name.toLowerCase() === station.toLowerCase()) as string;
 }
 
 function readFileLayer(file: string, source: string): Layer | null {
@@ -279,6 +306,7 @@ export function loadConfig(environment: ConfigEnvironment = {}): LoadedConfig {
   if (config.api.baseUrl !== '' && config.api.apiHost === '') config.api.apiHost = config.api.baseUrl.replace(/\/v1\/?$/, '');
   if (config.api.authUrl === '') config.api.authUrl = config.api.apiHost;
   requireStoreModeEssentials(config, origins);
+  requireKitchenEssentials(config, origins);
   if (config.storeMode.tillName === '') config.storeMode.tillName = `Till ${config.checkout.tillLetter}`;
   return { config, origins, files };
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DEFAULT_CONFIRM_CHARGE_ABOVE } from '../../bridge/contract';
 import { FloorConfig } from '../../bridge/tables/contract';
 import { GRATUITY_NAME_MAX, GRATUITY_PERCENT_MAX_BPS } from '../../bridge/checkout/gratuity';
-import { parsePrintingConfig, type PrintingConfig } from '../../printing/index';
+import { configuredPrinters, parsePrintingConfig, type PrintingConfig } from '../../printing/index';
 import { parseStoreSecret, StoreSecretError } from '../../store-mode/secret';
 import { isTillName, TILL_NAME_RULE } from '../../store-mode/till-name';
 
@@ -63,6 +63,11 @@ function canonicalLocale(text: string): string | null {
   }
   // Supported means formatted in that locale, not Intl's quiet fall back to its default.
   return Intl.DateTimeFormat.supportedLocalesOf(canonical).length === 1 ? canonical : null;
+}
+
+/** The stations a kitchen display may show: the printers the print routing sends kitchen lines to (docs/printing.md, "Routing"). */
+export function kitchenStations(printing: PrintingConfig): string[] {
+  return configuredPrinters(printing).map((printer) => printer.name);
 }
 
 export const TerminalConfig = z.strictObject({
@@ -308,6 +313,21 @@ export const TerminalConfig = z.strictObject({
       tillName: z.string().trim().refine((name) => name === '' || isTillName(name), `the till name ${TILL_NAME_RULE}`).default(''),
     })
     .prefault({}),
+  /** What this device is (docs/kitchen-display.md): a register, or a kitchen display of the store (store mode on). */
+  role: z.enum(['register', 'kitchen'], 'must be register or kitchen').default('register'),
+  /** The kitchen display (docs/kitchen-display.md, docs/config.md "Kitchen display"). */
+  kitchen: z
+    .strictObject({
+      /** The station shown (a printer name of the print routing); empty: every station. Checked against the printers in load.ts. */
+      station: z.string().trim().max(32).default(''),
+      /** A ticket turns amber at this age, then red at redMinutes. */
+      amberMinutes: z.coerce.number().int('must be a whole number of minutes').min(1, 'must be at least 1 minute').max(240, 'at most 240 minutes').default(8),
+      redMinutes: z.coerce.number().int('must be a whole number of minutes').min(1, 'must be at least 1 minute').max(240, 'at most 240 minutes').default(15),
+    })
+    .prefault({})
+    .superRefine((kitchen, ctx) => {
+      if (kitchen.redMinutes <= kitchen.amberMinutes) ctx.issues.push({ code: 'custom', message: `must be more than the amber age (${kitchen.amberMinutes} minutes)`, path: ['redMinutes'], input: kitchen.redMinutes });
+    }),
   kioskMode: Flag.default(false),
   browserMode: z
     .strictObject({

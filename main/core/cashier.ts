@@ -4,12 +4,12 @@ import { describePercent, givesMoreAway, refundForUnits } from '../../bridge/che
 import { businessDayAt } from '../../bridge/business-day';
 import { planItemRefund } from '../../bridge/refund-plan';
 import { tableKey, tableQueryKeys } from '../../bridge/tables/names';
-import type { CommandPayload, CommandResult, Discount, Location, MenuItem, Order, ShiftSummary } from '../../bridge/contract';
+import { ORDER_LINES_MAX, type CommandPayload, type CommandResult, type Discount, type Location, type MenuItem, type Order, type ShiftSummary } from '../../bridge/contract';
 import { indexMenu, searchMenu } from '../../bridge/menu-search';
 import { formatMoney, MAX_AMOUNT, MAX_TILL_CASH } from '../../bridge/money';
 import { can } from '../../bridge/staff/roles';
 import type { Clock } from '../../common/clock';
-import type { CategoryDoc, MenuItemDoc, ModifierDoc, OrderDoc, OrderLineDoc, PaymentDoc, ServiceDoc, Store } from '../../store/index';
+import type { CategoryDoc, MenuItemDoc, ModifierDoc, OrderDoc, OrderLineDoc, PaymentDoc, PricingDoc, ServiceDoc, Store } from '../../store/index';
 import {
   checkoutRefusal,
   effectivePricing,
@@ -32,7 +32,7 @@ import type { SyncLink } from './sync-link';
 import { StaffDesk, type Act } from './staff/desk';
 import type { ShiftDesk } from './staff/shifts';
 import type { AttributionKind } from '../../store/index';
-import { categoryView, locationLocale, locationView, menuItemView, orderView, withConfiguredLocale, type OrderContext } from './views';
+import { categoryView, locationLocale, locationView, menuItemView, orderLabel, orderView, withConfiguredLocale, type OrderContext } from './views';
 
 const FALLBACK_CURRENCY = 'usd';
 
@@ -80,12 +80,21 @@ export class Cashier {
   #requireOwnOrder(order: OrderDoc, act: Act): () => void {
     const owner = this.store.shifts.attributionsOf('order', [order.id]).get(order.id);
     if (!owner || owner.staff_id === act.by.id) return () => undefined;
-    const approvedBy = this.staff.require(act, 'order.adopt');
+    const approvedBy = this.#approveOthersOrders([order], act);
     // Written with the change it is for, inside its transaction: a refused change adopts nothing.
     return () => {
       this.store.shifts.attribute({ ...owner, staff_id: act.by.id });
       this.store.cashier.recordAudit(act.by.id, 'order.adopt', { from: owner.staff_id, ...StaffDesk.approval(approvedBy) }, { kind: 'order', id: order.id });
     };
+  }
+
+  /**
+   * Working orders someone else here owns needs 'order.adopt' (one approval for them all): the
+   * manager who approved, or null when they are the caller's or no one's (orders from elsewhere).
+   */
+  #approveOthersOrders(orders: readonly OrderDoc[], act: Act): string | null {
+    const owners = this.store.shifts.attributionsOf('order', orders.map((o) => o.id));
+    return [...owners.values()].some((owner) => owner.staff_id !== act.by.id) ? this.staff.require(act, 'order.adopt') : null;
   }
 
   #tillLetter(): string {
@@ -241,7 +250,36 @@ export class Cashier {
       ...payments.intents.map((intent) => ({ kind: 'payment_intent' as const, id: intent.id })),
       ...payments.refunds.map((refund) => ({ kind: 'refund' as const, id: refund.id })),
     ];
-    return { ...payments, outbox: this.store.outbox.syncStatesOf(shown), offlineIntentIds: new Set(this.settings.effective().offlineIntentIds), staff: this.#whoDid(orderIds, payments), cloudStatuses: this.store.server.cloudOrderStatusesOf(orderIds) };
+    return {
+      ...payments,
+      outbox: this.store.outbox.syncStatesOf(shown),
+      offlineIntentIds: new Set(this.settings.effective().offlineIntentIds),
+      staff: this.#whoDid(orderIds, payments),
+      cloudStatuses: this.store.server.cloudOrderStatusesOf(orderIds),
+      links: this.#linkViews(orderIds),
+    };
+  }
+
+  /** The merges and reopenings these orders are part of, as each shows them. */
+  #linkViews(orderIds: readonly string[]): OrderContext['links'] {
+    const links = this.store.cashier.linksOf(orderIds);
+    const views = { mergedInto: new Map(), reopened: new Map(), reopenOf: new Map() } satisfies OrderContext['links'];
+    if (links.length === 0) return views;
+    const ref = (id: string) => {
+      const doc = this.store.cashier.getOrder(id);
+      return { id, label: doc ? orderLabel(doc) : `#${id.slice(-4).toUpperCase()}` };
+    };
+    const names = this.staff.names(links.flatMap((l) => [l.staff_id, l.approved_by ?? ''].filter((id) => id !== '')));
+    const who = (id: string | null) => (id === null ? null : { id, name: names.get(id) ?? 'Unknown' });
+    for (const link of links) {
+      if (link.kind === 'merged_into') {
+        if (link.other_id !== null) views.mergedInto.set(link.order_id, ref(link.other_id));
+      } else {
+        views.reopened.set(link.order_id, { linked: link.other_id === null ? null : ref(link.other_id), reason: link.reason ?? '', by: who(link.staff_id), approvedBy: who(link.approved_by), at: new Date(link.at).toISOString() });
+        if (link.other_id !== null) views.reopenOf.set(link.other_id, ref(link.order_id));
+      }
+    }
+    return views;
   }
 
   /** Who placed each order, took each payment and gave each refund (none for records from elsewhere). */
@@ -396,37 +434,104 @@ export class Cashier {
     const customer = draft.customer.name === '' && draft.customer.phone === '' ? null : draft.customer;
     const service = { type: draft.service.type, table: draft.service.table, guests: draft.service.guests };
     const priced = this.#priceDraft(lines, draft.discount, service, act);
-    const day = businessDayAt(this.clock.now(), location.timezone);
-    const doc = this.store.transaction(() => {
-      const created = this.store.cashier.createOrder(
-      {
-        locationId: location.id,
-        currency: location.currency,
-        lines,
-        customer,
-        notes: draft.notes,
-        numbering: { tillLetter: this.settings.effective().checkout.tillLetter, businessDay: day.day, dayStartedAt: day.startedAt },
-        service,
-        pricing: priced.pricing,
-        discount: draft.discount,
-        checkTotal: priced.breakdown.total,
-        courses: held,
-        // Frozen as the tax rules are: a change in Settings never moves a check already open.
-        gratuity: gratuityDoc(this.settings.effective().checkout.autoGratuity),
-        wire: priced.wire,
-      },
-      { actor: act.by.id },
-      );
-      this.#attribute('order', created.id, act, this.shifts.openShiftOf(act.by)?.id ?? null);
-      if (priced.approval) this.store.cashier.recordAudit(act.by.id, 'discount.approved', priced.approval, { kind: 'order', id: created.id });
-      this.#auditDiscounts(created.id, priced.given, act, priced.approval?.approvedBy ?? null);
-      for (const { course } of held ?? []) this.store.cashier.recordAudit(act.by.id, 'order.course.hold', { course, name: this.#requireCourse(course, 'heldCourses').name }, { kind: 'order', id: created.id });
-      this.#print(this.printing.forPlacedOrder(created, this.#tillLetter(), location.timezone, location.locale));
-      return created;
-    });
+    const doc = this.store.transaction(() => this.#createOrder(location, { lines, held, customer, notes: draft.notes, service, discount: draft.discount }, priced, act));
     this.#ordersChanged([doc.id]);
     this.printing.notify();
     return this.#view(doc);
+  }
+
+  /**
+   * A new order as placed: numbered on the business day, priced, its gratuity rule frozen, whose it
+   * is (`server`, else the caller), its discounts audited, its kitchen tickets queued. Call inside
+   * the write's transaction. `metadata`: what the cloud's record keeps beside it, where it keeps any.
+   */
+  #createOrder(
+    location: Location,
+    order: { lines: OrderLineDoc[]; held: OrderDoc['courses']; customer: OrderDoc['customer']; notes: string; service: ServiceDoc | null; discount: Discount | null },
+    priced: { pricing: PricingDoc; breakdown: { total: number }; wire: Record<string, unknown>; approval: DiscountApproval | null; given: GivenDiscount[] },
+    act: Act,
+    extra: { server?: string; metadata?: Record<string, string> } = {},
+  ): OrderDoc {
+    const day = businessDayAt(this.clock.now(), location.timezone);
+    const created = this.store.cashier.createOrder(
+      {
+        locationId: location.id,
+        currency: location.currency,
+        lines: order.lines,
+        customer: order.customer,
+        notes: order.notes,
+        numbering: { tillLetter: this.settings.effective().checkout.tillLetter, businessDay: day.day, dayStartedAt: day.startedAt },
+        service: order.service,
+        pricing: priced.pricing,
+        discount: order.discount,
+        checkTotal: priced.breakdown.total,
+        courses: order.held,
+        // Frozen as the tax rules are: a change in Settings never moves a check already open.
+        gratuity: gratuityDoc(this.settings.effective().checkout.autoGratuity),
+        wire: extra.metadata ? { ...priced.wire, metadata: extra.metadata } : priced.wire,
+      },
+      { actor: act.by.id },
+    );
+    const server = extra.server ?? act.by.id;
+    const shiftId = server === act.by.id ? (this.shifts.openShiftOf(act.by)?.id ?? null) : null;
+    this.store.shifts.attribute({ entity_kind: 'order', entity_id: created.id, staff_id: server, shift_id: shiftId, business_day: this.today(), at: this.clock.now() });
+    if (priced.approval) this.store.cashier.recordAudit(act.by.id, 'discount.approved', priced.approval, { kind: 'order', id: created.id });
+    this.#auditDiscounts(created.id, priced.given, act, priced.approval?.approvedBy ?? null);
+    for (const { course } of order.held ?? []) this.store.cashier.recordAudit(act.by.id, 'order.course.hold', { course, name: this.#requireCourse(course, 'heldCourses').name }, { kind: 'order', id: created.id });
+    this.#print(this.printing.forPlacedOrder(created, this.#tillLetter(), location.timezone, location.locale));
+    return created;
+  }
+
+  /**
+   * Reopens a completed check (docs/tables.md, "Reopening a closed check"): a manager's call
+   * ('orders.reopen') with a reason, audited. The check stays the sale it was (/v1 changes only open
+   * orders); the reopening is recorded on the till, and what is added goes on a new linked check at
+   * its table, for its server, opened with `lines` (now, or by a later reopen of the same check) and
+   * paid as usual; what is taken off is refunded by item on the original. One reopening per check:
+   * a repeat answers it and makes no second one.
+   */
+  reopenOrder({ id, reason, lines: additions }: CommandPayload<'orders.reopen'>, act: Act): Order {
+    const original = this.#requireOrder(id);
+    const label = orderLabel(original);
+    const reopening = this.store.cashier.linksOf([id]).find((link) => link.kind === 'reopened_as' && link.order_id === id);
+    if (reopening && additions.length === 0) return this.#view(original);
+    if (reopening?.other_id) {
+      const linked = this.store.cashier.getOrder(reopening.other_id);
+      throw new CoreError('conflict', `${label} was reopened already: what is added goes on its check ${linked ? orderLabel(linked) : ''}. Add to that check.`);
+    }
+    if (!reopening) this.#requireReopenable(original);
+    const approvedBy = this.staff.require(act, 'orders.reopen');
+    const location = this.#requireLocation();
+    const service = original.service;
+    const lines = additions.length > 0 ? this.#lines(additions) : null;
+    const priced = lines ? this.#priceDraft(lines, null, service, act) : null;
+    const server = this.store.shifts.attributionsOf('order', [id]).get(id)?.staff_id;
+    // The cloud's id of the original where it has it (it has, once the sale was sent).
+    const reopenOf = this.store.serverIdFor('order', id) ?? id;
+    const linked = this.store.transaction(() => {
+      if (!reopening) {
+        this.store.cashier.linkOrders({ order_id: id, kind: 'reopened_as', other_id: null, staff_id: act.by.id, approved_by: approvedBy, reason, business_day: this.today(), at: this.clock.now() });
+        this.store.cashier.recordAudit(act.by.id, 'order.reopen', { label, reason, ...StaffDesk.approval(approvedBy) }, { kind: 'order', id });
+      }
+      if (!lines || !priced) return null;
+      const created = this.#createOrder(location, { lines, held: null, customer: original.customer, notes: '', service, discount: null }, priced, act, { server, metadata: { reopen_of: reopenOf } });
+      this.store.cashier.setReopenedAs(id, created.id);
+      this.store.cashier.recordAudit(act.by.id, 'order.reopen.linked', { label, linked: created.id, linkedLabel: orderLabel(created), lines: lines.length, ...StaffDesk.approval(approvedBy) }, { kind: 'order', id });
+      return created;
+    });
+    this.#ordersChanged(linked ? [id, linked.id] : [id]);
+    this.printing.notify();
+    return this.#view(original);
+  }
+
+  /** Only a completed check reopens: sold and paid (a walkout was never paid; an open check changes as usual). */
+  #requireReopenable(order: OrderDoc): void {
+    if (order.status === 'open') throw new CoreError('conflict', 'This check is still open: change it as usual, no need to reopen it.');
+    if (order.status === 'cancelled') throw new CoreError('conflict', 'A cancelled check cannot be reopened. Start a new order instead.');
+    if (this.store.shifts.walkoutsOf([order.id]).has(order.id)) throw new CoreError('conflict', 'This check was closed unpaid as a walkout: it cannot be reopened.');
+    const placedHere = this.store.shifts.attributionsOf('order', [order.id]).has(order.id);
+    const view = this.#view(order);
+    if (placedHere && view.paidAmount < view.total) throw new CoreError('conflict', 'This check was never paid in full, so it cannot be reopened.');
   }
 
   listOrders(filter: CommandPayload<'orders.list'>): Order[] {
@@ -496,9 +601,7 @@ export class Cashier {
     const newLines = newLinesDraft ?? order.lines;
     const newDiscount = discount !== undefined ? discount : order.discount;
     const newService = service ? { type: service.type, table: service.table, guests: service.guests } : order.service;
-    // Fewer guests than the threshold takes the party's gratuity off: a manager's call, as removing it is.
-    const dropsGratuity = current.gratuity !== null && current.gratuity.removed === null && (newService?.guests ?? 0) < current.gratuity.minGuests;
-    const gratuityApprovedBy = dropsGratuity ? this.staff.require(act, 'gratuity.remove') : null;
+    const { dropsGratuity, gratuityApprovedBy } = this.#guestsChange(current, newService, act);
     let approval: DiscountApproval | null = null;
     let given: GivenDiscount[] = [];
     if (lines || discount !== undefined || service) {
@@ -525,13 +628,117 @@ export class Cashier {
       if (approval) this.store.cashier.recordAudit(act.by.id, 'discount.approved', approval, { kind: 'order', id });
       this.#auditDiscounts(id, given, act, approval?.approvedBy ?? null);
       if (voidsUnits) this.store.cashier.recordAudit(act.by.id, 'order.void_items', StaffDesk.approval(voidApprovedBy), { kind: 'order', id });
-      if (dropsGratuity) this.store.cashier.recordAudit(act.by.id, 'order.gratuity.below_threshold', { guests: newService?.guests ?? null, ...StaffDesk.approval(gratuityApprovedBy) }, { kind: 'order', id });
+      if (dropsGratuity) this.#auditGuestsChange(id, newService, gratuityApprovedBy, act);
       if (lines) this.#print(this.printing.forChangedOrder(order, updated, String(updated.updated_at), this.#tillLetter(), this.locationDetails().timezone, this.locationDetails().locale));
       return updated;
     });
     this.#ordersChanged([id]);
     this.printing.notify();
     return this.#view(doc);
+  }
+
+  /**
+   * A change of an open check's guests: the party's gratuity comes and goes with them (the view
+   * applies the rule frozen on the check); fewer guests than the threshold takes it off, a
+   * manager's call as removing it is.
+   */
+  #guestsChange(current: Order, newService: ServiceDoc | null, act: Act): { dropsGratuity: boolean; gratuityApprovedBy: string | null } {
+    const dropsGratuity = current.gratuity !== null && current.gratuity.removed === null && (newService?.guests ?? 0) < current.gratuity.minGuests;
+    return { dropsGratuity, gratuityApprovedBy: dropsGratuity ? this.staff.require(act, 'gratuity.remove') : null };
+  }
+
+  #auditGuestsChange(id: string, newService: ServiceDoc | null, approvedBy: string | null, act: Act): void {
+    this.store.cashier.recordAudit(act.by.id, 'order.gratuity.below_threshold', { guests: newService?.guests ?? null, ...StaffDesk.approval(approvedBy) }, { kind: 'order', id });
+  }
+
+  /**
+   * Merges check `from` into check `into` (docs/tables.md, "Merging checks"): from's lines move onto
+   * into as they are (seat, course, modifiers, note, line discount), its guests add to into's (the
+   * gratuity follows them as on any change of guests), and from is cancelled as merged: audited as
+   * part of the merge (`order.merge`), never a void. The kitchen is told only of lines it has not
+   * seen; into keeps its table and server. Both changes, their outbox rows and the link, in one
+   * transaction. A repeat (from already merged into into) answers into and changes nothing.
+   */
+  mergeOrders({ into: intoId, from: fromId }: CommandPayload<'orders.merge'>, act: Act): Order {
+    if (intoId === fromId) throw new CoreError('invalid_command', 'A check cannot be merged into itself. Choose another check.', [{ path: 'from', message: 'the same check as into' }]);
+    const into = this.#requireOrder(intoId);
+    const from = this.#requireOrder(fromId);
+    const [intoLabel, fromLabel] = [orderLabel(into), orderLabel(from)];
+    const done = this.store.cashier.linksOf([from.id]).find((link) => link.kind === 'merged_into' && link.order_id === from.id);
+    if (done?.other_id === into.id) return this.#view(into);
+    if (done) throw new CoreError('conflict', `${fromLabel} was merged into another check already. Refresh the checks.`);
+    this.#requireOpen(into, 'changed');
+    this.#requireOpen(from, 'merged');
+    if (from.currency !== into.currency) {
+      throw new CoreError('invalid_command', `${fromLabel} and ${intoLabel} are in different currencies: they cannot be one check.`, [{ path: 'from', message: 'another currency' }]);
+    }
+    const fromView = this.#view(from);
+    if (fromView.payments.some((p) => p.status !== 'failed')) {
+      throw new CoreError('conflict', `${fromLabel} has a payment: refund it or finish ${fromLabel} on its own first. Nothing was merged.`);
+    }
+    if (from.discount !== null) throw new CoreError('conflict', `Take the discount off check ${fromLabel} first. Nothing was merged.`);
+    if (into.discount?.kind === 'percent') {
+      throw new CoreError('conflict', `Take the discount off check ${intoLabel} first: its percentage would come off ${fromLabel}'s items too. Nothing was merged.`);
+    }
+    // A split names a check for each line: the merged lines would have none. Split again after.
+    if (into.split !== null) throw new CoreError('conflict', `The bill of ${intoLabel} is split: take the split off, merge, then split it again. Nothing was merged.`);
+    const lines = [...into.lines, ...from.lines];
+    if (lines.length > ORDER_LINES_MAX) {
+      throw new CoreError('invalid_command', `Together the two checks have ${lines.length} lines: one check has at most ${ORDER_LINES_MAX}. Nothing was merged.`, [{ path: 'from', message: 'too many lines together' }]);
+    }
+    const courses = this.#mergedCourses(into, from);
+    const guests = into.service?.guests == null && from.service?.guests == null ? null : (into.service?.guests ?? 0) + (from.service?.guests ?? 0);
+    const service = into.service === null && guests === null ? null : { type: into.service?.type ?? null, table: into.service?.table ?? null, guests };
+    const intoView = this.#view(into);
+    const { dropsGratuity, gratuityApprovedBy } = this.#guestsChange(intoView, service, act);
+    const approvedBy = this.#approveOthersOrders([into, from], act);
+    // Judged against both checks as they stand: from's discounts were given (and approved) on from.
+    const priced = this.#priceDraft(lines, into.discount, service, act, { ...into, lines });
+    const reason = `Merged into ${intoLabel}`;
+    const where = this.locationDetails();
+    const doc = this.store.transaction(() => {
+      const updated = this.store.cashier.updateOrder(into.id, { lines, service, courses, pricing: priced.pricing, checkTotal: priced.breakdown.total, wire: priced.wire }, { actor: act.by.id });
+      this.store.cashier.cancelOrder(from.id, { actor: act.by.id });
+      this.store.cashier.linkOrders({ order_id: from.id, kind: 'merged_into', other_id: into.id, staff_id: act.by.id, approved_by: approvedBy, reason, business_day: this.today(), at: this.clock.now() });
+      const table = (doc: OrderDoc) => doc.service?.table ?? null;
+      this.store.cashier.recordAudit(
+        act.by.id,
+        'order.merge',
+        { into: { id: into.id, label: intoLabel, table: table(into) }, from: { id: from.id, label: fromLabel, table: table(from), cancelled: reason }, lines: from.lines.length, guests, ...StaffDesk.approval(approvedBy) },
+        { kind: 'order', id: into.id },
+      );
+      if (priced.approval) this.store.cashier.recordAudit(act.by.id, 'discount.approved', priced.approval, { kind: 'order', id: into.id });
+      if (dropsGratuity) this.#auditGuestsChange(into.id, service, gratuityApprovedBy, act);
+      this.#print(this.printing.forMergedOrder(into, from, updated, this.#tillLetter(), where.timezone, where.locale));
+      return updated;
+    });
+    this.#ordersChanged([into.id, from.id]);
+    this.printing.notify();
+    return this.#view(doc);
+  }
+
+  /**
+   * The course states of `into` once `from`'s lines join it. A course held on one check follows to
+   * the other's lines of it that the kitchen has not seen; fired on into, from's held lines of it
+   * print as an ADD. A course held on one check whose lines already went to the kitchen on the
+   * other cannot be both: refused (fire it first), since what the kitchen has cannot be held.
+   */
+  #mergedCourses(into: OrderDoc, from: OrderDoc): OrderDoc['courses'] {
+    const stateOf = (doc: OrderDoc, course: string) => doc.courses?.find((c) => c.course === course);
+    const sent = (doc: OrderDoc, course: string) => stateOf(doc, course)?.state !== 'held' && doc.lines.some((line) => line.course === course);
+    const courses = [...(into.courses ?? [])];
+    for (const course of new Set([...(from.courses ?? []).map((c) => c.course), ...into.lines.map((l) => l.course), ...from.lines.map((l) => l.course)])) {
+      if (course === null) continue;
+      const [mine, theirs] = [stateOf(into, course), stateOf(from, course)];
+      const clash = (mine?.state === 'held' && sent(from, course)) || (mine === undefined && theirs?.state === 'held' && sent(into, course));
+      if (clash) {
+        const name = this.store.floor.courses().find((c) => c.id === course)?.name ?? 'A course';
+        const [held, other] = mine?.state === 'held' ? [into, from] : [from, into];
+        throw new CoreError('conflict', `${name} is held on ${orderLabel(held)} but already went to the kitchen on ${orderLabel(other)}: fire it on ${orderLabel(held)} first, then merge.`);
+      }
+      if (mine === undefined && theirs !== undefined) courses.push(theirs);
+    }
+    return courses.length === 0 ? null : courses;
   }
 
   /** The courses a new order holds back from the kitchen, as its document keeps them. */
@@ -676,7 +883,7 @@ export class Cashier {
     // The check names who decided: the manager who approved, or the manager who did it.
     const decider = approvedBy === null ? act.by : (this.store.staff.get(approvedBy) ?? act.by);
     const doc = this.store.transaction(() => {
-      const removed = { reason, staff_id: decider.id, staff_name: decider.name, at: this.clock.now() };
+      const removed = { reason, staff_id: decider.id, staff_name: decider.name, at: this.clock.now(), collected: gratuity.collected };
       const changed = this.store.cashier.updateOrder(id, { gratuity: { ...order.gratuity!, removed } }, { actor: act.by.id });
       this.store.cashier.recordAudit(act.by.id, 'order.gratuity.remove', { reason, name: gratuity.name, charged: gratuity.charged, collected: gratuity.collected, ...StaffDesk.approval(approvedBy) }, { kind: 'order', id });
       return changed;
@@ -989,7 +1196,7 @@ function unitsByItem(lines: readonly OrderLineDoc[]): Map<string, number> {
 }
 
 /** New lines take units off what the kitchen already has: a void of items. */
-function takesUnitsOff(before: readonly OrderLineDoc[], after: readonly OrderLineDoc[]): boolean {
+export function takesUnitsOff(before: readonly OrderLineDoc[], after: readonly OrderLineDoc[]): boolean {
   const now = unitsByItem(after);
   return [...unitsByItem(before)].some(([key, units]) => (now.get(key) ?? 0) < units);
 }

@@ -1,7 +1,7 @@
 // An order's automatic gratuity: the rule the order was placed under (frozen on it, as its tax rules
 // are), applied to its check and its party, and what its payments have carried of it. The
 // arithmetic is bridge/checkout/gratuity.ts (the payment screen previews with the same functions).
-import { gratuityApplies, gratuityOf, gratuityShare, type AutoGratuityRule } from '../../bridge/checkout/index';
+import { gratuityApplies, gratuityOf, gratuityPartWith, type AutoGratuityRule } from '../../bridge/checkout/index';
 import type { Check, CheckoutRules, OrderGratuity } from '../../bridge/contract';
 import type { GratuityDoc, OrderDoc } from '../../store/index';
 import { NO_TAX, pricingRules } from './checkout';
@@ -24,13 +24,17 @@ export function orderGratuity(doc: OrderDoc, check: Check, payments: readonly { 
   if (kept === null || !gratuityApplies(ruleOf(kept), doc.service?.guests ?? null)) return null;
   const rule = ruleOf(kept);
   const gratuity = gratuityOf(check, rule, doc.pricing ? pricingRules(doc.pricing) : NO_TAX);
-  let paidBefore = 0;
-  let collected = 0;
-  for (const payment of payments) {
-    collected += Math.min(payment.tip, gratuityShare(gratuity.charged, check.total, paidBefore, payment.amount));
-    paidBefore += payment.amount;
-  }
   const removed = kept.removed;
+  // Each payment carried (of its tip) what was asked of it; taken off, what had been carried stays counted and no more.
+  let collected = 0;
+  if (removed !== null && removed.collected !== null) collected = removed.collected;
+  else {
+    let paidBefore = 0;
+    for (const payment of payments) {
+      collected += Math.min(payment.tip, gratuityPartWith({ charged: gratuity.charged, collected, removed: null }, check.total, paidBefore, payment.amount));
+      paidBefore += payment.amount;
+    }
+  }
   return {
     ...gratuity,
     minGuests: rule.minGuests,
@@ -40,11 +44,10 @@ export function orderGratuity(doc: OrderDoc, check: Check, payments: readonly { 
 }
 
 /**
- * The least tip a payment of `amount` must carry: its share of the gratuity (nothing once a manager
+ * The least tip a payment of `amount` must carry: its part of the gratuity (nothing once a manager
  * removed it). A payment below it would close the check without the gratuity, which is a manager's
  * call, not the payment screen's.
  */
 export function gratuityDueWith(gratuity: OrderGratuity | null, checkTotal: number, paidBefore: number, amount: number): number {
-  if (gratuity === null || gratuity.removed !== null) return 0;
-  return gratuityShare(gratuity.charged, checkTotal, paidBefore, amount);
+  return gratuityPartWith(gratuity, checkTotal, paidBefore, amount);
 }

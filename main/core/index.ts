@@ -29,7 +29,8 @@ import { TablesDesk } from './tables/desk';
 import { tableHandlers } from './tables/handlers';
 import { startStoreLink, type StoreLink } from './store-link';
 import { storeModeHandlers } from './store-mode/handlers';
-import { storeModeCommands } from '../../bridge/store-mode/contract';
+import { kitchenHandlers, kitchenRoleGate } from './kitchen/handlers';
+import { STORE_MODE_READS } from '../../bridge/store-mode/contract';
 import { DayReports } from './staff/reports';
 import { zReportCsv } from './staff/report-csv';
 import { zReportDoc } from './staff/report-doc';
@@ -74,7 +75,7 @@ const PASSIVE_COMMANDS: ReadonlySet<CommandName> = new Set([
   'menu.snapshot', 'menu.search', 'orders.list', 'orders.get', 'printing.status', 'printing.preview', 'location.get', 'location.list',
   'shift.summary', 'shift.current', 'settings.get', 'credentials.oauthStatus', 'sync.status', 'session.pending', 'staff.session',
   'staff.list', 'staff.roster', 'reports.days', 'reports.z',
-  ...(Object.keys(storeModeCommands) as CommandName[]),
+  ...STORE_MODE_READS,
 ]);
 
 function maskSecret(value: string): string {
@@ -423,7 +424,10 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
   };
 
   /** Who may run a command: no one signed in → only the lock screen's; the auto-lock checked on each. */
+  const roleGate = kitchenRoleGate(config);
   const prepare: Prepare = async (command, payload) => {
+    const asDisplay = roleGate.context(command);
+    if (asDisplay) return asDisplay;
     const signedIn = staff.checkIdle();
     const open = PUBLIC_COMMANDS.has(command);
     if (!open && !signedIn) {
@@ -445,7 +449,8 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
 
   const handlers: Handlers = {
     ...tableHandlers(tables),
-    ...storeModeHandlers(() => storeLink, store),
+    ...storeModeHandlers(() => storeLink, { store, staff, cashier, settings, clock }),
+    ...kitchenHandlers(() => storeLink, { store, staff, cashier, settings, clock, config }),
     'menu.snapshot': () => cashier.menuSnapshot(),
     'menu.search': (p) => cashier.menuSearch(p),
     'menu.createItem': (p, c) => cashier.createMenuItem(p, c.act()),
@@ -462,6 +467,8 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     'orders.fireCourse': (p, c) => cashier.fireCourse(p, c.act()),
     'orders.transfer': (p, c) => cashier.transferOrder(p, c.act()),
     'orders.removeGratuity': (p, c) => cashier.removeGratuity(p, c.act()),
+    'orders.merge': (p, c) => cashier.mergeOrders(p, c.act()),
+    'orders.reopen': (p, c) => cashier.reopenOrder(p, c.act()),
     'payments.take': (p, c) => cashier.takePayment(p, c.act()),
     'payments.refund': (p, c) => cashier.refund(p, c.act()),
     'payments.refundItems': (p, c) => cashier.refundItems(p, c.act()),
@@ -687,7 +694,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     },
   };
 
-  const invoke = createInvoker(handlers, logger, prepare, { ledger: store.requests, runId: newId('run'), now: () => clock.now() });
+  const invoke = roleGate.guard(createInvoker(handlers, logger, prepare, { ledger: store.requests, runId: newId('run'), now: () => clock.now() }));
   await restartSync();
   await webhooks.apply(settings.effective().webhook, settings.effective().apiBaseUrl);
   // Store mode: this till's log served on the LAN, its peers' logs pulled into the replicas.
@@ -696,6 +703,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       storeMode: config.storeMode,
       tillName: config.storeMode.tillName || `Till ${settings.effective().checkout.tillLetter}`,
       store,
+      cashier,
       secrets,
       clock,
       logger,

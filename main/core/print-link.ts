@@ -2,7 +2,7 @@
 // own views as printing/'s documents, queued in the same transaction as the write that causes
 // them (store.printQueue), and the worker that prints them. With no printer configured nothing is
 // queued and the register works as before (docs/printing.md).
-import { gratuityLabel, gratuityShare, refundForUnits, DEFAULT_TIP_PERCENTS_BPS, tipBase, tipFor } from '../../bridge/checkout/index';
+import { gratuityLabel, gratuityPartWith, refundForUnits, DEFAULT_TIP_PERCENTS_BPS, tipBase, tipFor } from '../../bridge/checkout/index';
 import { mergeTaxLines, type NamedTaxAmount } from '../../bridge/checkout/tax-lines';
 import type { AppliedDiscount, Check, CheckoutRules, Location, Order, OrderGratuity, PrinterView, PrintingStatus, PrintJobView } from '../../bridge/contract';
 import { formatMoney } from '../../bridge/money';
@@ -184,9 +184,37 @@ export class PrintLink {
     return kitchenJobs({ orderId: doc.id, version: `fire-${course.id}`, doc: ticket, routing: this.setup.routing, defaultPrinter: this.#kitchenPrinter() });
   }
 
-  /** A cancelled order: VOID on every printer that had its tickets. */
+  /**
+   * Check `from` merged into `into` (now `after`): the kitchen already has what either check sent,
+   * so only what it has not seen prints: from's held lines of a course into has fired, as an ADD.
+   * Nothing prints for from's cancellation. The key names from: a check merges once.
+   */
+  forMergedOrder(into: OrderDoc, from: OrderDoc, after: OrderDoc, tillLetter: string, timeZone: string, locale = DEFAULT_LOCALE): NewPrintJob[] {
+    if (this.setup.kitchen.length === 0 && this.setup.receipt === null) return [];
+    const { added, voided } = diffKitchenLines([...this.#kitchenLines(into), ...this.#kitchenLines(from)], this.#kitchenLines(after));
+    const ticket = (variant: 'add' | 'void', lines: KitchenLine[]) =>
+      lines.length === 0 ? [] : kitchenJobs({ orderId: after.id, version: `merge-${from.id}:${variant}`, doc: this.#kitchenDoc(after, tillLetter, timeZone, locale, variant, lines), routing: this.setup.routing, defaultPrinter: this.#kitchenPrinter() });
+    return [...ticket('add', added), ...ticket('void', voided)];
+  }
+
+  /**
+   * The orders whose kitchen tickets an order's lines came with: itself and every check merged into
+   * it (and into those), so the printers that have its lines are known after a merge.
+   */
+  #kitchenHistoryOf(orderId: string): string[] {
+    const ids = [orderId];
+    for (let i = 0; i < ids.length; i += 1) {
+      for (const link of this.store.cashier.linksOf([ids[i]!])) {
+        if (link.kind === 'merged_into' && link.other_id === ids[i] && !ids.includes(link.order_id)) ids.push(link.order_id);
+      }
+    }
+    return ids;
+  }
+
+  /** A cancelled order: VOID on every printer that had its tickets (those of the checks merged into it too). */
   forCancelledOrder(doc: OrderDoc, tillLetter: string, timeZone: string, locale = DEFAULT_LOCALE): NewPrintJob[] {
-    const printers = [...new Set(this.store.printQueue.list({ orderId: doc.id }).filter((j) => j.kind.startsWith('kitchen')).map((j) => j.printer))];
+    const jobs = this.#kitchenHistoryOf(doc.id).flatMap((orderId) => this.store.printQueue.list({ orderId }));
+    const printers = [...new Set(jobs.filter((j) => j.kind.startsWith('kitchen')).map((j) => j.printer))];
     if (printers.length === 0) return [];
     return kitchenJobs({ orderId: doc.id, version: 'cancelled', doc: this.#kitchenDoc(doc, tillLetter, timeZone, locale, 'void', []), routing: this.setup.routing, defaultPrinter: this.#kitchenPrinter(), voidPrinters: printers });
   }
@@ -468,7 +496,7 @@ export function receiptDoc(
 function gratuityPrinted(gratuity: OrderGratuity, c: string, due: number | null, order: Order): NonNullable<ReceiptDoc['gratuity']> {
   const label = gratuityLabel(gratuity);
   const removed = gratuity.removed === null ? null : `Taken off by ${gratuity.removed.by?.name ?? 'a manager'}: ${gratuity.removed.reason}`;
-  const owed = due === null || gratuity.removed !== null ? 0 : gratuityShare(gratuity.charged, order.check.total, order.paidAmount, due);
+  const owed = due === null ? 0 : gratuityPartWith(gratuity, order.check.total, order.paidAmount, due);
   const amount = due === null ? gratuity.collected : owed;
   // Its tax, in proportion to what this paper shows of it.
   const tax = gratuity.tax > 0 && gratuity.charged > 0 ? Math.round((gratuity.tax * amount) / gratuity.charged) : 0;

@@ -1,10 +1,13 @@
 // Store mode in a running till (docs/store-mode.md): mints the till's identity from the store secret
 // and its own key, serves its log on the configured address, pulls each configured peer's log into
-// the store's replicas, and wakes its feed after each commit that appended to the log. Started by the
-// core's composition only when store mode is on; stop() ends every connection.
+// the store's replicas, applies the changes other tills forwarded to this till's orders (each once),
+// and wakes its feed after each commit that appended to the log. Started by the core's composition
+// only when store mode is on; stop() ends every connection.
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/log';
 import type { Store } from '../../store/index';
+import type { Cashier } from './cashier';
+import { ForwardInbox } from './store-mode/forward-inbox';
 import { joinAddress } from '../../store-mode/address';
 import { startFeedPuller, type FeedPuller } from '../../store-mode/feed-client';
 import { startFeedServer, type FeedServer } from '../../store-mode/feed-server';
@@ -22,6 +25,8 @@ export interface StoreLinkOptions {
   /** The name this till goes by in its store (the configured one, or "Till" and its letter). */
   tillName: string;
   store: Store;
+  /** Applies the changes other tills forward to this till's orders, as its own cashier's. */
+  cashier: Cashier;
   secrets: SecretStore;
   clock: Clock;
   logger: Logger;
@@ -89,7 +94,7 @@ class PeerFollower {
 
   constructor(
     address: string,
-    private readonly link: { identity: TillIdentity; pins: TillPins; options: StoreLinkOptions },
+    private readonly link: { identity: TillIdentity; pins: TillPins; options: StoreLinkOptions; inbox: ForwardInbox },
   ) {
     this.#status = { address, tillId: null, name: null, lastHeardAt: null, refusals: emptyRefusalCounts(), logReplacements: 0, problem: null };
     this.#following = this.#follow();
@@ -123,7 +128,7 @@ class PeerFollower {
   }
 
   #pull(origin: string): FeedPuller {
-    const { identity, pins, options } = this.link;
+    const { identity, pins, options, inbox } = this.link;
     const { store, clock } = options;
     return startFeedPuller({
       identity,
@@ -135,7 +140,9 @@ class PeerFollower {
       sink: {
         cursor: (from) => store.replicas.cursor(from),
         apply: (from, page) => {
-          const cursor = store.replicas.apply(from, page.logId, page.entries, clock.now());
+          const cursor = store.replicas.apply(from, page.logId, page.entries, clock.now(), identity.tillId);
+          // After the page's commit: forwards it brought are each applied in a transaction of their own.
+          inbox.schedule();
           options.onReplicated?.();
           return cursor;
         },
@@ -171,7 +178,10 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
   const listen = joinAddress(storeMode.listen);
   const server: FeedServer = await startFeedServer({ identity, source: ownLog(store, identity.tillId), pins, ...storeMode.listen, logger });
   const stopWaking = store.log.onAppended(() => server.appended(identity.tillId));
-  const peers = storeMode.peers.map((address) => new PeerFollower(joinAddress(address), { identity, pins, options }));
+  const inbox = new ForwardInbox({ store, cashier: options.cashier, clock: options.clock, logger });
+  // Forwards received before a stop (or a crash) and not answered yet.
+  inbox.schedule();
+  const peers = storeMode.peers.map((address) => new PeerFollower(joinAddress(address), { identity, pins, options, inbox }));
   logger.info({ event: 'store-mode.started', tillId: identity.tillId, tillName: identity.tillName, listen, port: server.port, peers: storeMode.peers.length }, 'store mode on');
 
   return {
@@ -185,6 +195,7 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
     }),
     async stop() {
       stopWaking();
+      inbox.stop();
       await Promise.all(peers.map((peer) => peer.stop()));
       await server.close();
     },

@@ -93,6 +93,15 @@ export interface OrderContext {
   staff: { orders: ReadonlyMap<string, StaffRef>; payments: ReadonlyMap<string, StaffRef>; refunds: ReadonlyMap<string, StaffRef> };
   /** The cloud's word for orders it holds in a state this terminal does not know ("voided"), by id. */
   cloudStatuses: ReadonlyMap<string, string>;
+  /** The till's links between checks (merged, reopened), by the id of the check that shows each. */
+  links: OrderLinkViews;
+}
+
+/** What a check shows of its links to others (Order's mergedInto, reopened, reopenOf), by order id. */
+export interface OrderLinkViews {
+  mergedInto: ReadonlyMap<string, NonNullable<Order['mergedInto']>>;
+  reopened: ReadonlyMap<string, NonNullable<Order['reopened']>>;
+  reopenOf: ReadonlyMap<string, NonNullable<Order['reopenOf']>>;
 }
 
 function refundViews(paymentId: string, ctx: OrderContext): Refund[] {
@@ -172,6 +181,11 @@ function refundStateOf(paid: number, refunded: number): RefundState {
   return refunded >= paid ? 'full' : 'partial';
 }
 
+/** How screens and paper name an order: its number, else the end of its id. */
+export function orderLabel(doc: Pick<OrderDoc, 'id' | 'number'>): string {
+  return doc.number ?? `#${doc.id.slice(-4).toUpperCase()}`;
+}
+
 export function orderView(doc: OrderDoc, ctx: OrderContext): Order {
   const payments = paymentViews(doc.id, ctx);
   const live = payments.filter((p) => p.status !== 'failed');
@@ -187,7 +201,7 @@ export function orderView(doc: OrderDoc, ctx: OrderContext): Order {
   return {
     id: doc.id,
     number: doc.number,
-    label: doc.number ?? `#${doc.id.slice(-4).toUpperCase()}`,
+    label: orderLabel(doc),
     businessDay: doc.business_day,
     service: { type: doc.service?.type ?? null, table: doc.service?.table ?? null, guests: doc.service?.guests ?? null },
     channel: doc.channel,
@@ -229,5 +243,8 @@ export function orderView(doc: OrderDoc, ctx: OrderContext): Order {
     syncState: syncStateOf(ctx.outbox, 'order', doc.id),
     staff: ctx.staff.orders.get(doc.id) ?? null,
     courses: (doc.courses ?? []).map((c) => ({ course: c.course, state: c.state })),
+    mergedInto: ctx.links.mergedInto.get(doc.id) ?? null,
+    reopened: ctx.links.reopened.get(doc.id) ?? null,
+    reopenOf: ctx.links.reopenOf.get(doc.id) ?? null,
   };
 }

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { describePercent, gratuityShare, tipBase } from '../../bridge/checkout';
+import { describePercent, gratuityPartWith, tipBase } from '../../bridge/checkout';
 import { DEFAULT_CONFIRM_CHARGE_ABOVE, type CheckoutRules, type Order, type Payment, type PaymentMethod } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { BridgeCallError } from '../lib/bridge-client';
@@ -76,7 +76,7 @@ export function PaymentDialog({
   const tipRead = tipsAllowed ? readTip(tipChoice, tipOn, currency) : { tip: 0, error: null };
   // A large party's gratuity rides on each payment in proportion to what it pays, cash too (the core checks it).
   const gratuity = order.gratuity !== null && order.gratuity.removed === null ? order.gratuity : null;
-  const gratuityPart = gratuity === null ? 0 : gratuityShare(gratuity.charged, order.check.total, order.paidAmount, amount);
+  const gratuityPart = gratuityPartWith(gratuity, order.check.total, order.paidAmount, amount);
   const tip = gratuityPart + (tipRead.tip ?? 0);
   const charge = amount + tip;
   const tenderedShown = tenderedText ?? toAmountText(charge, digits);

@@ -8,6 +8,7 @@ import { PaymentDialog } from '../components/PaymentDialog';
 import { useReasonChoice } from '../components/ReasonChoice';
 import { ReceiptDialog } from '../components/ReceiptDialog';
 import { REFUND_REASONS, RefundDialog } from '../components/RefundDialog';
+import { AddToReopenedDialog, ReopenDialog } from '../components/ReopenDialog';
 import { WalkoutDialog } from '../components/WalkoutDialog';
 import { describeDiscount } from '../lib/discounts';
 import { businessDayStart, nextDay } from '../../bridge/business-day';
@@ -109,6 +110,38 @@ function CancelOrderDialog({ order, onClose, onCancelled }: { order: Order; onCl
   );
 }
 
+/**
+ * How a check is tied to others: merged into one ("Merged into A12"), reopened ("Reopened by Maria:
+ * forgot the dessert", with its linked check), opened by a reopening ("Reopened from #A12"). Each
+ * linked check is a button that shows it.
+ */
+function OrderLinks({ order, onPick }: { order: Order; onPick: (id: string) => void }) {
+  const link = (ref: { id: string; label: string }) => (
+    <button type="button" className="link" onClick={() => onPick(ref.id)}>
+      {ref.label}
+    </button>
+  );
+  const reopened = order.reopened;
+  return (
+    <>
+      {order.mergedInto ? <p className="order-link" data-testid="order-merged">Merged into {link(order.mergedInto)}</p> : null}
+      {reopened ? (
+        <p className="order-link" data-testid="order-reopened">
+          Reopened by {reopened.by?.name ?? 'someone'}
+          {reopened.approvedBy ? ` (approved by ${reopened.approvedBy.name})` : ''}: {reopened.reason}
+          {reopened.linked ? <> · added on {link(reopened.linked)}</> : ' · nothing added yet'}
+        </p>
+      ) : null}
+      {order.reopenOf ? (
+        <p className="order-link" data-testid="order-reopen-of">
+          Reopened from {order.reopenOf.label.startsWith('#') ? '' : '#'}
+          {link(order.reopenOf)}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 /** What a day of the date filter is: the business day, from its turn to the next, where the location is. */
 function BusinessDayNote({ day }: { day: string }) {
   const place = useTimePlace();
@@ -139,7 +172,7 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
     ['orders.changed'],
   );
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [dialog, setDialog] = useState<'pay' | 'refund' | 'cancel' | 'walkout' | 'receipt' | 'gratuity' | null>(null);
+  const [dialog, setDialog] = useState<'pay' | 'refund' | 'cancel' | 'walkout' | 'receipt' | 'gratuity' | 'reopen' | 'add' | null>(null);
   const [error, setError] = useState<string | null>(null);
   /** What the last action on the selected order did ("Refunded $2.00 …"), until another is picked. */
   const [notice, setNotice] = useState<string | null>(null);
@@ -243,6 +276,13 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
             <p className="order-service">
               <ServiceCell order={selected} />
             </p>
+            <OrderLinks
+              order={selected}
+              onPick={(id) => {
+                setSelectedId(id);
+                setNotice(null);
+              }}
+            />
             <ul className="detail-lines">
               {selected.lines.map((line, index) => (
                 <li key={index}>
@@ -339,6 +379,16 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
                   ) : null}
                 </>
               ) : null}
+              {selected.displayState === 'completed' && selected.reopened === null ? (
+                <button type="button" className="secondary big" onClick={() => setDialog('reopen')}>
+                  Reopen…
+                </button>
+              ) : null}
+              {selected.reopened !== null && selected.reopened.linked === null ? (
+                <button type="button" className="secondary big" onClick={() => setDialog('add')}>
+                  Add items…
+                </button>
+              ) : null}
               {selected.payments.some((p) => p.status !== 'failed' && p.amount > p.refundedAmount) ? (
                 <button type="button" className="secondary big" onClick={() => setDialog('refund')}>
                   Refund
@@ -384,6 +434,28 @@ export function Orders({ onEdit, checkout }: { onEdit: (order: Order) => void; c
             setDialog(null);
             setError(null);
             setNotice(`The gratuity is off order ${selected.label}.`);
+          }}
+        />
+      ) : null}
+      {selected && dialog === 'reopen' ? (
+        <ReopenDialog
+          order={selected}
+          onClose={() => setDialog(null)}
+          onReopened={() => {
+            setDialog(null);
+            setError(null);
+            setNotice(`Check ${selected.label} is reopened: refund what comes off here, or add items on a new check.`);
+          }}
+        />
+      ) : null}
+      {selected && dialog === 'add' ? (
+        <AddToReopenedDialog
+          order={selected}
+          onClose={() => setDialog(null)}
+          onAdded={() => {
+            setDialog(null);
+            setError(null);
+            setNotice(`The items are on a new check${selected.service.table ? ` at table ${selected.service.table}` : ''}, linked to ${selected.label}: take its payment there.`);
           }}
         />
       ) : null}

@@ -415,6 +415,23 @@ function ReportBody({ report }: { report: ZReport }) {
         foot={[`${report.walkouts.count} ${report.walkouts.count === 1 ? 'walkout' : 'walkouts'}`, '', '', '', m(report.walkouts.total), m(report.walkouts.paid), m(report.walkouts.unpaid)]}
         empty="No order was closed unpaid."
       />
+      {report.reopened.checks > 0 ? (
+        <ReportTable
+          title="Reopened checks (already in sales and refunds)"
+          testId="report-reopened"
+          columns={[
+            { label: 'Order' },
+            { label: 'Added on' },
+            { label: 'Reopened by' },
+            { label: 'Approved by' },
+            { label: 'Reason' },
+            { label: 'Added', num: true },
+            { label: 'Refunded since', num: true },
+          ]}
+          rows={report.reopened.orders.map((r) => [r.label, r.linkedLabel ?? '—', r.staff?.name ?? '—', r.approvedBy?.name ?? '—', r.reason, m(r.added), m(r.refunded)])}
+          foot={[`${report.reopened.checks} reopened`, '', '', '', '', m(report.reopened.added), m(report.reopened.refunded)]}
+        />
+      ) : null}
 
       <ReportTable
         title="By tender"

@@ -10,6 +10,7 @@ import { money, readAmount, readWholeNumber, toAmountText } from '../lib/format'
 import { describeError, useBridge, useQuery } from '../lib/hooks';
 import { splitRefusal } from '../lib/issues';
 import { useSession } from '../lib/session';
+import { CoursesEditor } from '../tables/CoursesEditor';
 
 type DrawerMode = SettingsView['drawerMode'];
 const DRAWER_MODES: { mode: DrawerMode; label: string }[] = [
@@ -19,8 +20,8 @@ const DRAWER_MODES: { mode: DrawerMode; label: string }[] = [
 
 /**
  * Settings as the signed-in person may see them: the owner everything; a manager the store's
- * settings (payments, checkout, tax, printing, the drawer, auto-lock); a cashier what the till is
- * set to, read-only.
+ * settings (payments, checkout, tax, printing, the drawer, auto-lock) and, as whoever may lay out
+ * the floor, the courses; a cashier what the till is set to, read-only.
  */
 /** `resetDone`: the terminal was reset since the app opened (App keeps it: the reset locks the till, which unmounts this screen). */
 export function Settings({ currency, resetDone = false }: { currency: string; resetDone?: boolean }) {
@@ -151,6 +152,7 @@ function SettingsForm({ settings, currency, system, store, oauthMessage, message
       {store ? <StoreForm settings={settings} currency={currency} setMessage={setMessage} /> : null}
       {store ? <CheckoutSettings settings={settings} currency={currency} onSaved={saved('Checkout settings saved.')} /> : null}
       {store ? <PrintingSettings settings={settings} onSaved={saved('Printing settings saved.')} /> : null}
+      {can('floor.edit') ? <CoursesEditor card /> : null}
       {can('staff.manage') ? (
         <section className="card" aria-label="Staff and PINs">
           <h2>Staff and PINs</h2>

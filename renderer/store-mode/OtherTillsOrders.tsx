@@ -1,10 +1,11 @@
 // "At other tills": the other tills' open orders as this till holds them in store mode, under the
-// till's own list on the Orders screen. Read only for now: a change is made on the till that owns
-// the order (forwarding comes later, docs/store-mode.md). Nothing at all, and no polling, when store
-// mode is off.
+// till's own list on the Orders screen, each with what this till can do to it (OtherTillActions.tsx:
+// sent to the order's till, which applies it) and the changes it sent that are still waiting or were
+// refused. Nothing at all, and no polling, when store mode is off.
 import type { StoreModeOrder } from '../../bridge/store-mode/contract';
 import { ErrorNote } from '../components/Dialog';
 import { money } from '../lib/format';
+import { ForwardNotes, ForwardsElsewhere, OtherTillActions } from './OtherTillActions';
 import { STORE_REFRESH_MS, useStoreModeOn, useStoreModeRead } from './polling';
 import { tillName } from './till-words';
 
@@ -29,12 +30,12 @@ function matchesSearch(order: StoreModeOrder, search: string): boolean {
 }
 
 function OtherTillsList({ search }: { search: string }) {
-  const { data, error } = useStoreModeRead('storeMode.orders', STORE_REFRESH_MS);
+  const { data, error, reload } = useStoreModeRead('storeMode.orders', STORE_REFRESH_MS);
   const orders = (data?.orders ?? []).filter((order) => matchesSearch(order, search));
   return (
     <section className="other-tills" aria-label="At other tills" data-testid="other-tills">
       <h2>At other tills</h2>
-      <p className="muted">Open orders of the other tills in this store. Read only here: changes are made on the till that owns the order, for now.</p>
+      <p className="muted">Open orders of the other tills in this store. A change made here is sent to the till that owns the order and made there.</p>
       <ErrorNote message={error} />
       {orders.length > 0 ? (
         <table className="table">
@@ -45,6 +46,7 @@ function OtherTillsList({ search }: { search: string }) {
               <th scope="col">Total</th>
               <th scope="col">Paid</th>
               <th scope="col">Till</th>
+              <th scope="col">Actions</th>
             </tr>
           </thead>
           <tbody>
@@ -59,6 +61,10 @@ function OtherTillsList({ search }: { search: string }) {
                 <td>
                   <span className="other-till-name">{tillName(order.ownerTillName, order.ownerTillId)}</span>
                   {order.reachedCloud ? null : <span className="badge sync-pending">Not in the cloud yet</span>}
+                  <ForwardNotes order={order} />
+                </td>
+                <td>
+                  <OtherTillActions order={order} onSent={reload} />
                 </td>
               </tr>
             ))}
@@ -67,6 +73,7 @@ function OtherTillsList({ search }: { search: string }) {
       ) : data ? (
         <p className="muted empty">{data.orders.length === 0 ? 'No open orders at the other tills.' : 'No order of the other tills matches the search.'}</p>
       ) : null}
+      <ForwardsElsewhere forwards={data?.forwardsElsewhere ?? []} />
     </section>
   );
 }

@@ -1,10 +1,10 @@
 // Store mode's reads, asked again on a timer: the bridge has no event yet for a page of another
 // till's log being applied, so a screen showing the store asks every few seconds while it is shown.
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { CommandInput, CommandResult } from '../../bridge/contract';
 import { describeError, useBridge } from '../lib/hooks';
 
-type StoreModeRead = 'storeMode.status' | 'storeMode.orders';
+type StoreModeRead = 'storeMode.status' | 'storeMode.orders' | 'storeMode.forwards';
 
 /** How often a shown store view asks again. */
 export const STORE_REFRESH_MS = 2_000;
@@ -12,18 +12,20 @@ export const STORE_REFRESH_MS = 2_000;
 /**
  * `command` now, then again `everyMs` after each answer while mounted (never two at once); `null`
  * asks once. Keeps the last good answer, and when it came (what "2 min ago" counts from), while the
- * next one is on its way.
+ * next one is on its way. `reload()` asks at once (after this till changed what it shows).
  */
-export function useStoreModeRead<C extends StoreModeRead>(command: C, everyMs: number | null): { data: CommandResult<C> | null; receivedAt: number | null; error: string | null } {
+export function useStoreModeRead<C extends StoreModeRead>(command: C, everyMs: number | null): { data: CommandResult<C> | null; receivedAt: number | null; error: string | null; reload: () => void } {
   const client = useBridge();
   const [answer, setAnswer] = useState<{ data: CommandResult<C>; receivedAt: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [asked, setAsked] = useState(0);
+  const reload = useCallback(() => setAsked((n) => n + 1), []);
   useEffect(() => {
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const load = () => {
       client
-        // Both reads take an empty payload.
+        // The reads take an empty payload.
         .call(command, {} as CommandInput<C>)
         .then(
           (value) => {
@@ -44,8 +46,8 @@ export function useStoreModeRead<C extends StoreModeRead>(command: C, everyMs: n
       live = false;
       clearTimeout(timer);
     };
-  }, [client, command, everyMs]);
-  return { data: answer?.data ?? null, receivedAt: answer?.receivedAt ?? null, error };
+  }, [client, command, everyMs, asked]);
+  return { data: answer?.data ?? null, receivedAt: answer?.receivedAt ?? null, error, reload };
 }
 
 /** Whether this till is in store mode (asked once: it changes only with a restart); null until known. */

@@ -1,5 +1,5 @@
-// The store's courses, edited by a manager in the floor editor (docs/tables.md, "Seats and courses"):
-// rename, reorder, remove, add, then Save. The list is saved whole; a refusal is said next to the
+// The store's courses, edited by a manager in the floor editor and in Settings (docs/tables.md,
+// "Seats and courses"): rename, reorder, remove, add, then Save. The list is saved whole; a refusal is said next to the
 // name it is about (or under the list) and nothing is saved.
 import { useId, useState } from 'react';
 import { COURSE_LIMITS, type Course } from '../../bridge/tables/contract';
@@ -13,12 +13,13 @@ type Row = { key: string; id?: string; name: string };
 let rowCounter = 0;
 const rowOf = (course: Course): Row => ({ key: course.id, id: course.id, name: course.name });
 
-export function CoursesEditor() {
+/** `card`: a card of its own, styled as its neighbours (Settings), rather than the last part of a panel (the floor editor). */
+export function CoursesEditor({ card = false }: { card?: boolean }) {
   const { data: courses } = useQuery('tables.courses', {}, ['courses.changed']);
-  return courses ? <CourseList key={courses.map((c) => `${c.id}:${c.name}`).join('|')} courses={courses} /> : null;
+  return courses ? <CourseList key={courses.map((c) => `${c.id}:${c.name}`).join('|')} courses={courses} card={card} /> : null;
 }
 
-function CourseList({ courses }: { courses: readonly Course[] }) {
+function CourseList({ courses, card }: { courses: readonly Course[]; card: boolean }) {
   const client = useBridge();
   const id = useId();
   const [rows, setRows] = useState<Row[]>(() => courses.map(rowOf));
@@ -55,7 +56,7 @@ function CourseList({ courses }: { courses: readonly Course[] }) {
   };
 
   return (
-    <section className="courses-editor" aria-label="Courses">
+    <section className={card ? 'card' : 'courses-editor'} aria-label="Courses">
       <h2>Courses</h2>
       <p className="muted">In serving order. A course an open check uses cannot be removed.</p>
       <ol className="courses-list">

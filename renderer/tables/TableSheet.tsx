@@ -5,9 +5,10 @@ import { formatAge, money } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
 import { STATE_NAMES } from './floor-text';
 import { GiveCheck } from './GiveCheck';
+import { MergeCheck } from './MergeCheck';
 import { MoveCheck } from './MoveCheck';
 
-/** A table's checks and what can be done with it: open a check, move it or give it to another server, start another, print the bill, clear it. */
+/** A table's checks and what can be done with it: open a check, move it, give it to another server or merge it into another check, start another, print the bill, clear it. */
 export function TableSheet({
   table,
   tables,
@@ -18,7 +19,7 @@ export function TableSheet({
   onNewCheck,
 }: {
   table: TableView;
-  /** Every table of the floor: where a check can be moved. */
+  /** Every table of the floor: where a check can be moved, and the checks it can be merged into. */
   tables: readonly TableView[];
   currency: string;
   now: number;
@@ -30,8 +31,10 @@ export function TableSheet({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
-  /** A check being moved to another table or given to another server. */
-  const [moving, setMoving] = useState<{ orderId: string; to: 'table' | 'server' } | null>(null);
+  /** A check being moved to another table, given to another server or merged into another check. */
+  const [moving, setMoving] = useState<{ orderId: string; to: 'table' | 'server' | 'check' } | null>(null);
+  /** Whether another open check is on the floor for this one to merge into. */
+  const canMerge = (orderId: string) => [table, ...tables].some((t) => t.checks.some((c) => c.orderId !== orderId));
   const movingCheck = table.checks.find((c) => c.orderId === moving?.orderId) ?? null;
   const run = async (command: 'tables.printBill' | 'tables.clear', said: string) => {
     setBusy(true);
@@ -66,11 +69,28 @@ export function TableSheet({
               <button type="button" className="big" aria-label={`Give ${c.label} to another server`} onClick={() => setMoving({ orderId: c.orderId, to: 'server' })}>
                 Give…
               </button>
+              {canMerge(c.orderId) ? (
+                <button type="button" className="big" aria-label={`Merge ${c.label} into another check`} onClick={() => setMoving({ orderId: c.orderId, to: 'check' })}>
+                  Merge…
+                </button>
+              ) : null}
             </li>
           ))}
         </ul>
       )}
-      {movingCheck && moving?.to === 'server' ? (
+      {movingCheck && moving?.to === 'check' ? (
+        <MergeCheck
+          key={movingCheck.orderId}
+          check={movingCheck}
+          from={table}
+          tables={tables}
+          onCancel={() => setMoving(null)}
+          onMerged={(into) => {
+            setMoving(null);
+            setDone(`${movingCheck.label} is merged into ${into}.`);
+          }}
+        />
+      ) : movingCheck && moving?.to === 'server' ? (
         <GiveCheck
           key={movingCheck.orderId}
           check={movingCheck}

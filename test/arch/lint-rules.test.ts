@@ -213,6 +213,49 @@ describe('architecture rules', () => {
     });
   });
 
+  it('keep the kitchen room a room: its deps and store mode’s forwarding only, opened by the core, its bridge shapes and its screen apart', () => {
+    const room = {
+      'main/core/errors.ts': 'export const e = 1;\n',
+      'main/core/store-mode/forwarding.ts': 'export const f = 1;\n',
+      'main/config/schema.ts': 'export const s = 1;\n',
+      'printing/routing.ts': 'export const r = 1;\n',
+      'bridge/kitchen/contract.ts': 'export const kc = 1;\n',
+      'main/core/kitchen/desk.ts':
+        "import { e } from '../errors';\nimport { f } from '../store-mode/forwarding';\nimport { s } from '../../config/schema';\nimport { r } from '../../../printing/routing';\nimport { kc } from '../../../bridge/kitchen/contract';\nexport const d = e + f + s + r + kc;\n",
+      'main/core/index.ts': "import { d } from './kitchen/desk';\nexport const k = d;\n",
+      'renderer/lib/hooks.ts': 'export const h = 1;\n',
+      'renderer/kitchen/KitchenApp.tsx': "import { h } from '../lib/hooks';\nimport { kc } from '../../bridge/kitchen/contract';\nexport const a = h + kc;\n",
+      'renderer/main.tsx': "import { a } from './kitchen/KitchenApp';\nexport const m = a;\n",
+    };
+    expect(rulesFired(room)).toEqual([]);
+    // One cruise for every forbidden import out of the room and into it: each file's rules, keyed by file.
+    const forbidden: Record<string, string> = {
+      'main/core/cashier.ts': 'export const c = 1;\n',
+      'sync/engine.ts': 'export const y = 1;\n',
+      'main/core/kitchen/uses-cashier.ts': "import { c } from '../cashier';\nexport const u = c;\n",
+      'main/core/kitchen/uses-sync.ts': "import { y } from '../../../sync/engine';\nexport const u = y;\n",
+      'main/core/kitchen/desk.ts': 'export const d = 1;\n',
+      'main/core/tables/uses-room.ts': "import { d } from '../kitchen/desk';\nexport const u = d;\n",
+      'bridge/money.ts': 'export const m = 1;\n',
+      'bridge/kitchen/contract.ts': "import { m } from '../money';\nexport const kc = m;\n",
+      'renderer/screens/Register.tsx': 'export const r = 1;\n',
+      'renderer/kitchen/uses-register.tsx': "import { r } from '../screens/Register';\nexport const u = r;\n",
+      'renderer/kitchen/KitchenApp.tsx': 'export const a = 1;\n',
+      'renderer/App.tsx': "import { a } from './kitchen/KitchenApp';\nexport const u = a;\n",
+    };
+    const fired: Record<string, string[]> = {};
+    for (const v of violationsFor(forbidden)) (fired[v.from] ??= []).push(v.rule.name);
+    for (const rules of Object.values(fired)) rules.sort();
+    expect(fired).toEqual({
+      'main/core/kitchen/uses-cashier.ts': ['kitchen-room-through-its-deps'],
+      'main/core/kitchen/uses-sync.ts': ['kitchen-room-through-its-deps'],
+      'main/core/tables/uses-room.ts': ['kitchen-room-opened-by-the-core', 'tables-room-through-its-deps'],
+      'bridge/kitchen/contract.ts': ['kitchen-bridge-stands-alone'],
+      'renderer/kitchen/uses-register.tsx': ['kitchen-screen-its-own-app'],
+      'renderer/App.tsx': ['kitchen-screen-opened-by-main'],
+    });
+  });
+
   it('keep tests out of production code', () => {
     expect(
       rulesFired({

@@ -3,7 +3,7 @@
 // that whatever the payments, their parts add up to the gratuity to the unit.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gratuityApplies, gratuityOf, gratuityShare, type AutoGratuityRule } from '../../bridge/checkout/gratuity';
+import { gratuityApplies, gratuityOf, gratuityPartWith, gratuityShare, type AutoGratuityRule } from '../../bridge/checkout/gratuity';
 import { CheckoutError, type PricingRules } from '../../bridge/checkout';
 
 const RULE: AutoGratuityRule = { name: 'Gratuity 18%', percentBps: 1800, minGuests: 8, taxClass: null };
@@ -67,4 +67,33 @@ describe('automatic gratuity', () => {
       }),
     );
   });
+
+  it('asks the payments after a gratuity grew for all that the earlier ones did not carry (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5_000_000 }),
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 1_000 }), fc.integer({ min: 0, max: 3_000 })), { minLength: 1, maxLength: 12 }),
+        (total, steps) => {
+          // Each payment pays its weight of the check; before it, the gratuity may be any size (a party
+          // reaching the threshold, a check merged in): it ends at the last step's.
+          const sum = steps.reduce((a, [w]) => a + w, 0);
+          const payments = steps.map(([w]) => Math.floor((total * w) / sum));
+          payments[payments.length - 1]! += total - payments.reduce((a, b) => a + b, 0);
+          let paid = 0;
+          let collected = 0;
+          let charged = 0;
+          payments.forEach((amount, i) => {
+            charged = Math.max(charged, Math.floor((total * steps[i]![1]) / 10_000));
+            const part = gratuityPartWith({ charged, collected, removed: null }, total, paid, amount);
+            expect(part).toBeGreaterThanOrEqual(0);
+            collected += part;
+            paid += amount;
+          });
+          expect(collected).toBe(charged);
+          expect(gratuityPartWith({ charged, collected, removed: { reason: 'regulars' } }, total, 0, total)).toBe(0);
+        },
+      ),
+    );
+  });
 });
+

@@ -132,6 +132,17 @@ const ROWS: Row[] = [
     payload: (id: string) => ({ id, reason: 'Regulars: the owner says so' }),
   }),
   row({
+    label: 'reopening a closed check',
+    permission: 'orders.reopen',
+    setup: async (c) => {
+      const { orderId } = await cashSale(c);
+      await ok(c.t.core, 'orders.fulfil', { id: orderId });
+      return orderId;
+    },
+    command: 'orders.reopen',
+    payload: (id: string) => ({ id, reason: 'Forgot the dessert' }),
+  }),
+  row({
     label: 'cancelling an order',
     permission: 'order.void',
     setup: async (c, actor) => place(c, actor),
@@ -159,6 +170,14 @@ const ROWS: Row[] = [
     setup: async (c) => place(c, 'cashier'),
     command: 'orders.update',
     payload: (id: string) => ({ id, notes: 'by the window' }),
+  }),
+  row({
+    label: "merging another cashier's checks",
+    permission: 'order.adopt',
+    actAs: { cashier: 'cashier2' },
+    setup: async (c) => ({ into: await place(c, 'cashier'), from: await place(c, 'cashier') }),
+    command: 'orders.merge',
+    payload: (s: { into: string; from: string }) => ({ into: s.into, from: s.from }),
   }),
   row({
     label: "charging another cashier's order",
@@ -426,6 +445,8 @@ for (const r of ROWS) {
 const PUBLIC = new Set<CommandName>([
   'staff.session', 'staff.signIn', 'staff.setupOwner', 'staff.liftLockout', 'staff.lock', 'staff.activity',
   'sync.status', 'printing.status', 'settings.get', 'location.get', 'menu.snapshot', 'storeMode.status',
+  // The page asks it before anyone signs in, to choose the register or the kitchen display.
+  'kitchen.display',
 ]);
 
 /** A valid payload for every command in the contract (typed over CommandName: a new command must be added here). */
@@ -443,6 +464,8 @@ const SAMPLE: Record<CommandName, unknown> = {
   'orders.fulfil': { id: 'ord_x' },
   'orders.cancel': { id: 'ord_x', reason: 'Rung up by mistake', managerPin: STAFF.manager.pin },
   'orders.removeGratuity': { id: 'ord_x', reason: 'Regulars', managerPin: STAFF.manager.pin },
+  'orders.merge': { into: 'ord_x', from: 'ord_y', managerPin: STAFF.manager.pin },
+  'orders.reopen': { id: 'ord_x', reason: 'Forgot the dessert', managerPin: STAFF.manager.pin },
   'payments.take': { orderId: 'ord_x', method: 'cash', amount: 100 },
   'payments.refund': { paymentId: 'pay_x', amount: 100, reason: 'other', note: 'Cold soup', managerPin: STAFF.manager.pin },
   'payments.refundItems': { orderId: 'ord_x', items: [{ lineIndex: 0, quantity: 1 }], reason: 'other', note: 'Cold soup' },
@@ -468,6 +491,12 @@ const SAMPLE: Record<CommandName, unknown> = {
   'tables.courses': {},
   'storeMode.status': {},
   'storeMode.orders': {},
+  'storeMode.forwards': {},
+  'kitchen.display': {},
+  'kitchen.tickets': {},
+  'kitchen.bump': { orderId: 'ord_x' },
+  'kitchen.recall': { orderId: 'ord_x' },
+  'storeMode.changeOrder': { orderId: 'ord_elsewhere', change: { kind: 'fulfil' } },
   'tables.saveCourses': { courses: [{ name: 'Drinks' }, { name: 'Mains' }], managerPin: STAFF.manager.pin },
   'orders.holdCourse': { id: 'ord_x', course: 'course_mains' },
   'orders.fireCourse': { id: 'ord_x', course: 'course_mains' },
@@ -519,7 +548,8 @@ describe('a locked till', () => {
     for (const [name, payload] of Object.entries(SAMPLE)) expect(commands[name as CommandName].payload.safeParse(payload).success, name).toBe(true);
   });
 
-  const locked = (Object.keys(commands) as CommandName[]).filter((name) => !PUBLIC.has(name));
+  // A register refuses the kitchen's commands signed in or not (test/kitchen/role-gate.test.ts).
+  const locked = (Object.keys(commands) as CommandName[]).filter((name) => !PUBLIC.has(name) && !name.startsWith('kitchen.'));
   it.each(locked)('refuses %s with needs_sign_in and changes nothing', async (name) => {
     const before = snapshot(t.dataDir, { guard: true, audit: true });
     const error = refusal(await t.raw(name, SAMPLE[name]));

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ZReport, type PaymentMethod, type PaymentStatus, type ShiftView, type StaffRef, type SyncState } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
-import type { DayOpenCheck, DayPayment, DayRecords, DayRefund, DaySale, DaySaleLine, DayVoid, DayWalkout } from '../../main/core/staff/day-records';
+import type { DayOpenCheck, DayPayment, DayRecords, DayRefund, DayReopening, DaySale, DaySaleLine, DayVoid, DayWalkout } from '../../main/core/staff/day-records';
 import { majorUnits, ratePercent, zReportCsv } from '../../main/core/staff/report-csv';
 import { NOT_COMPLETE_TEXT, zReportDoc } from '../../main/core/staff/report-doc';
 import { buildZReport, NOT_RECORDED_STAFF } from '../../main/core/staff/z-report';
@@ -178,6 +178,16 @@ const rawWalkout = fc.record({
   label: fc.string({ maxLength: 4 }),
 });
 
+/** A closed check reopened on the day: `linked` an index into the day's sales (past them: nothing added yet, or not sold yet). */
+const rawReopening = fc.record({
+  original: fc.nat(40),
+  linked: fc.option(fc.nat(40), { nil: null }),
+  refunded: fc.integer({ min: 0, max: 5_000 }),
+  staff: staffIndex,
+  approver: fc.option(fc.nat(3), { nil: null }),
+  reason: fc.string({ minLength: 1, maxLength: 30 }),
+});
+
 type RawSale = typeof rawSale extends fc.Arbitrary<infer R> ? R : never;
 
 function makeSale(raw: RawSale, i: number, staff: StaffRef | null): DaySale {
@@ -240,6 +250,7 @@ const dayRecords: fc.Arbitrary<DayRecords> = fc
     shifts: fc.array(rawShift, { maxLength: 3 }),
     openChecks: fc.array(rawOpenCheck, { maxLength: 4 }),
     walkouts: fc.array(rawWalkout, { maxLength: 3 }),
+    reopenings: fc.array(rawReopening, { maxLength: 3 }),
     allSynced: fc.boolean(),
   })
   .map((raw) => {
@@ -271,6 +282,11 @@ const dayRecords: fc.Arbitrary<DayRecords> = fc
       const paid = partOf(w.total, w.paidPpm);
       return { orderId: `walk_${i}`, label: w.label, total: w.total, paid, unpaid: w.total - paid, reason: w.reason, staff: who(w.staff), approvedBy: who(w.approver) };
     });
+    // A check is reopened once: one reopening per original.
+    const reopenings: DayReopening[] = [...new Map(raw.reopenings.map((r) => [r.original, r])).values()].map((r) => {
+      const linked = r.linked === null ? undefined : sales[r.linked];
+      return { ...order(r.original), label: order(r.original).orderLabel, linkedId: linked?.orderId ?? null, linkedLabel: linked?.label ?? null, reason: r.reason, refunded: r.refunded, staff: who(r.staff), approvedBy: who(r.approver) };
+    }).map(({ orderLabel: _label, ...r }) => r);
     const shifts: ShiftView[] = raw.shifts.map((s, i) => {
       const expected = s.float + s.cashSales + s.cashTips - s.cashRefunds - s.paidOuts - s.drops;
       const counted = s.closed ? Math.max(0, expected + s.countedDelta) : null;
@@ -315,6 +331,7 @@ const dayRecords: fc.Arbitrary<DayRecords> = fc
       voids,
       openChecks,
       walkouts,
+      reopenings,
       shifts,
     };
   });
@@ -445,6 +462,21 @@ describe('buildZReport on random days', () => {
       expect(z.sales.total + z.openChecks.total + z.walkouts.total).toBe(sum([...records.sales, ...records.openChecks, ...records.walkouts].map((o) => o.total)));
       const sold = new Set(records.sales.map((s) => s.orderId));
       for (const o of [...z.openChecks.orders, ...z.walkouts.orders]) expect(sold.has(o.orderId)).toBe(false);
+    });
+  });
+
+  it('reopened checks: what was added is the linked checks’ net sales, already inside the day’s net; each reopening listed once', () => {
+    forRandomDays((records, z) => {
+      expect(z.reopened.checks).toBe(records.reopenings.length);
+      expect(z.reopened.orders).toHaveLength(records.reopenings.length);
+      const netOf = (id: string | null) => sum(records.sales.find((s) => s.orderId === id)?.lines.map((l) => l.net) ?? []);
+      expect(z.reopened.added).toBe(sum(records.reopenings.map((r) => netOf(r.linkedId))));
+      expect(z.reopened.added).toBe(sum(z.reopened.orders.map((o) => o.added)));
+      expect(z.reopened.refunded).toBe(sum(records.reopenings.map((r) => r.refunded)));
+      // Not counted twice: the additions are part of the day's net, which still adds up by line.
+      const linkedSales = new Set(records.reopenings.map((r) => r.linkedId));
+      expect(z.reopened.added).toBe(sum(records.sales.filter((s) => linkedSales.has(s.orderId)).flatMap((s) => s.lines.map((l) => l.net))));
+      expect(z.sales.net).toBe(sum(records.sales.flatMap((s) => s.lines.map((l) => l.net))));
     });
   });
 
@@ -654,6 +686,7 @@ const workedDay: DayRecords = {
   voids: [{ orderId: 'ord_a4', label: 'A4', amount: 1500, staff: bo }],
   openChecks: [{ orderId: 'ord_a5', label: 'A5', total: 2000, paid: 0, staff: bo }],
   walkouts: [{ orderId: 'ord_a6', label: 'A6', total: 4595, paid: 0, unpaid: 4595, reason: 'left without paying', staff: bo, approvedBy: ana }],
+  reopenings: [{ orderId: 'ord_a3', label: 'A3', linkedId: 'ord_a2', linkedLabel: 'A2', reason: 'Forgot the dessert', refunded: 330, staff: bo, approvedBy: ana }],
   shifts: [shift({ float: 10_000, cashSales: 660, cashTips: 40, cashRefunds: 330, paidOuts: 500, counted: 9_850, expected: 9_870, overShort: -20 })],
 };
 
@@ -704,6 +737,12 @@ describe('a worked day', () => {
         unpaid: 4595,
         orders: [{ orderId: 'ord_a6', label: 'A6', total: 4595, paid: 0, unpaid: 4595, reason: 'left without paying', staff: bo, approvedBy: ana }],
       },
+      reopened: {
+        checks: 1,
+        added: 1000,
+        refunded: 330,
+        orders: [{ orderId: 'ord_a3', label: 'A3', linkedLabel: 'A2', reason: 'Forgot the dessert', added: 1000, refunded: 330, staff: bo, approvedBy: ana }],
+      },
       shifts: workedDay.shifts,
       unreadable: [],
       cash: { closedShifts: 1, openShifts: 0, float: 10_000, sales: 660, tips: 40, refunds: 330, paidOuts: 500, drops: 0, expected: 9_870, counted: 9_850, overShort: -20 },
@@ -738,6 +777,7 @@ describe('a worked day', () => {
     expect(csv).toContain('\r\noffline cards\r\ncount,amount\r\n1,11.00\r\n');
     expect(csv).toContain('\r\nopen checks\r\norder,staff,total,paid,due\r\nA5,Bo,20.00,0.00,20.00\r\nall 1,,20.00,0.00,20.00\r\n\r\n');
     expect(csv).toContain('\r\nwalkouts\r\norder,closed by,approved by,reason,total,paid,unpaid\r\nA6,Bo,Ana,left without paying,45.95,0.00,45.95\r\nall 1,,,,45.95,0.00,45.95\r\n\r\n');
+    expect(csv).toContain('\r\nreopened checks\r\norder,linked check,reopened by,approved by,reason,added (in sales),refunded since (in refunds)\r\nA3,A2,Bo,Ana,Forgot the dessert,10.00,3.30\r\nall 1,,,,,10.00,3.30\r\n\r\n');
     expect(
       csv.endsWith(
         '\r\ncash of the closed shifts\r\nclosed shifts,open shifts,float,sales,tips,refunds,paid outs,drops,expected,counted,over short\r\n1,0,100.00,6.60,0.40,3.30,5.00,0.00,98.70,98.50,-0.20\r\n\r\nunreadable records\r\nwhat\r\n',
@@ -792,6 +832,13 @@ describe('a worked day', () => {
       { label: 'Expected', value: '$98.70' },
       { label: 'Counted', value: '$98.50' },
       { label: 'Over/short', value: '-$0.20' },
+    ]);
+    expect(section('REOPENED CHECKS')).toEqual([
+      { label: 'A3 > A2 Bo, ok Ana', value: '' },
+      { label: '  Forgot the dessert', value: '' },
+      { label: 'Reopened (1)', value: '' },
+      { label: 'Added (in sales)', value: '$10.00' },
+      { label: 'Refunded since (in refunds)', value: '-$3.30' },
     ]);
     expect(section('OPEN CHECKS (NOT IN SALES)')).toEqual([
       { label: 'A5 Bo due', value: '$20.00' },

@@ -19,6 +19,7 @@ const context: OrderContext = {
   cloudStatuses: new Map(),
   offlineIntentIds: new Set(),
   staff: { orders: new Map(), payments: new Map(), refunds: new Map() },
+  links: { mergedInto: new Map(), reopened: new Map(), reopenOf: new Map() },
 };
 const location = { id: 'loc', name: 'Bistro', address: '', phone: '', timezone: 'UTC', locale: 'en-US', currency: 'usd' };
 

@@ -186,6 +186,9 @@ function orderOf(lines: Pick<OrderLine, 'name' | 'quantity' | 'lineTotal' | 'tot
     syncState: 'pending',
     staff: null,
     courses: [],
+    mergedInto: null,
+    reopened: null,
+    reopenOf: null,
   };
 }
 

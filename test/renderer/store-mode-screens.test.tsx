@@ -86,7 +86,7 @@ describe('store mode on the screens', () => {
     expect(screen.queryByTestId('store-sync')).toBeNull();
   });
 
-  it('on: lists the other till’s open orders read only, refreshes them while shown, and the search box filters them', async () => {
+  it('on: lists the other till’s open orders with what can be done to them, refreshes them while shown, and the search box filters them', async () => {
     const { bar, front } = await barAndFront();
     const table4 = await dineIn(bar, '4');
     const table9 = await dineIn(bar, '9', 2);
@@ -94,11 +94,11 @@ describe('store mode on the screens', () => {
     await renderOrders(front);
     await waitFor(() => expect(otherRows()).toHaveLength(2), { timeout: 5_000 });
     const section = screen.getByRole('region', { name: 'At other tills' });
-    expect(section.textContent).toContain('Read only here: changes are made on the till that owns the order, for now.');
+    expect(section.textContent).toContain('A change made here is sent to the till that owns the order and made there.');
     const cells = (id: string) => [...otherRow(id)!.querySelectorAll('td')].map((cell) => cell.textContent);
     const money = (minor: number) => `$${(minor / 100).toFixed(2)}`;
-    expect(cells(table4.id)).toEqual([table4.label, 'Table 4', money(table4.total), 'Unpaid', 'BarNot in the cloud yet']);
-    expect(cells(table9.id)).toEqual([table9.label, 'Table 9', money(table9.total), 'Paid', 'BarNot in the cloud yet']);
+    expect(cells(table4.id)).toEqual([table4.label, 'Table 4', money(table4.total), 'Unpaid', 'BarNot in the cloud yet', 'DetailsMark fulfilledCancel order']);
+    expect(cells(table9.id)).toEqual([table9.label, 'Table 9', money(table9.total), 'Paid', 'BarNot in the cloud yet', 'DetailsMark fulfilledCancel order']);
     // No event says Bar sold again: the section asks every 2 s while it is shown.
     const table12 = await dineIn(bar, '12');
     await waitFor(() => expect(otherRow(table12.id)).toBeTruthy(), { timeout: 5_000 });

@@ -2,88 +2,20 @@
 // each a real core with its own SQLite file and store mode on, pulling the two others over mutual TLS
 // on 127.0.0.1. Orders rung up on each appear once on the two others' storeMode.orders, quickly; a
 // till SIGKILLed while the others sell catches up when restarted; store mode off opens nothing.
-import Database from 'better-sqlite3';
 import { readdirSync, readlinkSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedDataDir } from '../core/fixtures';
-import { startCoreTill, type TillProcess } from './till-process';
+import type { TillProcess } from './till-process';
 import { freePorts } from './fixtures/ports';
+import { call, count, listed, percentile, place, startStoreTill as startTill, waitForListing, type TillSpec } from './fixtures/store-tills';
 
-const SECRET = Buffer.alloc(32, 0x5c).toString('base64');
 const started: TillProcess[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((till) => till.kill()));
 });
 
-interface Placed {
-  id: string;
-  label: string;
-  at: number;
-}
-interface ListedOrder {
-  id: string;
-  label: string;
-  table: string | null;
-  ownerTillId: string;
-  ownerTillName: string | null;
-  reachedCloud: boolean;
-}
-
-interface TillSpec {
-  name: string;
-  letter: string;
-  dataDir: string;
-  port: number;
-}
-
-async function startStoreTill(spec: TillSpec, all: readonly TillSpec[], storeMode: 'on' | 'off' = 'on'): Promise<TillProcess> {
-  const peers = all.filter((other) => other !== spec).map((other) => `127.0.0.1:${other.port}`);
-  const till = await startCoreTill({ dataDir: spec.dataDir, tillName: spec.name, tillLetter: spec.letter, storeMode, port: spec.port, peers, deadlineMs: 80_000 }, SECRET);
-  started.push(till);
-  return till;
-}
-
-async function call<T>(till: TillProcess, command: string, payload: unknown = {}): Promise<T> {
-  till.send({ type: 'call', command, payload });
-  const { response } = (await till.next('answer')) as unknown as { response: { ok: boolean; value?: T; error?: { message: string } } };
-  if (!response.ok) throw new Error(`${command}: ${response.error?.message}`);
-  return response.value as T;
-}
-
-async function place(till: TillProcess, count: number, table: string): Promise<Placed[]> {
-  till.send({ type: 'place', count, intervalMs: 40, table });
-  return ((await till.next('placed', 40_000)) as unknown as { orders: Placed[] }).orders;
-}
-
-const listed = async (till: TillProcess) => (await call<{ orders: ListedOrder[] }>(till, 'storeMode.orders')).orders;
-
-/** Waits until the till lists exactly these orders of the others (and nothing else). */
-async function waitForListing(till: TillProcess, expected: readonly string[], timeoutMs = 20_000): Promise<ListedOrder[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const orders = await listed(till);
-    const ids = orders.map((order) => order.id);
-    if (ids.length === expected.length && [...ids].sort().join() === [...expected].sort().join()) return orders;
-    if (Date.now() > deadline) throw new Error(`till lists ${ids.length} orders, expected ${expected.length}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-}
-
-function count(dataDir: string, sql: string): number {
-  const db = new Database(join(dataDir, 'terminal.db'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare(sql).pluck().get() as number;
-  } finally {
-    db.close();
-  }
-}
+const startStoreTill = (spec: TillSpec, all: readonly TillSpec[], storeMode: 'on' | 'off' = 'on') => startTill(spec, all, started, storeMode);
 
 describe('store mode: every till sees the store orders', () => {
   it('lists 30 orders rung up across three tills on every other till, once each, fast; a till killed mid-sale catches up', async () => {

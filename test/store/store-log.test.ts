@@ -98,9 +98,9 @@ describe('replicas of another till', () => {
 
     const all = page(a.store);
     b.store.replicas.nameTill('till-a', 'Bar');
-    expect(b.store.replicas.apply('till-a', logId, all.slice(0, 2), T0)).toEqual({ logId, seq: 2 });
+    expect(b.store.replicas.apply('till-a', logId, all.slice(0, 2), T0, 'till-b')).toEqual({ logId, seq: 2 });
     // The whole log again (a page fetched twice): nothing is doubled.
-    expect(b.store.replicas.apply('till-a', logId, all, T0 + 5)).toEqual({ logId, seq: 3 });
+    expect(b.store.replicas.apply('till-a', logId, all, T0 + 5, 'till-b')).toEqual({ logId, seq: 3 });
     expect(b.store.db.prepare('SELECT COUNT(*) FROM store_replica_log').pluck().get()).toBe(3);
     expect(b.store.replicas.cursor('till-a')).toEqual({ logId, seq: 3 });
     // Nothing of B's own log: a replica is not this till's write.
@@ -112,7 +112,7 @@ describe('replicas of another till', () => {
 
     // An older entry of the same entity (seq 1) never replaces a newer one.
     b.store.db.prepare('DELETE FROM store_replica_log').run();
-    b.store.replicas.apply('till-a', logId, all.slice(0, 1), T0 + 6);
+    b.store.replicas.apply('till-a', logId, all.slice(0, 1), T0 + 6, 'till-b');
     expect(JSON.parse(b.store.db.prepare("SELECT doc FROM store_replica_docs WHERE entity_kind = 'order'").pluck().get() as string)).toMatchObject({ notes: 'birthday' });
     a.store.close();
     b.store.close();
@@ -122,7 +122,7 @@ describe('replicas of another till', () => {
     const a = till(true);
     const b = till(true);
     const first = a.store.cashier.createOrder(threeLineOrder(), cashier);
-    b.store.replicas.apply('till-a', a.store.log.logId(), page(a.store), T0);
+    b.store.replicas.apply('till-a', a.store.log.logId(), page(a.store), T0, 'till-b');
 
     // Same till, new file: another log id, seqs from 1 again.
     const replaced = till(true);
@@ -130,7 +130,7 @@ describe('replicas of another till', () => {
     const newLogId = replaced.store.log.logId();
     expect(newLogId).not.toBe(a.store.log.logId());
     expect(b.store.replicas.logReplaced('till-a', newLogId, T0 + 1)).toEqual({ logId: newLogId, seq: 0 });
-    b.store.replicas.apply('till-a', newLogId, page(replaced.store), T0 + 2);
+    b.store.replicas.apply('till-a', newLogId, page(replaced.store), T0 + 2, 'till-b');
     expect(b.store.replicas.openOrders().map((o) => o.id).sort()).toEqual([first.id, second.id].sort());
     expect(b.store.db.prepare('SELECT log_id, seq FROM store_replica_log ORDER BY log_id = ?').all(newLogId)).toEqual([
       { log_id: a.store.log.logId(), seq: 1 },
@@ -142,7 +142,7 @@ describe('replicas of another till', () => {
 
   it('keep an entry whose body is not a document they know, and skip only its document', () => {
     const b = till(true);
-    const cursor = b.store.replicas.apply('till-a', 'log1', [{ seq: 1, opId: 'op_x', body: Buffer.from('{"from":"a newer till"}') }], T0);
+    const cursor = b.store.replicas.apply('till-a', 'log1', [{ seq: 1, opId: 'op_x', body: Buffer.from('{"from":"a newer till"}') }], T0, 'till-b');
     expect(cursor).toEqual({ logId: 'log1', seq: 1 });
     expect(b.store.db.prepare('SELECT COUNT(*) FROM store_replica_docs').pluck().get()).toBe(0);
     expect(b.store.replicas.openOrders()).toEqual([]);

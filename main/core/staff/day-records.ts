@@ -95,6 +95,20 @@ export interface DayWalkout {
   approvedBy: StaffRef | null;
 }
 
+/** A closed check reopened on the day (orders.reopen). */
+export interface DayReopening {
+  orderId: string;
+  label: string;
+  /** The linked check that carries what was added; null while nothing was. */
+  linkedId: string | null;
+  linkedLabel: string | null;
+  reason: string;
+  /** Refunded on the original since it was reopened. */
+  refunded: number;
+  staff: StaffRef | null;
+  approvedBy: StaffRef | null;
+}
+
 export interface DayRecords {
   businessDay: string;
   currency: string;
@@ -107,6 +121,7 @@ export interface DayRecords {
   voids: DayVoid[];
   openChecks: DayOpenCheck[];
   walkouts: DayWalkout[];
+  reopenings: DayReopening[];
   shifts: ShiftView[];
   /** Records that could not be read, each in a sentence: left out of the figures, named in the report. */
   unreadable?: string[];

@@ -113,6 +113,15 @@ export function zReportCsv(report: ZReport, location: { timeZone: string }): { f
         [t(`all ${report.walkouts.count}`), t(''), t(''), t(''), m(report.walkouts.total), m(report.walkouts.paid), m(report.walkouts.unpaid)],
       ],
     ),
+    // Added: the linked checks' net sales, inside the sales above; refunded: inside the refunds above.
+    block(
+      'reopened checks',
+      ['order', 'linked check', 'reopened by', 'approved by', 'reason', 'added (in sales)', 'refunded since (in refunds)'],
+      [
+        ...report.reopened.orders.map((r) => [t(r.label), t(r.linkedLabel ?? ''), t(r.staff?.name ?? ''), t(r.approvedBy?.name ?? ''), t(r.reason), m(r.added), m(r.refunded)]),
+        [t(`all ${report.reopened.checks}`), t(''), t(''), t(''), t(''), m(report.reopened.added), m(report.reopened.refunded)],
+      ],
+    ),
     block('offline cards', ['count', 'amount'], [[n(report.offlineCards.count), m(report.offlineCards.amount)]]),
     block(
       'by staff',

@@ -136,6 +136,21 @@ export function zReportDoc(report: ZReport, location: { name: string; address: s
       ],
     });
   }
+  if (report.reopened.checks > 0) {
+    // Already inside the sales and refunds above: listed to explain them, never added again.
+    sections.push({
+      title: 'REOPENED CHECKS',
+      rows: [
+        ...report.reopened.orders.flatMap((r) => [
+          row(`${r.label}${r.linkedLabel ? ` > ${r.linkedLabel}` : ''} ${r.staff?.name ?? ''}${r.approvedBy ? `, ok ${r.approvedBy.name}` : ''}`.replace('  ', ' ').trim(), ''),
+          row(`  ${r.reason}`, ''),
+        ]),
+        row(`Reopened (${report.reopened.checks})`, ''),
+        row('Added (in sales)', money(report.reopened.added)),
+        row('Refunded since (in refunds)', minus(report.reopened.refunded)),
+      ],
+    });
+  }
 
   // Each drawer on its own, adding up on its own: an open one is not counted yet.
   const maybe = (amount: number | null, show: (a: number) => string) => (amount === null ? 'at close' : show(amount));

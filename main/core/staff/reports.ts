@@ -5,7 +5,7 @@ import type { Order, OrderGratuity, ShiftView, ZReport } from '../../../bridge/c
 import type { Clock } from '../../../common/clock';
 import type { OrderDoc, Store } from '../../../store/index';
 import { priceOrder } from '../checkout';
-import type { DayOpenCheck, DayPayment, DayRecords, DayRefund, DaySale, DayVoid, DayWalkout } from './day-records';
+import type { DayOpenCheck, DayPayment, DayRecords, DayRefund, DayReopening, DaySale, DayVoid, DayWalkout } from './day-records';
 import type { Act, StaffDesk } from './desk';
 import type { ShiftDesk } from './shifts';
 import { buildZReport } from './z-report';
@@ -70,6 +70,9 @@ export class DayReports {
     const ref = (staffId: string) => ({ id: staffId, name: names.get(staffId) ?? 'Unknown' });
 
     // An order voided on a later day stays in this day's sales (the later day shows the void).
+    // A check merged into another (orders.merge) is cancelled too, but it was never voided: its
+    // lines are the other check's sale, and it has no 'void' attribution (only orders.cancel writes
+    // one), so it is neither a sale here nor among the voids below.
     const voidedOn = this.store.shifts.attributionsOf('void', placed.map((r) => r.entity_id));
     // A walkout is never a sale: its own day lists it. An open order with money due is an open check.
     const walkedOut = this.store.shifts.walkoutsOf(placed.map((r) => r.entity_id));
@@ -118,6 +121,8 @@ export class DayReports {
       return [{ id: refund.id, orderId: order.view.id, orderLabel: order.view.label, method: payment.method, amount: refund.amount, syncState: refund.syncState, staff: ref(row.staff_id) }];
     });
 
+    const reopenings = this.#reopenings(day);
+
     const shifts: ShiftView[] = [];
     for (const shift of this.store.shifts.ofDay(day)) {
       const read = this.shifts.read(shift);
@@ -137,9 +142,26 @@ export class DayReports {
       voids,
       openChecks,
       walkouts,
+      reopenings,
       shifts,
       unreadable,
     };
+  }
+
+  /** The checks reopened on the day: who, why, the linked check, and what was refunded on the original since. */
+  #reopenings(day: string): DayReopening[] {
+    const links = this.store.cashier.linksOn(day, 'reopened_as');
+    const orders = this.orders.orderViews(links.flatMap((link) => [link.order_id, ...(link.other_id === null ? [] : [link.other_id])]));
+    const names = this.staff.names(links.flatMap((link) => [link.staff_id, link.approved_by ?? ''].filter((id) => id !== '')));
+    const who = (id: string | null) => (id === null ? null : { id, name: names.get(id) ?? 'Unknown' });
+    return links.flatMap((link) => {
+      const original = orders.get(link.order_id)?.view;
+      if (!original) return [];
+      const since = new Date(link.at).toISOString();
+      const refunded = original.payments.flatMap((p) => p.refunds).filter((r) => r.createdAt >= since).reduce((total, r) => total + r.amount, 0);
+      const linked = link.other_id === null ? undefined : orders.get(link.other_id)?.view;
+      return [{ orderId: original.id, label: original.label, linkedId: link.other_id, linkedLabel: linked?.label ?? null, reason: link.reason ?? '', refunded, staff: who(link.staff_id), approvedBy: who(link.approved_by) }];
+    });
   }
 
   #sale(doc: OrderDoc, view: Order, staff: { id: string; name: string }): DaySale {

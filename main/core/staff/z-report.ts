@@ -207,6 +207,18 @@ export function buildZReport(records: DayRecords): ZReport {
     orders: walkedOut,
   };
 
+  // ---- reopened checks: their additions are their linked checks' sales, already counted above ----
+  const netOf = new Map(sales.map((sale) => [sale.orderId, sale.lines.reduce((total, line) => total + line.net, 0)]));
+  const reopenedOrders = [...records.reopenings]
+    .map((r) => ({ orderId: r.orderId, label: r.label, linkedLabel: r.linkedLabel, reason: r.reason, added: r.linkedId === null ? 0 : (netOf.get(r.linkedId) ?? 0), refunded: r.refunded, staff: r.staff, approvedBy: r.approvedBy }))
+    .sort((a, b) => compareText(a.label, b.label) || compareText(a.orderId, b.orderId));
+  const reopened = {
+    checks: reopenedOrders.length,
+    added: reopenedOrders.reduce((total, r) => total + r.added, 0),
+    refunded: reopenedOrders.reduce((total, r) => total + r.refunded, 0),
+    orders: reopenedOrders,
+  };
+
   // ---- cash: the closed shifts added up; each shift on its own line in `shifts` ----
   const closed = records.shifts.filter((s) => s.status === 'closed');
   const sum = (pick: (s: DayRecords['shifts'][number]) => number | null) => closed.reduce((total, s) => total + (pick(s) ?? 0), 0);
@@ -251,6 +263,7 @@ export function buildZReport(records: DayRecords): ZReport {
     notInCloud,
     openChecks,
     walkouts,
+    reopened,
     shifts: [...records.shifts],
     unreadable: [...(records.unreadable ?? [])].sort(compareText),
     cash,

@@ -1,19 +1,22 @@
 // The store-mode room's commands (bridge/store-mode/contract.ts) as the core's dispatcher runs them:
-// this till's link and the store's replicas turned into the bridge's shapes. With store mode off
-// both answer (off, nothing replicated), so a screen needs no other check.
+// this till's link and the store's replicas turned into the bridge's shapes, and changes to other
+// tills' orders forwarded (forwarding.ts). With store mode off the reads answer (off, nothing
+// replicated), so a screen needs no other check.
 import type { z } from 'zod';
-import type { storeModeCommands, StoreModeOrder, StoreModeStatus } from '../../../bridge/store-mode/contract';
+import type { storeModeCommands, StoreModeForward, StoreModeOrder, StoreModeStatus } from '../../../bridge/store-mode/contract';
 import type { ReplicaOrder, Store } from '../../../store/index';
+import type { CommandContext } from '../dispatch';
 import type { StoreLink } from '../store-link';
+import { ForwardDesk, type ForwardingDeps } from './forwarding';
 
 type Commands = typeof storeModeCommands;
-export type StoreModeHandlers = { [C in keyof Commands]: (payload: z.output<Commands[C]['payload']>) => z.output<Commands[C]['result']> };
+export type StoreModeHandlers = { [C in keyof Commands]: (payload: z.output<Commands[C]['payload']>, context: CommandContext) => z.output<Commands[C]['result']> };
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 const SERVICE_TYPES = new Set(['dine_in', 'takeout', 'delivery']);
 
-function orderView(order: ReplicaOrder): StoreModeOrder {
+function orderView(order: ReplicaOrder, forwards: readonly StoreModeForward[]): StoreModeOrder {
   return {
     id: order.id,
     number: order.number,
@@ -29,6 +32,16 @@ function orderView(order: ReplicaOrder): StoreModeOrder {
     createdAt: iso(order.createdAt),
     updatedAt: iso(order.updatedAt),
     ownerLastHeardAt: isoOrNull(order.ownerHeardAt),
+    lines: order.lines.map((line) => ({
+      menuItemId: line.menu_item_id,
+      name: line.name,
+      quantity: line.quantity,
+      modifierIds: line.modifiers.map((m) => m.modifier_id),
+      modifierNames: line.modifiers.map((m) => m.name),
+      note: line.note,
+      discount: line.discount,
+    })),
+    forwards: forwards.filter((forward) => forward.orderId === order.id),
   };
 }
 
@@ -73,12 +86,22 @@ function statusView(link: StoreLink, store: Store): StoreModeStatus {
 }
 
 /** `link`: the session's store link, null while store mode is off. */
-export function storeModeHandlers(link: () => StoreLink | null, store: Store): StoreModeHandlers {
+export function storeModeHandlers(link: () => StoreLink | null, deps: ForwardingDeps): StoreModeHandlers {
+  const { store } = deps;
+  const desk = new ForwardDesk(deps, link);
   return {
     'storeMode.status': () => {
       const running = link();
       return running ? statusView(running, store) : { mode: 'off', till: null, refusals: {}, peers: [] };
     },
-    'storeMode.orders': () => ({ orders: link() ? store.replicas.openOrders().map(orderView) : [] }),
+    'storeMode.orders': () => {
+      if (!link()) return { orders: [], forwardsElsewhere: [] };
+      const forwards = desk.forwards();
+      const orders = store.replicas.openOrders().map((order) => orderView(order, forwards));
+      const listed = new Set(orders.map((order) => order.id));
+      return { orders, forwardsElsewhere: forwards.filter((forward) => !listed.has(forward.orderId)) };
+    },
+    'storeMode.forwards': () => ({ forwards: link() ? desk.forwards() : [] }),
+    'storeMode.changeOrder': ({ orderId, change }, c) => desk.change({ orderId, change }, c.act()),
   };
 }

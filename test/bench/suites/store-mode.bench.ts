@@ -3,14 +3,21 @@
 //   - an entry appended on A (its own SQLite commit, WAL + synchronous=FULL) → committed on B with B's
 //     cursor, 10 a second: p50 / p95, next to a raw loopback TLS 1.3 round trip of 1 KB;
 //   - a catch-up of 10,000 × 1 KB entries into B's SQLite file, next to the same bytes sent over one
-//     mutual TLS 1.3 connection between the same two processes with the same keys.
+//     mutual TLS 1.3 connection between the same two processes with the same keys;
+//   - a change to another till's order (two real cores, test/store-mode/fixtures/core-till.ts): from its
+//     commit in B's log ("sent") to the owner's result listed on B's storeMode.orders, the owner A having
+//     pulled it, applied it once and answered in its own log, which B pulled back: p50 / p95, next to the
+//     TLS 1.3 round trip.
 import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, createServer } from 'node:tls';
 import { createTillIdentity } from '../../../store-mode/identity';
+import { seedDataDir } from '../../core/fixtures';
+import { freePorts } from '../../store-mode/fixtures/ports';
 import { keyFile } from '../../store-mode/fixtures/key-file';
+import { place, startStoreTill, waitForListing, waitForPeers, type TillSpec } from '../../store-mode/fixtures/store-tills';
 import { startTill, type TillProcess } from '../../store-mode/till-process';
 import { percentile, row, type BenchRow, type BenchSuite } from '../harness';
 
@@ -20,6 +27,7 @@ const LIVE_PER_SECOND = 10;
 const CATCHUP_ENTRIES = 10_000;
 const WARM_UP_ENTRIES = 100;
 const ENTRY_BYTES = 1024;
+const FORWARD_ROUNDS = 50;
 /** What the feed sends per entry besides the body: seq, op id length, a UUID op id, body length. */
 const FRAME_OVERHEAD = 8 + 1 + 36 + 4;
 
@@ -106,12 +114,34 @@ async function catchUp(): Promise<{ feedMBps: number; rawMBps: number; feedMs: n
   }
 }
 
+/** Changes made on B to an order A owns, one after another: ms from each commit on B to its result listed on B. */
+async function forwardRoundTrips(): Promise<number[]> {
+  const tills: TillProcess[] = [];
+  try {
+    const ports = await freePorts(2);
+    const specs: TillSpec[] = [
+      { name: 'Bar', letter: 'B', dataDir: seedDataDir(), port: ports[0]! },
+      { name: 'Patio', letter: 'P', dataDir: seedDataDir(), port: ports[1]! },
+    ];
+    const [a, b] = (await Promise.all(specs.map((spec) => startStoreTill(spec, specs, tills)))) as [TillProcess, TillProcess];
+    await Promise.all([waitForPeers(a, 1), waitForPeers(b, 1)]);
+    const [order] = await place(a, 1, '1');
+    await waitForListing(b, [order!.id]);
+    b.send({ type: 'forwardRounds', orderId: order!.id, rounds: FORWARD_ROUNDS });
+    const { latenciesMs } = await b.next('forwarded', 60_000);
+    return (latenciesMs as number[]).sort((x, y) => x - y);
+  } finally {
+    await Promise.all(tills.map((t) => t.stop()));
+  }
+}
+
 const suite: BenchSuite = {
   name: 'store-mode',
   async run(): Promise<BenchRow[]> {
     const roundTrips = await tlsRoundTrips(200);
     const live = await liveLatencies();
     const catchUpFigures = await catchUp();
+    const forwards = await forwardRoundTrips();
     const p50 = percentile(live, 50);
     const p95 = percentile(live, 95);
     return [
@@ -144,6 +174,27 @@ const suite: BenchSuite = {
         better: 'higher',
         target: '≥ 0.5× raw TLS',
         ok: catchUpFigures.feedMBps >= 0.5 * catchUpFigures.rawMBps,
+      }),
+      row({
+        name: `change to another till's order: sent on B → applied on A → listed on B, ${forwards.length} samples, p50`,
+        value: percentile(forwards, 50),
+        unit: 'ms',
+        baselineName: 'TLS 1.3 loopback round trip 1 KB p50',
+        baseline: percentile(roundTrips, 50),
+        better: 'lower',
+        target: 'informational',
+        ok: true,
+      }),
+      row({
+        name: `change to another till's order: sent on B → applied on A → listed on B, ${forwards.length} samples, p95`,
+        value: percentile(forwards, 95),
+        unit: 'ms',
+        baselineName: 'TLS 1.3 loopback round trip 1 KB p95',
+        baseline: percentile(roundTrips, 95),
+        better: 'lower',
+        // Two feed hops (each a commit on one side, a pull and a commit on the other) and the owner's apply.
+        target: 'p95 < 500 ms',
+        ok: percentile(forwards, 95) < 500,
       }),
     ];
   },

@@ -1,0 +1,182 @@
+// What a cashier can do here to an order another till owns (docs/store-mode.md, "Built (layer 3)"):
+// change its quantities, cancel it with a reason, mark it fulfilled. Each is checked here with this
+// till's permissions and PIN approvals, kept in this till's log, and sent to the owner, which applies
+// it once; until then the row says so ("Sent to Bar, waiting for it."), and a refusal in words.
+// Adding items needs the register, which works on this till's own orders: not here yet.
+import { useState } from 'react';
+import type { ForwardChange, StoreModeForward, StoreModeOrder } from '../../bridge/store-mode/contract';
+import { ApprovedActionDialog } from '../components/ApprovedActionDialog';
+import { useApprovalPin } from '../components/ApprovalPin';
+import { Dialog, ErrorNote } from '../components/Dialog';
+import { useReasonField } from '../components/ReasonField';
+import { describeError, useBridge } from '../lib/hooks';
+import { useApproval } from '../lib/session';
+import { tillName } from './till-words';
+
+/** The order's own till, as the row names it. */
+const ownerOf = (order: StoreModeOrder) => tillName(order.ownerTillName, order.ownerTillId);
+
+/** "Items: 2 × Fries, 1 × Latte", "Cancel: guest left", "Mark fulfilled" (items named from the order's lines when it is listed). */
+function changeWords(change: ForwardChange, order: StoreModeOrder | null): string {
+  if (change.kind === 'cancel') return `Cancel: ${change.reason}`;
+  if (change.kind === 'fulfil') return 'Mark fulfilled';
+  const names = new Map(order?.lines.map((line) => [line.menuItemId, line.name]));
+  return `Items: ${change.lines.map((line) => `${line.quantity} × ${names.get(line.menuItemId) ?? 'an item'}`).join(', ')}`;
+}
+
+function ForwardList({ forwards, order, label }: { forwards: readonly StoreModeForward[]; order: StoreModeOrder | null; label: string }) {
+  if (forwards.length === 0) return null;
+  return (
+    <ul className="other-till-forwards" aria-label={label}>
+      {forwards.map((forward) => (
+        <li key={forward.id} className={forward.state === 'refused' ? 'error-note' : 'muted'} data-forward-state={forward.state}>
+          <span className={`badge ${forward.state === 'refused' ? 'badge-open' : 'sync-pending'}`}>{forward.state === 'refused' ? 'Refused' : 'Pending'}</span>{' '}
+          {changeWords(forward.change, order)} — {forward.sentence}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** This till's changes to the order its owner has not applied yet, or refused: on the order's row. */
+export function ForwardNotes({ order }: { order: StoreModeOrder }) {
+  return <ForwardList forwards={order.forwards} order={order} label="Changes sent from this till" />;
+}
+
+/** This till's changes waiting or refused whose order is no longer listed (closed meanwhile): under the list. */
+export function ForwardsElsewhere({ forwards }: { forwards: readonly StoreModeForward[] }) {
+  if (forwards.length === 0) return null;
+  return (
+    <div data-testid="forwards-elsewhere">
+      <h3>Changes sent for orders no longer open</h3>
+      <ForwardList forwards={forwards} order={null} label="Changes sent for orders no longer open" />
+    </div>
+  );
+}
+
+type Open = 'details' | 'cancel' | null;
+
+/** The row's actions, and their dialogs; `onSent` once a change is kept here (the list asks again). */
+export function OtherTillActions({ order, onSent }: { order: StoreModeOrder; onSent: () => void }) {
+  const client = useBridge();
+  const [open, setOpen] = useState<Open>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const markFulfilled = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await client.call('storeMode.changeOrder', { orderId: order.id, change: { kind: 'fulfil' } });
+      onSent();
+    } catch (caught) {
+      setError(describeError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const sent = () => {
+    setOpen(null);
+    onSent();
+  };
+  return (
+    <div className="other-till-actions">
+      <button type="button" className="secondary" onClick={() => setOpen('details')}>
+        Details
+      </button>
+      <button type="button" className="secondary" disabled={busy} onClick={() => void markFulfilled()}>
+        Mark fulfilled
+      </button>
+      <button type="button" className="secondary" onClick={() => setOpen('cancel')}>
+        Cancel order
+      </button>
+      <ErrorNote message={error} />
+      {open === 'details' ? <OtherOrderDetails order={order} onClose={() => setOpen(null)} onSent={sent} /> : null}
+      {open === 'cancel' ? <CancelOtherOrder order={order} onClose={() => setOpen(null)} onSent={sent} /> : null}
+    </div>
+  );
+}
+
+function CancelOtherOrder({ order, onClose, onSent }: { order: StoreModeOrder; onClose: () => void; onSent: () => void }) {
+  const client = useBridge();
+  const reason = useReasonField('Why is it cancelled?', 'Say why the order is cancelled (for example: the guests left before ordering).');
+  return (
+    <ApprovedActionDialog
+      title={`Cancel ${order.label}?`}
+      message={`${order.label} belongs to ${ownerOf(order)}. The cancel is sent there and done once ${ownerOf(order)} has it; until then it shows here as waiting.`}
+      permission="order.void"
+      ready={reason.ready}
+      perform={(approval) => client.call('storeMode.changeOrder', { orderId: order.id, change: { kind: 'cancel', reason: reason.reason }, ...approval })}
+      keepLabel="Keep it"
+      confirmLabel="Cancel order"
+      onClose={onClose}
+      onDone={onSent}
+    >
+      {reason.field}
+    </ApprovedActionDialog>
+  );
+}
+
+/** The order's lines with their quantities to change; fewer units is a void, which may need a manager's PIN. */
+function OtherOrderDetails({ order, onClose, onSent }: { order: StoreModeOrder; onClose: () => void; onSent: () => void }) {
+  const client = useBridge();
+  const [quantities, setQuantities] = useState(() => order.lines.map((line) => line.quantity));
+  const takesOff = quantities.some((quantity, i) => quantity < order.lines[i]!.quantity);
+  const approval = useApprovalPin('order.void', useApproval('order.void').needed && takesOff);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const changed = quantities.some((quantity, i) => quantity !== order.lines[i]!.quantity);
+  const left = quantities.some((quantity) => quantity > 0);
+  const step = (index: number, by: number) => setQuantities((now) => now.map((quantity, i) => (i === index ? Math.max(0, Math.min(999, quantity + by)) : quantity)));
+  const send = async () => {
+    setBusy(true);
+    setError(null);
+    approval.clearRefusal();
+    const lines = order.lines
+      .map((line, i) => ({ menuItemId: line.menuItemId, quantity: quantities[i]!, modifierIds: line.modifierIds, note: line.note, discount: line.discount }))
+      .filter((line) => line.quantity > 0);
+    try {
+      await client.call('storeMode.changeOrder', { orderId: order.id, change: { kind: 'lines', lines }, ...approval.payload });
+      onSent();
+    } catch (caught) {
+      if (!approval.refused(caught)) setError(describeError(caught));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog title={`${order.label} at ${ownerOf(order)}`} onClose={onClose}>
+      <p className="dialog-message">Changes are sent to {ownerOf(order)} and made there once it has them.</p>
+      <ul className="ticket-lines" aria-label="Items">
+        {order.lines.map((line, i) => (
+          <li key={`${line.menuItemId}-${i}`} className="ticket-line">
+            <span className="ticket-name">
+              {line.name}
+              {line.modifierNames.length > 0 ? <span className="muted"> · {line.modifierNames.join(', ')}</span> : null}
+            </span>
+            <div className="qty">
+              <button type="button" className="qty-btn" aria-label={`One less ${line.name}`} onClick={() => step(i, -1)}>
+                −
+              </button>
+              <span className="qty-value" aria-label={`${line.name} quantity`}>
+                {quantities[i]}
+              </span>
+              <button type="button" className="qty-btn" aria-label={`One more ${line.name}`} onClick={() => step(i, 1)}>
+                +
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {left ? null : <p className="error-note">An order keeps at least one item: cancel it instead.</p>}
+      {approval.field}
+      <ErrorNote message={error} />
+      <div className="dialog-actions">
+        <button type="button" className="secondary big" onClick={onClose} data-autofocus>
+          Close
+        </button>
+        <button type="button" className="big" disabled={busy || !changed || !left || approval.missing} onClick={() => void send()}>
+          Send to {ownerOf(order)}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
