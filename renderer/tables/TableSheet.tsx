@@ -49,6 +49,20 @@ export function TableSheet({
       setBusy(false);
     }
   };
+  /** A table whose checks are all paid: each closed (completed), then the table cleared, in one press. */
+  const closeAndClear = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      for (const check of table.checks) await client.call('orders.fulfil', { id: check.orderId });
+      await client.call('tables.clear', { id: table.id });
+      onClose();
+    } catch (caught) {
+      setError(describeError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
   const due = table.checks.reduce((sum, c) => sum + c.due, 0);
   return (
     <Dialog title={`Table ${table.name} · ${STATE_NAMES[table.state]}`} onClose={onClose}>
@@ -127,6 +141,11 @@ export function TableSheet({
         {due > 0 ? (
           <button type="button" className="big" disabled={busy} onClick={() => void run('tables.printBill', `The bill is printing (${money(due, currency)} due).`)}>
             Print the bill
+          </button>
+        ) : null}
+        {table.checks.length > 0 && due === 0 ? (
+          <button type="button" className="primary big" disabled={busy} onClick={() => void closeAndClear()}>
+            {table.checks.length === 1 ? 'Close the check' : `Close the ${table.checks.length} checks`} and clear
           </button>
         ) : null}
         {table.checks.length === 0 ? (

@@ -108,12 +108,22 @@ describe('the floor', () => {
     fireEvent.click(sheet.getByRole('button', { name: 'Done' }));
     await core().call('orders.update', { id: order.id, service: { type: 'dine_in', table: '12', guests: 8 } });
 
+    // Paid: one press on its sheet closes the check and clears the table.
     await core().call('payments.take', { orderId: order.id, method: 'cash', amount: order.total });
-    await core().call('orders.fulfil', { id: order.id });
+    await waitFor(() => expect(screen.getByTestId('table-12').textContent).toMatch(/Paid/));
+    fireEvent.click(await screen.findByRole('button', { name: 'Table 12: checks and actions' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Close the check and clear' }));
+    await waitFor(() => expect(screen.getByTestId('table-12').textContent).toMatch(/Free/));
+    expect((await core().call('orders.get', { id: order.id })).status).toBe('fulfilled');
+    expect((await core().call('tables.floor', {})).tables.find((t) => t.id === tableId)?.state).toBe('free');
+
+    // A check closed elsewhere (Orders): the table needs clearing, and "Table is cleared" frees it.
+    const next = await core().call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 1 }], service: { type: 'dine_in', table: '12', guests: 2 } });
+    await core().call('payments.take', { orderId: next.id, method: 'cash', amount: next.total });
+    await core().call('orders.fulfil', { id: next.id });
     await waitFor(() => expect(screen.getByTestId('table-12').textContent).toMatch(/Needs clearing/));
     fireEvent.click(screen.getByTestId('table-12'));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Table is cleared' }));
     await waitFor(() => expect(screen.getByTestId('table-12').textContent).toMatch(/Free/));
-    expect((await core().call('tables.floor', {})).tables.find((t) => t.id === tableId)?.state).toBe('free');
   });
 });
