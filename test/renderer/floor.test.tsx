@@ -60,7 +60,7 @@ describe('the floor', () => {
     expect((await core().call('tables.floor', {})).tables.map((t) => t.name).sort()).toEqual(['12', '2']);
   });
 
-  it("seats a free table with the guests asked once, opens a seated one’s check, finds \"t12\", moves a check to another table and gives it to another server, and clears a closed one", async () => {
+  it("seats a free table with the guests asked once, opens a seated one’s check, finds \"t12\", moves a check to another table and gives it to another server, closes a paid check and clears its table in one press, and clears one closed elsewhere", async () => {
     const client = await withCore();
     const { tableId } = await floorWithTable12();
     const { onStart, onOpen } = renderFloor(client);
