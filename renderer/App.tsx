@@ -102,23 +102,28 @@ function Till() {
     return () => window.removeEventListener('beforeunload', warn);
   }, [pending]);
 
-  const setTicket = (update: (ticket: Ticket) => Ticket) => setTicketState(update);
+  /**
+   * The order the ticket edits, as the screen that opened it had it (null: a new ticket): the
+   * register draws its courses' state with its lines, without asking the core again.
+   */
+  const [opened, setOpened] = useState<Order | null>(null);
   /** A ticket about to replace one being built that was never sent, with what replaces it in words. */
-  const [replacing, setReplacing] = useState<{ next: Ticket; what: string } | null>(null);
-  const openOnRegister = (next: Ticket) => {
+  const [replacing, setReplacing] = useState<{ next: Ticket; order: Order | null; what: string } | null>(null);
+  const openOnRegister = (next: Ticket, order: Order | null) => {
     setTicketState(next);
+    setOpened(order);
     setReplacing(null);
     setScreen('register');
   };
   /** Opens `next` on the register; a new ticket with items not sent yet is never dropped without asking. */
-  const replaceTicket = (next: Ticket, what: string) => {
-    if (ticket.editingOrderId === null && ticket.lines.length > 0) setReplacing({ next, what });
-    else openOnRegister(next);
+  const replaceTicket = (next: Ticket, order: Order | null, what: string) => {
+    if (ticket.editingOrderId === null && ticket.lines.length > 0) setReplacing({ next, order, what });
+    else openOnRegister(next, order);
   };
-  const editOrder = (order: Order) => replaceTicket(ticketFromOrder(order), `Opening order ${order.label}`);
+  const editOrder = (order: Order) => replaceTicket(ticketFromOrder(order), order, `Opening order ${order.label}`);
   /** A table seated from the floor: a fresh check at that table for that many guests. */
   const startAtTable = (table: string, guests: number) =>
-    replaceTicket({ ...emptyTicket, service: { type: 'dine_in', table, guests: String(guests) } }, `Starting a check at table ${table}`);
+    replaceTicket({ ...emptyTicket, service: { type: 'dine_in', table, guests: String(guests) } }, null, `Starting a check at table ${table}`);
   const unsentItems = ticket.lines.reduce((n, line) => n + line.quantity, 0);
 
   if (!session) {
@@ -175,9 +180,12 @@ function Till() {
         <h1 className="visually-hidden">{SCREENS.find((s) => s.id === screen)?.label}</h1>
         {!menu ? (
           error ? <ErrorNote message={error} /> : <p className="muted empty">Loading the menu…</p>
-        ) : screen === 'register' ? (
-          <Register menu={menu} ticket={ticket} setTicket={setTicket} active />
-        ) : screen === 'tables' ? (
+        ) : (
+          // The register stays mounted, hidden, while another screen shows: opening a check from the
+          // floor or Orders then only swaps its ticket, with nothing to mount or fetch first.
+          <Register menu={menu} ticket={ticket} setTicket={setTicketState} order={opened} active={screen === 'register'} />
+        )}
+        {!menu || screen === 'register' ? null : screen === 'tables' ? (
           <FloorScreen currency={menu.currency} onStart={startAtTable} onOpen={editOrder} />
         ) : screen === 'orders' ? (
           <Orders onEdit={editOrder} checkout={menu.checkout} />
@@ -207,7 +215,7 @@ function Till() {
             message={`The register holds a new ticket of ${unsentItems} ${unsentItems === 1 ? 'item' : 'items'}, not sent yet. ${replacing.what} drops it.`}
             confirmLabel="Drop it and go on"
             danger
-            onConfirm={() => openOnRegister(replacing.next)}
+            onConfirm={() => openOnRegister(replacing.next, replacing.order)}
             onClose={() => setReplacing(null)}
           />
         ) : null}

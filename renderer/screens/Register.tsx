@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { MenuItem, MenuSnapshot, Order } from '../../bridge/contract';
 import { gratuityApplies, gratuityLabel, gratuityOf } from '../../bridge/checkout/gratuity';
 import { enterAction, indexMenu, searchMenu } from '../../bridge/menu-search';
@@ -68,6 +68,47 @@ const MenuTile = memo(function MenuTile({ item, currency, onAdd, next }: { item:
   );
 });
 
+/**
+ * The tiles and the "show more" tile: drawn again only when what they show changes, not with each
+ * change of the ticket (opening a check, adding a line).
+ */
+const MenuGrid = memo(function MenuGrid({
+  items,
+  left,
+  query,
+  highlighted,
+  currency,
+  onAdd,
+  onMore,
+}: {
+  items: readonly MenuItem[];
+  /** How many more match than are shown. */
+  left: number;
+  query: string;
+  highlighted: MenuItem | undefined;
+  currency: string;
+  onAdd: (item: MenuItem) => void;
+  onMore: () => void;
+}) {
+  return (
+    <div className="menu-grid" role="group" aria-label={query ? `Items matching ${query}` : 'Items'}>
+      {items.map((item) => (
+        <MenuTile key={item.id} item={item} currency={currency} onAdd={onAdd} next={item === highlighted} />
+      ))}
+      {items.length === 0 ? (
+        <p className="muted empty grid-message">
+          {query.trim() ? `No item matches “${query.trim()}”. Check the spelling or pick a category.` : 'No items here yet. The menu appears once the terminal has synced.'}
+        </p>
+      ) : null}
+      {left > 0 ? (
+        <button type="button" className="tile tile-more" onClick={onMore}>
+          {moreLabel(left)}
+        </button>
+      ) : null}
+    </div>
+  );
+});
+
 /** What the chooser is open for: a new line of `item`, or the line `lineKey` being changed. */
 type Chooser = { item: MenuItem; lineKey: string | null };
 /** What the discount dialog is open for. */
@@ -94,15 +135,24 @@ function detailsSummary(service: ServiceDraft | null, customerName: string): str
 }
 const SUMMARY_NAME = 18;
 
-export function Register({
+/**
+ * The register. It stays mounted while another screen shows (App), hidden and out of reach (no
+ * keys, no focus, nothing a screen reader reads), so opening a check only swaps the ticket; a
+ * memo keeps the other screens' renders from drawing it again.
+ */
+export const Register = memo(function Register({
   menu,
   ticket,
   setTicket,
+  order,
   active,
 }: {
   menu: MenuSnapshot;
   ticket: Ticket;
   setTicket: (update: (ticket: Ticket) => Ticket) => void;
+  /** The order the ticket edits, as the screen that opened it had it (null: a new ticket): its courses' state. */
+  order: Order | null;
+  /** The screen shown: false hides it. */
   active: boolean;
 }) {
   const client = useBridge();
@@ -112,16 +162,16 @@ export function Register({
   const [placement, setPlacement] = useState<Placement>(UNPLACED);
   // Seats and courses are this till's way of working (a full-service floor), asked once and kept.
   const [seatingOn, setSeatingOn] = useState(() => readSeatingPreference());
-  // Read by the menu tiles' handler, which stays the same so the tiles do not all render again.
+  // Read by the menu tiles' handler, which stays the same so the tiles do not all render again;
+  // kept in step before any tap can reach a tile.
   const placementRef = useRef(placement);
-  const choosePlacement = (next: Placement) => {
-    placementRef.current = next;
-    setPlacement(next);
-  };
+  useLayoutEffect(() => {
+    placementRef.current = placement;
+  }, [placement]);
   /** Courses held on a ticket not sent yet: the order is placed with them held. */
   const [heldDraft, setHeldDraft] = useState<readonly string[]>([]);
-  /** The order being edited as the core has it (its courses held or fired), by its id. */
-  const [loaded, setLoaded] = useState<Order | null>(null);
+  /** The edited order as the core last told it here (a hold or fire, a change made elsewhere), with the opening of it (`order`) it came after. */
+  const [latest, setLatest] = useState<{ opened: Order | null; order: Order } | null>(null);
   /** Why holding or firing a course was refused, for the order it was asked of (null: the ticket not sent yet). */
   const [courseRefusal, setCourseRefusal] = useState<{ orderId: string | null; message: string } | null>(null);
   const discountApproval = useApproval('discount.above_limit');
@@ -159,7 +209,8 @@ export function Register({
   const index = useMemo(() => indexMenu(menu.items), [menu.items]);
   const itemsById = useMemo(() => new Map(menu.items.map((item) => [item.id, item])), [menu.items]);
   const matches = useMemo(() => searchMenu(index, query, categoryId), [index, query, categoryId]);
-  const shown = matches.length > limit ? matches.slice(0, limit) : matches;
+  const shown = useMemo(() => (matches.length > limit ? matches.slice(0, limit) : matches), [matches, limit]);
+  const showMore = useCallback(() => setLimit((n) => n + GRID_PAGE), []);
   const highlighted = query.trim() === '' ? undefined : matches[0];
   const pricing = useMemo(() => priceTicket(ticket, itemsById, menu.pricing, menu.currency), [ticket, itemsById, menu.pricing, menu.currency]);
   // A large party's gratuity, as the check will carry it once sent (the core freezes the rule then).
@@ -178,24 +229,31 @@ export function Register({
   const seating = dineIn && (seatingOn || placed || heldDraft.length > 0);
   const groups = useMemo(() => (seating ? courseGroups(ticket.lines, courseList) : null), [seating, ticket.lines, courseList]);
   const seats = seatChoices(ticket.service?.guests);
-  // An order opened for editing: its courses' state, and the seats and courses of its lines.
+  // An order opened for editing: its courses' state (as opened, or as the core told it since), and
+  // the seats and courses of its lines.
   const editingId = ticket.editingOrderId;
-  const editingOrder = loaded !== null && loaded.id === editingId ? loaded : null;
-  const courseError = courseRefusal !== null && courseRefusal.orderId === editingId ? courseRefusal.message : null;
+  const editingOrder =
+    latest !== null && latest.opened === order && latest.order.id === editingId ? latest.order : order !== null && order.id === editingId ? order : null;
+  // A change of the edited order made elsewhere (another till, a sync) reaches its courses' state,
+  // asked for only then: opening the order needs nothing from the core.
   useEffect(() => {
     if (editingId === null) return;
     let live = true;
-    client.call('orders.get', { id: editingId }).then(
-      (order) => {
-        if (!live) return;
-        setLoaded(order);
-      },
-      (caught: unknown) => live && setCourseRefusal({ orderId: editingId, message: describeError(caught) }),
-    );
+    let generation = 0;
+    const off = client.on('orders.changed', ({ ids }) => {
+      if (ids.length > 0 && !ids.includes(editingId)) return;
+      const mine = ++generation;
+      client.call('orders.get', { id: editingId }).then(
+        (changed) => live && mine === generation && setLatest({ opened: order, order: changed }),
+        () => undefined, // the state shown stays; holding or firing says what is wrong
+      );
+    });
     return () => {
       live = false;
+      off();
     };
-  }, [client, editingId]);
+  }, [client, editingId, order]);
+  const courseError = courseRefusal !== null && courseRefusal.orderId === editingId ? courseRefusal.message : null;
   const lineTag = useCallback((line: Ticket['lines'][number]) => placementLabel(placementOf(line), courseNames), [courseNames]);
   const courseState = (courseId: string): 'held' | 'fired' | null =>
     editingId === null ? (heldDraft.includes(courseId) ? 'held' : null) : (editingOrder?.courses.find((c) => c.course === courseId)?.state ?? null);
@@ -208,7 +266,7 @@ export function Register({
     }
     try {
       const payload = { id: editingId, course: courseId, ...(ticket.managerPin ? { managerPin: ticket.managerPin } : {}) };
-      setLoaded(await client.call(action === 'hold' ? 'orders.holdCourse' : 'orders.fireCourse', payload));
+      setLatest({ opened: order, order: await client.call(action === 'hold' ? 'orders.holdCourse' : 'orders.fireCourse', payload) });
     } catch (caught) {
       if (caught instanceof BridgeCallError && caught.code === 'needs_manager') setPinError(caught.message);
       else setCourseRefusal({ orderId: editingId, message: describeError(caught) });
@@ -220,6 +278,33 @@ export function Register({
   const canSend = ticket.lines.length > 0 && pricing.check !== null && !busy;
   /** Until the next item (or "Start next order"), the order just sent is shown above the new ticket. */
   const shownOrder = ticket.lines.length === 0 ? lastOrder : null;
+  // Left for another screen, the register is left as a fresh one would be found when back (as when
+  // each visit mounted it again): search cleared, messages and the last order gone, the drawer
+  // closed, the next items for the table in no course.
+  const [wasActive, setWasActive] = useState(active);
+  if (wasActive !== active) {
+    setWasActive(active);
+    if (!active) {
+      setQuery('');
+      setCategoryId(null);
+      setLimit(GRID_PAGE);
+      setSearchError(null);
+      setLastOrder(null);
+      setNotice(null);
+      setError(null);
+      setShowDetails(false);
+      setCustomerErrors({});
+      setServiceErrors({});
+      setPinError(null);
+      setCourseRefusal(null);
+      setPlacement(UNPLACED);
+      setHeldDraft([]);
+    }
+  }
+  // Shown (mounted, or back from another screen): the search box has the focus, ready for a scan.
+  useLayoutEffect(() => {
+    if (active) searchRef.current?.focus();
+  }, [active]);
   // A refused save asks for a PIN: the (emptied) field has the focus.
   useEffect(() => {
     if (pinError !== null) pinRef.current?.focus();
@@ -409,7 +494,9 @@ export function Register({
   };
 
   return (
-    <div className="register">
+    // Hidden, it is not drawn: nothing in it takes the focus or is read by a screen reader (an
+    // `inert` as well would only add a style pass over it at each screen change).
+    <div className="register" hidden={!active}>
       <section className="menu-panel" aria-label="Menu">
         <div className="search-row">
           <label className="visually-hidden" htmlFor="menu-search">
@@ -431,7 +518,6 @@ export function Register({
             onKeyDown={onSearchKey}
             aria-describedby={searchError || highlighted ? searchStatusId : undefined}
             aria-invalid={searchError ? true : undefined}
-            autoFocus
           />
           {searchError ? (
             <FieldError id={searchStatusId} message={searchError} />
@@ -451,21 +537,7 @@ export function Register({
             </button>
           ))}
         </nav>
-        <div className="menu-grid" role="group" aria-label={query ? `Items matching ${query}` : 'Items'}>
-          {shown.map((item) => (
-            <MenuTile key={item.id} item={item} currency={menu.currency} onAdd={onAdd} next={item === highlighted} />
-          ))}
-          {matches.length === 0 ? (
-            <p className="muted empty grid-message">
-              {query.trim() ? `No item matches “${query.trim()}”. Check the spelling or pick a category.` : 'No items here yet. The menu appears once the terminal has synced.'}
-            </p>
-          ) : null}
-          {matches.length > shown.length ? (
-            <button type="button" className="tile tile-more" onClick={() => setLimit((n) => n + GRID_PAGE)}>
-              {moreLabel(matches.length - shown.length)}
-            </button>
-          ) : null}
-        </div>
+        <MenuGrid items={shown} left={matches.length - shown.length} query={query} highlighted={highlighted} currency={menu.currency} onAdd={onAdd} onMore={showMore} />
       </section>
 
       <section className="ticket" aria-label="Ticket">
@@ -475,6 +547,11 @@ export function Register({
           {ticket.editingOrderId ? (
             <span className="order-chip" data-testid="editing-label">
               {ticket.editingLabel}
+            </span>
+          ) : null}
+          {editingOrder?.reopenOf ? (
+            <span className="muted reopened-from" data-testid="reopened-from">
+              Reopened from #{editingOrder.reopenOf.label}
             </span>
           ) : null}
           {dineIn ? (
@@ -512,7 +589,7 @@ export function Register({
             ))}
           </button>
         </div>
-        {seating ? <SeatingBar seats={seats} courses={courseList} placement={placement} onChange={choosePlacement} /> : null}
+        {seating ? <SeatingBar seats={seats} courses={courseList} placement={placement} onChange={setPlacement} /> : null}
         {/* The lines take what the column can spare and scroll alone; the selected one is kept in view. */}
         <div className="ticket-main">
           <TicketLines
@@ -690,4 +767,4 @@ export function Register({
       ) : null}
     </div>
   );
-}
+});

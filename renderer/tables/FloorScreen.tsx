@@ -52,19 +52,27 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
    * A check asked for when a finger or the mouse goes down on its table, so it is here when the tap
    * ends: the register then opens on it at once. Used once, only for the check it was asked for, and
    * only by the tap of that press (a press left without a tap is not used seconds later).
+   * `arrived`: the check once the core has answered.
    */
-  const early = useRef<{ orderId: string; order: Promise<Order>; at: number } | null>(null);
+  const early = useRef<{ orderId: string; order: Promise<Order>; arrived: Order | null; at: number } | null>(null);
   /** `tappedAt`: the tap's event time, when a tap asks (the press's check may serve it). */
-  const fetchCheck = (orderId: string, tappedAt: number | null): Promise<Order> => {
-    const fresh = tappedAt !== null && early.current !== null && early.current.orderId === orderId && tappedAt - early.current.at < PRESS_FRESH_MS;
-    const asked = fresh ? early.current!.order : client.call('orders.get', { id: orderId });
+  const fetchCheck = (orderId: string, tappedAt: number | null): Order | Promise<Order> => {
+    const pressed = early.current;
     early.current = null;
-    return asked;
+    const fresh = tappedAt !== null && pressed !== null && pressed.orderId === orderId && tappedAt - pressed.at < PRESS_FRESH_MS;
+    return fresh ? (pressed.arrived ?? pressed.order) : client.call('orders.get', { id: orderId });
   };
   const openCheck = async (orderId: string, tappedAt: number | null = null) => {
     setOpenError(null);
+    const check = fetchCheck(orderId, tappedAt);
+    // Already here: opened within the tap's own event, so React draws the register in the same
+    // task instead of queueing a render after it.
+    if (!(check instanceof Promise)) {
+      onOpen(check);
+      return;
+    }
     try {
-      onOpen(await fetchCheck(orderId, tappedAt));
+      onOpen(await check);
     } catch (caught) {
       setOpenError(describeError(caught));
     }
@@ -76,8 +84,12 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
     const orderId = checkOpenedBy(table);
     if (orderId !== null) {
       const order = client.call('orders.get', { id: orderId });
-      order.catch(() => undefined); // said when the tap uses it
-      early.current = { orderId, order, at };
+      const asked = { orderId, order, arrived: null as Order | null, at };
+      order.then(
+        (check) => (asked.arrived = check),
+        () => undefined, // said when the tap uses it
+      );
+      early.current = asked;
     }
   };
   /** A table's tap: free → seat it; one check being served → open it; anything else → its sheet. */

@@ -23,7 +23,7 @@ export const CHECKOUT_CONFIG = {
 
 function RegisterWith({ menu, initial }: { menu: MenuSnapshot; initial: Ticket }) {
   const [ticket, setTicket] = useState(initial);
-  return <Register menu={menu} ticket={ticket} setTicket={(update) => setTicket(update)} active />;
+  return <Register menu={menu} ticket={ticket} setTicket={(update) => setTicket(update)} order={null} active />;
 }
 
 export async function renderRegister(client: BridgeClient, initial: Ticket = emptyTicket): Promise<MenuSnapshot> {

@@ -20,7 +20,7 @@ afterEach(async () => {
 
 function RegisterWithTicket({ menu }: { menu: MenuSnapshot }) {
   const [ticket, setTicket] = useState<Ticket>(emptyTicket);
-  return <Register menu={menu} ticket={ticket} setTicket={(update) => setTicket(update)} active />;
+  return <Register menu={menu} ticket={ticket} setTicket={(update) => setTicket(update)} order={null} active />;
 }
 
 /** A core whose menu has "Garlic knots" 86'd and "Garlic toast" on sale (knots first: the menu is in name order). */

@@ -16,7 +16,7 @@ const { start: withCore } = coreForEachTest();
 
 function RegisterWith({ menu, initial }: { menu: MenuSnapshot; initial: Ticket }) {
   const [ticket, setTicket] = useState(initial);
-  return <Register menu={menu} ticket={ticket} setTicket={(update) => setTicket(update)} active />;
+  return <Register menu={menu} ticket={ticket} setTicket={(update) => setTicket(update)} order={null} active />;
 }
 
 function renderRegister(client: BridgeClient, menu: MenuSnapshot, initial: Ticket = emptyTicket) {

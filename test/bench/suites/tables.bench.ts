@@ -30,20 +30,26 @@ async function call(core: Core, command: string, payload: unknown): Promise<unkn
   return response.value;
 }
 
-/** 60 tables of 2×2 cells, 12 to a row, in one section; checks at the first 40. */
-async function layOutAndSeat(core: Core): Promise<void> {
+/** 60 tables of 2×2 cells, 12 to a row, in one section; checks at the first 40, whose labels it returns (T1's first). */
+async function layOutAndSeat(core: Core): Promise<string[]> {
   const floor = (await call(core, 'tables.saveSection', { name: 'Main' })) as { sections: { id: string }[] };
   const sectionId = floor.sections[0]!.id;
   for (let i = 0; i < TABLES; i++) {
     await call(core, 'tables.saveTable', { sectionId, name: `T${i + 1}`, seats: 4, shape: i % 3 === 0 ? 'round' : 'square', x: (i % 12) * 2, y: Math.floor(i / 12) * 2, width: 2, height: 2 });
   }
+  const labels: string[] = [];
   for (let i = 0; i < OPEN_CHECKS; i++) {
     const lines = [{ menuItemId: ITEMS.burger, quantity: 1 + (i % 3) }, { menuItemId: ITEMS.latte, quantity: 1 }];
-    await call(core, 'orders.place', { lines, service: { type: 'dine_in', table: `T${i + 1}`, guests: 2 + (i % 4) } });
+    const order = (await call(core, 'orders.place', { lines, service: { type: 'dine_in', table: `T${i + 1}`, guests: 2 + (i % 4) } })) as { label: string };
+    labels.push(order.label);
   }
+  return labels;
 }
 
-/** Tables tab → all tables drawn and laid out, in ms (in-page clock); the Register tab in between. */
+/**
+ * Tables tab → all tables drawn and laid out, in ms (in-page clock); the Register tab in between,
+ * shown (it stays mounted, hidden, under other screens) and the floor gone before the clock starts.
+ */
 async function measureFloorOpen(page: Page, rounds: number): Promise<number[]> {
   // No named functions inside: tsx would wrap them in a helper the page does not have.
   return page.evaluate(
@@ -51,7 +57,7 @@ async function measureFloorOpen(page: Page, rounds: number): Promise<number[]> {
       const samples: number[] = [];
       for (let i = 0; i < count; i++) {
         [...document.querySelectorAll<HTMLButtonElement>('nav .screen-tab')].find((b) => b.textContent?.startsWith('Register'))!.click();
-        while (!document.querySelector('.menu-grid')) await new Promise((resolve) => setTimeout(resolve, 0));
+        while (document.querySelector('.floor-grid') || !document.querySelector('.register:not([hidden]) .menu-grid')) await new Promise((resolve) => setTimeout(resolve, 0));
         const start = performance.now();
         [...document.querySelectorAll<HTMLButtonElement>('nav .screen-tab')].find((b) => b.textContent?.startsWith('Tables'))!.click();
         while (document.querySelectorAll('.floor-grid .floor-table').length < tables) await new Promise((resolve) => setTimeout(resolve, 0));
@@ -64,27 +70,36 @@ async function measureFloorOpen(page: Page, rounds: number): Promise<number[]> {
   );
 }
 
-/** Tap a seated table (pressed, then clicked) → its check's lines on the register, laid out, in ms from the click. */
-async function measureTableTaps(page: Page, rounds: number): Promise<number[]> {
+/**
+ * Tap a seated table (pressed, then clicked) → its check's lines on the register, shown and laid out,
+ * in ms from the click. The register shows the check of that table (its label), not the one before:
+ * hidden under the floor, it still holds the last one.
+ */
+async function measureTableTaps(page: Page, rounds: number, labels: readonly string[]): Promise<number[]> {
   return page.evaluate(
-    async ({ count, seated, tables, pressMs }) => {
+    async ({ count, seated, tables, pressMs, labels }) => {
       const samples: number[] = [];
       for (let i = 0; i < count; i++) {
         [...document.querySelectorAll<HTMLButtonElement>('nav .screen-tab')].find((b) => b.textContent?.startsWith('Tables'))!.click();
         while (document.querySelectorAll('.floor-grid .floor-table').length < tables) await new Promise((resolve) => setTimeout(resolve, 0));
-        const tile = document.querySelector<HTMLButtonElement>(`[data-testid="table-T${1 + ((i * 7) % seated)}"]`)!;
+        const table = (i * 7) % seated;
+        const tile = document.querySelector<HTMLButtonElement>(`[data-testid="table-T${table + 1}"]`)!;
         tile.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, pointerType: 'touch' }));
         await new Promise((resolve) => setTimeout(resolve, pressMs));
         const start = performance.now();
         tile.click();
         let lines: HTMLElement | null = null;
-        while (!(lines = document.querySelector<HTMLElement>('[data-testid="ticket-lines"]'))?.textContent?.includes('Burger')) await new Promise((resolve) => setTimeout(resolve, 0));
+        while (
+          document.querySelector('.register:not([hidden]) [data-testid="editing-label"]')?.textContent !== labels[table] ||
+          !(lines = document.querySelector<HTMLElement>('.register:not([hidden]) [data-testid="ticket-lines"]'))?.textContent?.includes('Burger')
+        )
+          await new Promise((resolve) => setTimeout(resolve, 0));
         void lines.offsetHeight;
         samples.push(performance.now() - start);
       }
       return samples;
     },
-    { count: rounds, seated: OPEN_CHECKS, tables: TABLES, pressMs: PRESS_MS },
+    { count: rounds, seated: OPEN_CHECKS, tables: TABLES, pressMs: PRESS_MS, labels },
   );
 }
 
@@ -97,7 +112,7 @@ const suite: BenchSuite = {
     const config = TerminalConfig.parse({ dataDir: seedDataDir(), locationId: LOCATION, staff: testStaffConfig() });
     const core = await startCore(config, { logger: silentLogger });
     await signIn(core, 'owner');
-    await layOutAndSeat(core);
+    const labels = await layOutAndSeat(core);
     const host = await startBrowserHost({ host: core, rendererDir: join(PROJECT_ROOT, 'dist', 'renderer'), logger: silentLogger });
     const browser = await launchChromium();
     try {
@@ -107,8 +122,8 @@ const suite: BenchSuite = {
       await measureFloorOpen(page, 10); // warm-up: JIT, style caches
       const opens = await measureFloorOpen(page, ROUNDS);
       const floorCommand = (await sampleMicrosAsync(() => call(core, 'tables.floor', {}).then(() => undefined), ROUNDS)).map((us) => us / 1000);
-      await measureTableTaps(page, 10);
-      const taps = await measureTableTaps(page, ROUNDS);
+      await measureTableTaps(page, 10, labels);
+      const taps = await measureTableTaps(page, ROUNDS, labels);
       const bare = await measureBareDomAppend(page, ROUNDS);
       return [
         row({
