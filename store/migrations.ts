@@ -595,10 +595,21 @@ const kitchenDisplay: Migration = {
   },
 };
 
+const storeStaff: Migration = {
+  version: 27,
+  name: "store mode: staff are the store's, each row knows the till that wrote its version",
+  up(db) {
+    // written_by: the till id whose write this version is (store-staff.ts): it breaks a tie of two
+    // writes at the same ms the same way on every till. NULL: written here and not yet in the log
+    // (before store mode, or while the link was stopped): the link logs it when it starts.
+    db.exec('ALTER TABLE staff ADD COLUMN written_by TEXT;');
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
   unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts, pinAttempts, bridgeRequests,
   walkouts, floorPlan, refundNote, locationCountry, seatsAndCourses, orderGratuity,
-  storeModeLog, storeModeForwards, orderLinks, kitchenDisplay,
+  storeModeLog, storeModeForwards, orderLinks, kitchenDisplay, storeStaff,
 ];

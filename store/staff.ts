@@ -1,5 +1,6 @@
 // Staff of this terminal and the sign-in guard (migrations 14 and 15). Only PIN hashes are kept; the
-// core hashes and compares (main/core/staff). Nothing here is ever sent to the cloud.
+// core hashes and compares (main/core/staff). Nothing here is ever sent to the cloud. In store mode the
+// staff are the store's: each write of a shared member also goes out in the till's log (store-staff.ts).
 //
 // The guard limits PIN guessing (docs/staff.md, "PIN guessing"). Every PIN check reserves an attempt
 // here, synchronously, before the slow hash: the reservation is refused while entry waits, and it
@@ -8,6 +9,7 @@
 // it (its own sequence); it never refills the budget: only time does.
 import type { SqlRunner } from './database';
 import { StoreError } from './errors';
+import { sharedMember, staffEntry, staffReceived, type StaffOutlet } from './store-staff';
 
 export type StaffRole = 'cashier' | 'manager' | 'owner';
 
@@ -25,6 +27,7 @@ export interface StaffDoc {
 interface StaffRow extends Omit<StaffDoc, 'active' | 'provisioned'> {
   active: number;
   provisioned: number;
+  written_by: string | null;
 }
 
 /**
@@ -33,7 +36,7 @@ interface StaffRow extends Omit<StaffDoc, 'active' | 'provisioned'> {
  */
 export const RELEASED_PIN_HASH = 'released';
 
-const fromRow = (r: StaffRow): StaffDoc => ({ ...r, active: r.active === 1, provisioned: r.provisioned === 1 });
+const fromRow = ({ written_by: _writer, ...r }: StaffRow): StaffDoc => ({ ...r, active: r.active === 1, provisioned: r.provisioned === 1 });
 
 /** Wrong PINs in a row, and until when PIN entry is refused (ms). */
 export interface SignInGuardState {
@@ -86,10 +89,42 @@ export function lockoutWait(failures: number): number {
 export type PinReservation = { ok: true; seq: number } | { ok: false; waitMs: number; reason: 'lockout' | 'budget' };
 
 export class StaffRoster {
+  /** Store mode, while the link runs: where shared members' writes go (null: kept here, logged when it starts). */
+  #outlet: StaffOutlet | null = null;
+
   constructor(
     private readonly sql: SqlRunner,
     private readonly transaction: <T>(fn: () => T) => T,
   ) {}
+
+  /**
+   * Store mode: from now on each write of a shared member appends its version to the log through
+   * `outlet`, in the write's transaction; null stops it. Started, it logs at once every shared member
+   * whose version is not in the log yet (written before store mode, or while the link was stopped).
+   */
+  replicateTo(outlet: StaffOutlet | null, now: number): void {
+    this.#outlet = outlet;
+    if (!outlet) return;
+    this.transaction(() => {
+      const unlogged = this.sql.allSql<StaffRow>('SELECT * FROM staff WHERE written_by IS NULL', []).map(fromRow).filter(sharedMember);
+      for (const member of unlogged) this.#publish(member, now);
+    });
+  }
+
+  /** How many versions written on other tills have changed this till's staff (the desk forgets learned PINs when it moves). */
+  receivedFromPeers(): number {
+    return staffReceived(this.sql);
+  }
+
+  /** Logs a shared member's version (inside the write's transaction), or marks it not logged yet. */
+  #publish(member: StaffDoc, now: number): void {
+    if (!sharedMember(member)) return;
+    const outlet = this.#outlet;
+    this.sql.runSql('UPDATE staff SET written_by = ? WHERE id = ?', [outlet?.tillId ?? null, member.id]);
+    if (!outlet) return;
+    const { provisioned: _provisioned, ...version } = member;
+    outlet.append(staffEntry(version, outlet.tillId, now));
+  }
 
   list(): StaffDoc[] {
     return this.sql.allSql<StaffRow>('SELECT * FROM staff ORDER BY active DESC, name COLLATE NOCASE', []).map(fromRow);
@@ -108,25 +143,29 @@ export class StaffRoster {
   }
 
   insert(doc: Omit<StaffDoc, 'created_at' | 'updated_at'>, now: number): StaffDoc {
-    this.sql.runSql('INSERT INTO staff (id, name, role, pin_hash, active, provisioned, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-      doc.id,
-      doc.name,
-      doc.role,
-      doc.pin_hash,
-      doc.active ? 1 : 0,
-      doc.provisioned ? 1 : 0,
-      now,
-      now,
-    ]);
-    return this.get(doc.id)!;
+    return this.transaction(() => {
+      this.sql.runSql('INSERT INTO staff (id, name, role, pin_hash, active, provisioned, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+        doc.id, doc.name, doc.role, doc.pin_hash, doc.active ? 1 : 0, doc.provisioned ? 1 : 0, now, now,
+      ]);
+      const created = this.get(doc.id)!;
+      this.#publish(created, now);
+      return created;
+    });
   }
 
   update(id: string, change: Partial<Pick<StaffDoc, 'name' | 'role' | 'pin_hash' | 'active'>>, now: number): StaffDoc {
     const current = this.get(id);
     if (!current) throw new StoreError('not_found', `staff ${id} not found`);
     const next = { ...current, ...change };
-    this.sql.runSql('UPDATE staff SET name = ?, role = ?, pin_hash = ?, active = ?, updated_at = ? WHERE id = ?', [next.name, next.role, next.pin_hash, next.active ? 1 : 0, now, id]);
-    return this.get(id)!;
+    // Later than the version it replaces, even one another till wrote by a clock ahead of this one's:
+    // a change made here after seeing that version wins over it on every till.
+    const at = Math.max(now, current.updated_at + 1);
+    return this.transaction(() => {
+      this.sql.runSql('UPDATE staff SET name = ?, role = ?, pin_hash = ?, active = ?, updated_at = ? WHERE id = ?', [next.name, next.role, next.pin_hash, next.active ? 1 : 0, at, id]);
+      const updated = this.get(id)!;
+      this.#publish(updated, now);
+      return updated;
+    });
   }
 
   /**

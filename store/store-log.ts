@@ -1,7 +1,8 @@
 // This till's log for store mode (docs/store-mode.md): one entry per outbox operation on an order or
 // its money, written in the operation's own transaction, carrying the entity's document as it is
 // after the write, so a peer shows it without replaying operations. A second entry says when an
-// operation reached the cloud. Off (no rows, no reads) unless the store was opened in store mode.
+// operation reached the cloud. Forwards (store-forwards.ts) and staff versions (store-staff.ts) are
+// appended too. Off (no rows, no reads) unless the store was opened in store mode.
 import type { SqlRunner } from './database';
 import type { EntityDoc, EntityKind, OperationKind } from './documents';
 import type { EntityLayers } from './layers';

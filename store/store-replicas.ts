@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { SqlRunner } from './database';
 import { OrderLineDoc } from './documents';
 import { receiveForwarding } from './store-forwards';
+import { receiveStaff } from './store-staff';
 
 export interface ReplicaCursor {
   logId: string;
@@ -129,7 +130,8 @@ export class StoreReplicas {
    * the cursor committed. The newest seq of the current log replaces an entity's document, an older
    * never does; an entry whose body is not one (a newer till's format) is kept, and its document skipped.
    * Forwarding entries (store-forwards.ts): a forward addressed to `self` (this till's id) goes into
-   * the inbox, an answer to one of this till's forwards settles it.
+   * the inbox, an answer to one of this till's forwards settles it. A member's version (store-staff.ts)
+   * replaces this till's row of that member when newer.
    */
   apply(origin: string, logId: string, entries: readonly ReplicaEntry[], now: number, self: string): ReplicaCursor {
     const last = entries.at(-1);
@@ -140,7 +142,7 @@ export class StoreReplicas {
         const json = parseJson(entry.body);
         const body = EntryBody.safeParse(json);
         if (!body.success) {
-          receiveForwarding(this.#sql, origin, entry.opId, json, self, now);
+          if (!receiveStaff(this.#sql, json)) receiveForwarding(this.#sql, origin, entry.opId, json, self, now);
           continue;
         }
         const { kind, id, order, synced, doc, staff } = body.data;

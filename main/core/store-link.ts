@@ -1,8 +1,9 @@
 // Store mode in a running till (docs/store-mode.md): mints the till's identity from the store secret
 // and its own key, serves its log on the configured address, pulls each configured peer's log into
 // the store's replicas, applies the changes other tills forwarded to this till's orders (each once),
-// and wakes its feed after each commit that appended to the log. Started by the core's composition
-// only when store mode is on; stop() ends every connection.
+// logs the writes of the store's staff under this till's id, and wakes its feed after each commit
+// that appended to the log. Started by the core's composition only when store mode is on; stop()
+// ends every connection.
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/log';
 import type { Store } from '../../store/index';
@@ -178,6 +179,8 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
   const listen = joinAddress(storeMode.listen);
   const server: FeedServer = await startFeedServer({ identity, source: ownLog(store, identity.tillId), pins, ...storeMode.listen, logger });
   const stopWaking = store.log.onAppended(() => server.appended(identity.tillId));
+  // The till id is the key's, known from here on: staff writes go out under it (and those not logged yet, now).
+  store.staff.replicateTo({ tillId: identity.tillId, append: (entry) => store.log.append(entry) }, options.clock.now());
   const inbox = new ForwardInbox({ store, cashier: options.cashier, clock: options.clock, logger });
   // Forwards received before a stop (or a crash) and not answered yet.
   inbox.schedule();
@@ -194,6 +197,7 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
       peers: peers.map((peer) => peer.status()),
     }),
     async stop() {
+      store.staff.replicateTo(null, options.clock.now());
       stopWaking();
       inbox.stop();
       await Promise.all(peers.map((peer) => peer.stop()));

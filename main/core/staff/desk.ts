@@ -7,6 +7,7 @@ import type { Clock } from '../../../common/clock';
 import { newId } from '../../../common/ids';
 import type { StaffDoc, Store } from '../../../store/index';
 import { PIN_LIMITS, RELEASED_PIN_HASH, type PinAttemptKind, type PinOutcome } from '../../../store/staff';
+import { LEGACY_MANAGER_ID } from '../../../store/store-staff';
 import type { TerminalConfig } from '../../config/schema';
 import { CoreError } from '../errors';
 import type { EventHub } from '../events';
@@ -53,6 +54,8 @@ function waitSentence(waitMs: number): string {
 
 export class StaffDesk {
   readonly #pins = new PinDirectory();
+  /** Store mode: the peer versions that had changed the staff when the learned PINs were last checked. */
+  #receivedSeen = 0;
   #signedInId: string | null = null;
   #lastActivity = 0;
   /** Changes to the staff list run one after another: each checks, hashes, then writes. */
@@ -86,9 +89,9 @@ export class StaffDesk {
   keepLegacyManagerPin(hash: string | undefined, forget: () => void): void {
     if (hash === undefined || hash === '') return;
     this.store.transaction(() => {
-      if (!this.store.staff.get('stf_legacy_manager')) {
-        this.store.staff.insert({ id: 'stf_legacy_manager', name: 'Manager', role: 'manager', pin_hash: hash, active: true, provisioned: false }, this.clock.now());
-        this.store.cashier.recordAudit('system', 'staff.from_manager_pin', { staffId: 'stf_legacy_manager' });
+      if (!this.store.staff.get(LEGACY_MANAGER_ID)) {
+        this.store.staff.insert({ id: LEGACY_MANAGER_ID, name: 'Manager', role: 'manager', pin_hash: hash, active: true, provisioned: false }, this.clock.now());
+        this.store.cashier.recordAudit('system', 'staff.from_manager_pin', { staffId: LEGACY_MANAGER_ID });
       }
       forget();
     });
@@ -198,6 +201,19 @@ export class StaffDesk {
 
   // ---- PIN checks (store/staff.ts holds the guard: docs/staff.md, "PIN guessing") ----
 
+  /**
+   * The PINs learned since launch, forgotten once another till's write changed the staff (store
+   * mode): a PIN changed there no longer signs in here.
+   */
+  #learned(): PinDirectory {
+    const received = this.store.staff.receivedFromPeers();
+    if (received !== this.#receivedSeen) {
+      this.#receivedSeen = received;
+      this.#pins.forget();
+    }
+    return this.#pins;
+  }
+
   /** Reserves a PIN check before hashing it; or the sentence to show while entry waits. */
   #reserve(kind: PinAttemptKind): { seq: number } | { waiting: string } {
     const reserved = this.store.staff.reserveAttempt(kind, this.clock.now());
@@ -239,7 +255,7 @@ export class StaffDesk {
   async signIn(pin: string): Promise<StaffSession> {
     // Someone who signed in since launch is found without hashing: no slow step to reserve around,
     // but still only while PIN entry is open.
-    const known = this.#pins.known(pin, this.#active());
+    const known = this.#learned().known(pin, this.#active());
     if (known) {
       const { waitMs } = this.store.staff.wait('sign_in', this.clock.now());
       if (waitMs > 0) throw new CoreError('needs_sign_in', waitSentence(waitMs));
@@ -248,7 +264,7 @@ export class StaffDesk {
     }
     const reserved = this.#reserve('sign_in');
     if ('waiting' in reserved) throw new CoreError('needs_sign_in', reserved.waiting);
-    const found = await this.#check(reserved.seq, 'sign_in', () => this.#pins.find(pin, this.#active()));
+    const found = await this.#check(reserved.seq, 'sign_in', () => this.#learned().find(pin, this.#active()));
     if (!found) {
       this.#settle(reserved.seq, 'wrong', 'sign_in');
       this.#changed();
@@ -272,7 +288,7 @@ export class StaffDesk {
     const reserved = this.#reserve('approval');
     if ('waiting' in reserved) return { kind: 'locked', message: reserved.waiting };
     const approvers = this.#active().filter((s) => s.role !== 'cashier');
-    const found = await this.#check(reserved.seq, 'approval', () => this.#pins.find(pin, approvers));
+    const found = await this.#check(reserved.seq, 'approval', () => this.#learned().find(pin, approvers));
     this.#settle(reserved.seq, found ? 'neutral' : 'wrong', 'approval');
     return found ? { kind: 'staff', staff: found, attempt: reserved.seq } : { kind: 'wrong' };
   }
@@ -298,7 +314,7 @@ export class StaffDesk {
     const reserved = this.#reserve('override');
     if ('waiting' in reserved) throw new CoreError('needs_sign_in', reserved.waiting, [{ path: 'pin', message: reserved.waiting }]);
     const owners = this.#active().filter((s) => s.role === 'owner');
-    const owner = await this.#check(reserved.seq, 'override', () => this.#pins.find(pin, owners));
+    const owner = await this.#check(reserved.seq, 'override', () => this.#learned().find(pin, owners));
     if (!owner) {
       this.#settle(reserved.seq, 'wrong', 'override');
       this.#changed();
@@ -418,7 +434,7 @@ export class StaffDesk {
       throw new CoreError('conflict', message, [{ path: 'pin', message }]);
     }
     const others = this.#active().filter((s) => s.id !== exceptId);
-    const inUse = await this.#check(reserved.seq, 'pin_set', () => this.#pins.find(pin, others));
+    const inUse = await this.#check(reserved.seq, 'pin_set', () => this.#learned().find(pin, others));
     this.#settle(reserved.seq, inUse ? 'wrong' : 'neutral', 'pin_set');
     if (inUse) {
       const message = 'That PIN is already in use. Choose another.';
