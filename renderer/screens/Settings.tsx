@@ -152,6 +152,12 @@ function SettingsForm({ settings, currency, system, store, oauthMessage, message
       {store ? <StoreForm settings={settings} currency={currency} setMessage={setMessage} /> : null}
       {store ? <CheckoutSettings settings={settings} currency={currency} onSaved={saved('Checkout settings saved.')} /> : null}
       {store ? <PrintingSettings settings={settings} onSaved={saved('Printing settings saved.')} /> : null}
+      {can('floor.edit') ? (
+        <section className="card" aria-label="Tables and sections">
+          <h2>Tables and sections</h2>
+          <p>The floor is laid out where it is used: on the Tables screen (Alt+8), press Edit floor to add sections and tables, name, move and resize them. IT can ship a floor in the config file.</p>
+        </section>
+      ) : null}
       {can('floor.edit') ? <CoursesEditor card /> : null}
       {can('staff.manage') ? (
         <section className="card" aria-label="Staff and PINs">

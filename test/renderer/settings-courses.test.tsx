@@ -20,6 +20,8 @@ describe('the courses in Settings', () => {
     const client = await withCore(undefined, undefined, { signIn: 'manager' });
     renderWith(client, <Settings currency="usd" />);
     const editor = within(await screen.findByRole('region', { name: 'Courses' }));
+    // Tables and sections are laid out where they are used: Settings says where.
+    expect(screen.getByRole('region', { name: 'Tables and sections' }).textContent).toContain('Tables screen (Alt+8), press Edit floor');
     await waitFor(() => expect((editor.getByLabelText('Course 4') as HTMLInputElement).value).toBe('Dessert'));
     const auditFrom = lastAuditId(core().dataDir);
 
@@ -60,6 +62,7 @@ describe('the courses in Settings', () => {
     renderWith(client, <Settings currency="usd" />);
     await screen.findByTestId('ask-manager');
     expect(screen.queryByRole('region', { name: 'Courses' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Tables and sections' })).toBeNull();
 
     const list = (await client.call('tables.courses', {})).map((c) => ({ id: c.id, name: c.name }));
     const renamed = list.map((c) => (c.name === 'Dessert' ? { ...c, name: 'Sweets' } : c));
