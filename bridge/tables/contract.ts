@@ -123,6 +123,8 @@ export const TableCheck = z.object({
   guests: z.number().int().nullable(),
   server: z.object({ id: Id, name: z.string() }).nullable(),
   createdAt: IsoTime,
+  /** When the check last changed: a check the screen already holds with this time, total and due is current. */
+  updatedAt: IsoTime,
 });
 export type TableCheck = z.infer<typeof TableCheck>;
 

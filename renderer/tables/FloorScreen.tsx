@@ -55,10 +55,42 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
    * `arrived`: the check once the core has answered.
    */
   const early = useRef<{ orderId: string; order: Promise<Order>; arrived: Order | null; at: number } | null>(null);
+  /**
+   * The open checks, asked for once the floor is drawn and again only when one of its checks is not
+   * among them as the floor says it is now (changed, new): a tap then opens its check inside the click
+   * with nothing to wait for. A check not current here is served by the press, as before.
+   */
+  const warm = useRef<Map<string, Order>>(new Map());
+  const current = (check: TableView['checks'][number]): Order | undefined => {
+    const held = warm.current.get(check.orderId);
+    return held && held.updatedAt === check.updatedAt && held.total === check.total && held.total - held.paidAmount === check.due ? held : undefined;
+  };
+  useEffect(() => {
+    if (!view || view.tables.every((t) => t.checks.every((check) => current(check) !== undefined))) return;
+    let live = true;
+    const timer = setTimeout(() => {
+      client.call('orders.list', { status: 'open', limit: 500 }).then(
+        (checks) => {
+          if (live) warm.current = new Map(checks.map((check) => [check.id, check]));
+        },
+        () => undefined, // the press and the tap ask for the check themselves
+      );
+    }, 0);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [client, view]);
+  const currentCheck = (orderId: string): Order | undefined => {
+    const check = view?.tables.flatMap((t) => t.checks).find((c) => c.orderId === orderId);
+    return check ? current(check) : undefined;
+  };
   /** `tappedAt`: the tap's event time, when a tap asks (the press's check may serve it). */
   const fetchCheck = (orderId: string, tappedAt: number | null): Order | Promise<Order> => {
     const pressed = early.current;
     early.current = null;
+    const known = currentCheck(orderId);
+    if (known) return known;
     const fresh = tappedAt !== null && pressed !== null && pressed.orderId === orderId && tappedAt - pressed.at < PRESS_FRESH_MS;
     return fresh ? (pressed.arrived ?? pressed.order) : client.call('orders.get', { id: orderId });
   };
@@ -82,7 +114,7 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
     table.checks.length === 1 && (table.state === 'seated' || table.state === 'check_printed') ? table.checks[0]!.orderId : null;
   const press = (table: TableView, at: number) => {
     const orderId = checkOpenedBy(table);
-    if (orderId !== null) {
+    if (orderId !== null && currentCheck(orderId) === undefined) {
       const order = client.call('orders.get', { id: orderId });
       const asked = { orderId, order, arrived: null as Order | null, at };
       order.then(

@@ -14,10 +14,17 @@ const { start: withCore, core } = coreForEachTest();
 const ticketNames = () => [...document.querySelectorAll('.ticket-lines .line-name')].map((el) => el.textContent);
 
 describe('the register under the other screens', () => {
-  it('hidden takes no keys; a table tap opens the check with its held course, one orders.get (the press); shown, the search has the focus', async () => {
+  it('hidden takes no keys; a table tap opens the check with its held course, asking the core nothing (the floor holds its open checks); shown, the search has the focus', async () => {
     const real = await withCore();
     const asked: string[] = [];
-    const client: BridgeClient = { ...real, call: ((command: never, payload: never) => (asked.push(command), real.call(command, payload))) as BridgeClient['call'] };
+    const answered: string[] = [];
+    const client: BridgeClient = {
+      ...real,
+      call: ((command: never, payload: never) => {
+        asked.push(command);
+        return real.call(command, payload).then((value) => (answered.push(command), value));
+      }) as BridgeClient['call'],
+    };
     const floor = await core().call('tables.saveSection', { name: 'Main' });
     await core().call('tables.saveTable', { sectionId: floor.sections[0]!.id, name: '12', seats: 4, shape: 'square', x: 0, y: 0, width: 2, height: 2 });
     const courses = await core().call('tables.courses', {});
@@ -41,15 +48,17 @@ describe('the register under the other screens', () => {
 
     const table = await screen.findByTestId('table-12');
     await waitFor(() => expect(table.textContent).toMatch(/Seated/));
+    // The floor asks for its open checks once it is drawn; a tap then needs nothing from the core.
+    await waitFor(() => expect(answered).toContain('orders.list'));
     asked.length = 0;
     fireEvent.pointerDown(table);
-    await waitFor(() => expect(asked).toContain('orders.get'));
     fireEvent.click(table);
+    expect(asked).toEqual([]);
     await waitFor(() => expect(nav.getByRole('button', { name: /^Register/ }).getAttribute('aria-current')).toBe('page'));
     expect(register.hidden).toBe(false);
     expect(ticketNames()).toEqual(['Burger']);
     expect(within(screen.getByTestId('course-Mains')).getByText('HELD')).toBeTruthy();
-    expect(asked.filter((c) => c === 'orders.get')).toHaveLength(1);
+    expect(asked.filter((c) => c === 'orders.get')).toEqual([]);
     expect(document.activeElement).toBe(search);
     expect(search.value).toBe('');
 
@@ -61,4 +70,27 @@ describe('the register under the other screens', () => {
     fireEvent.keyDown(window, { key: 'F9' });
     await waitFor(() => expect(ticketNames()).toEqual([]));
   });
+
+  it('never opens a check as the floor held it once it changed: the floor asks for its checks again', async () => {
+    const real = await withCore();
+    const answered: string[] = [];
+    const client: BridgeClient = { ...real, call: ((command: never, payload: never) => real.call(command, payload).then((value) => (answered.push(command), value))) as BridgeClient['call'] };
+    const floor = await core().call('tables.saveSection', { name: 'Main' });
+    await core().call('tables.saveTable', { sectionId: floor.sections[0]!.id, name: '12', seats: 4, shape: 'square', x: 0, y: 0, width: 2, height: 2 });
+    const order = await core().call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 1 }], service: { type: 'dine_in', table: '12', guests: 2 } });
+    renderWith(client, <App />);
+    await waitFor(() => expect(tile(ITEMS.fries)).toBeTruthy());
+    const nav = within(screen.getByRole('navigation', { name: 'Screens' }));
+    fireEvent.click(nav.getByRole('button', { name: /^Tables/ }));
+    const table = await screen.findByTestId('table-12');
+    await waitFor(() => expect(table.textContent).toMatch(/Seated/));
+    await waitFor(() => expect(answered.filter((c) => c === 'orders.list')).toHaveLength(1));
+    // Another round, rung up elsewhere while the floor shows: the floor's check is newer than the one held.
+    await core().call('orders.update', { id: order.id, lines: [{ menuItemId: ITEMS.burger, quantity: 1 }, { menuItemId: ITEMS.fries, quantity: 2 }] });
+    await waitFor(() => expect(answered.filter((c) => c === 'orders.list')).toHaveLength(2));
+    fireEvent.pointerDown(table);
+    fireEvent.click(table);
+    await waitFor(() => expect(ticketNames()).toEqual(['Burger', 'Fries']));
+  });
 });
+

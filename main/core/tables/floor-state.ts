@@ -32,6 +32,7 @@ function checkOf(order: Order): TableCheck {
     guests: order.service.guests,
     server: order.staff,
     createdAt: order.createdAt,
+    updatedAt: order.updatedAt,
   };
 }
 
