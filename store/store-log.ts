@@ -46,8 +46,11 @@ export interface LoggedChange {
   now: number;
 }
 
-/** Fields a peer has no use for, left out to keep entries small: the tax rules priced with, the cloud's own bill. */
-const ORDER_FIELDS_LEFT_OUT = ['pricing', 'cloud_check'] as const;
+/**
+ * Fields a peer has no use for, left out to keep entries small: the cloud's own bill. The tax rules
+ * priced with travel: the store's day splits each till's sales into net and tax with them.
+ */
+const ORDER_FIELDS_LEFT_OUT = ['cloud_check'] as const;
 
 export class StoreLog {
   readonly enabled: boolean;

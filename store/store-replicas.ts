@@ -78,6 +78,17 @@ export interface ReplicaOrder {
   lines: OrderLineDoc[];
 }
 
+/** One of another till's documents as replicated here, for the store's day. */
+export interface ReplicaDayDoc {
+  origin: string;
+  kind: string;
+  id: string;
+  orderId: string;
+  /** Nothing of it was left to send to the cloud, as its owner said. */
+  synced: boolean;
+  doc: Record<string, unknown>;
+}
+
 export interface ReplicaTill {
   origin: string;
   name: string | null;
@@ -213,6 +224,23 @@ export class StoreReplicas {
       });
     }
     return orders;
+  }
+
+  /**
+   * The other tills' documents (orders and their money) touching a business day: every document of each
+   * order sold on `day`, or created or changed in [from, to) (an older tab paid today, a void today).
+   */
+  dayDocs(day: string, from: number, to: number): ReplicaDayDoc[] {
+    const rows = this.#sql.allSql<{ origin: string; kind: string; id: string; orderId: string; synced: number; doc: string }>(
+      `SELECT d.origin, d.entity_kind AS kind, d.entity_id AS id, d.order_id AS orderId, d.synced, d.doc FROM store_replica_docs AS d
+       WHERE d.doc IS NOT NULL AND d.order_id IN (
+         SELECT t.order_id FROM store_replica_docs AS t WHERE t.doc IS NOT NULL AND t.order_id IS NOT NULL AND (
+           (t.entity_kind = 'order' AND json_extract(t.doc, '$.business_day') = ?)
+           OR json_extract(t.doc, '$.created_at') BETWEEN ? AND ? - 1 OR json_extract(t.doc, '$.updated_at') BETWEEN ? AND ? - 1))
+       ORDER BY d.origin, d.entity_kind, d.entity_id`,
+      [day, from, to, from, to],
+    );
+    return rows.map((row) => ({ ...row, synced: row.synced === 1, doc: JSON.parse(row.doc) as Record<string, unknown> }));
   }
 
   /** Every till this one has pulled or named, with its cursor and what it still owes the cloud. */

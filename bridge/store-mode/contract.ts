@@ -17,6 +17,8 @@ export const StoreModePeer = z.object({
    * from since this till started: a till that went quiet before a restart stays listed).
    */
   address: z.string().nullable(),
+  /** How its address was learned: IT's peer list, or DNS-SD on the LAN; null for a till known only from its log. */
+  source: z.enum(['configured', 'discovered']).nullable(),
   /** Null until the peer has answered once (its certificate names it). */
   tillId: TillId.nullable(),
   name: z.string().nullable(),
@@ -145,6 +147,50 @@ const Empty = z.strictObject({}).default({});
 export const StoreModeForwards = z.object({ forwards: z.array(StoreModeForward) });
 export type StoreModeForwards = z.infer<typeof StoreModeForwards>;
 
+/** One till's figures for the store's day (docs/staff.md, "The store's day"): money in integer minor units. */
+export const StoreDayFigures = z.object({
+  /** Sales: orders sold, and what they came to (net before tax, tax; total as checked). Null: not carried by its replicas. */
+  orders: z.number().int().min(0),
+  net: z.number().int().nullable(),
+  tax: z.number().int().nullable(),
+  total: z.number().int(),
+  /** Taken toward orders, by tender (tips apart). */
+  cash: z.number().int(),
+  card: z.number().int(),
+  /** Tips on top of payments; the automatic gratuity they carried is inside. */
+  tips: z.number().int(),
+  gratuity: z.number().int(),
+  refunds: z.number().int(),
+  voids: z.object({ count: z.number().int().min(0), amount: z.number().int() }),
+  /** Still open with money due at the report's time: not sales. */
+  openChecks: z.object({ count: z.number().int().min(0), total: z.number().int(), due: z.number().int() }),
+});
+export type StoreDayFigures = z.infer<typeof StoreDayFigures>;
+
+export const StoreDayTill = z.object({
+  tillId: z.string(),
+  name: z.string().nullable(),
+  /** This till: its own Z report's figures. */
+  self: z.boolean(),
+  lastHeardAt: IsoTime.nullable(),
+  figures: StoreDayFigures,
+});
+
+/** The business day across every till this one knows: each till's row, and the store's totals (exactly their sum). */
+export const StoreDay = z.object({
+  businessDay: z.string(),
+  currency: z.string(),
+  /** When the day closed (the next one began), or will. */
+  closesAt: IsoTime,
+  tills: z.array(StoreDayTill),
+  totals: StoreDayFigures,
+  /** One plain sentence per till whose figures may be incomplete (not heard from since before the day closed). */
+  incomplete: z.array(z.string()),
+  /** What the replicas do not carry, in sentences: those figures stay on each till's own Z report. */
+  perTillOnly: z.array(z.string()),
+});
+export type StoreDay = z.infer<typeof StoreDay>;
+
 export const storeModeCommands = {
   /** On or off, this till, the tills it pulls from and what each refused. */
   'storeMode.status': command(Empty, StoreModeStatus),
@@ -162,6 +208,8 @@ export const storeModeCommands = {
     z.strictObject({ orderId: z.string().min(1).max(80), change: ForwardChange, managerPin: z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits').optional() }),
     StoreModeForward,
   ),
+  /** The business day across the store's tills (default: the current one); the permission of reports.z. */
+  'reports.storeZ': command(z.strictObject({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a business day is YYYY-MM-DD').optional(), managerPin: z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits').optional() }).default({}), StoreDay),
 };
 
 /** The commands that only read (the screens poll them: they keep no till awake). */

@@ -57,6 +57,7 @@ export const SETTINGS: readonly { path: readonly string[]; flag: string; env: st
   { path: ['storeMode', 'mode'], flag: 'store-mode', env: 'POS_STORE_MODE' },
   { path: ['storeMode', 'listen'], flag: 'store-listen', env: 'POS_STORE_LISTEN' },
   { path: ['storeMode', 'peers'], flag: 'store-peers', env: 'POS_STORE_PEERS' },
+  { path: ['storeMode', 'discovery'], flag: 'store-discovery', env: 'POS_STORE_DISCOVERY' },
   { path: ['storeMode', 'secretRef'], flag: 'store-secret-ref', env: 'POS_STORE_SECRET_REF' },
   { path: ['storeMode', 'tillName'], flag: 'till-name', env: 'POS_TILL_NAME' },
   { path: ['role'], flag: 'role', env: 'POS_ROLE' },

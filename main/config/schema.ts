@@ -14,6 +14,8 @@ export const MANAGER_PIN_HASH = /^scrypt:[A-Za-z0-9+/=]{16,}:[A-Za-z0-9+/=]{32,}
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const Port = z.coerce.number().int('must be a whole number').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
+/** A switch IT writes as on/off (true/false, 1/0 accepted). */
+const OnOff = z.preprocess((v) => (v === true || v === 'true' || v === '1' ? 'on' : v === false || v === 'false' || v === '0' ? 'off' : v), z.enum(['on', 'off'], 'must be on or off'));
 const Flag = z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean());
 const Minor = z.coerce.number().int('must be whole minor units (cents)').nonnegative('cannot be negative').max(100_000_000);
 /** A percentage ("15" or 15 or "12.5") as basis points; at most two decimals. */
@@ -283,7 +285,7 @@ export const TerminalConfig = z.strictObject({
   /** Store mode (docs/store-mode.md): the tills of one restaurant replicate each other over the LAN. */
   storeMode: z
     .strictObject({
-      mode: z.preprocess((v) => (v === true || v === 'true' || v === '1' ? 'on' : v === false || v === 'false' || v === '0' ? 'off' : v), z.enum(['on', 'off'], 'must be on or off')).default('off'),
+      mode: OnOff.default('off'),
       /** Where this till's feed listens (a LAN address); nothing listens when store mode is off. */
       listen: z
         .string()
@@ -293,6 +295,8 @@ export const TerminalConfig = z.strictObject({
       peers: z
         .preprocess((v) => (typeof v === 'string' ? v.split(',').filter((p) => p.trim() !== '') : v), z.array(HostPort).max(32, 'at most 32 peers'))
         .default([]),
+      /** DNS-SD on the LAN (store-mode/discovery.ts), beside the peer list; off where multicast is unwanted. */
+      discovery: OnOff.default('on'),
       /** Name of the secret-store entry holding the store secret. */
       secretRef: z.string().trim().max(100).default(''),
       /** The store secret itself: from POS_STORE_SECRET only (load.ts refuses it in a file or a flag). */

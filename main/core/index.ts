@@ -74,7 +74,7 @@ const PUBLIC_COMMANDS: ReadonlySet<CommandName> = new Set([
 const PASSIVE_COMMANDS: ReadonlySet<CommandName> = new Set([
   'menu.snapshot', 'menu.search', 'orders.list', 'orders.get', 'printing.status', 'printing.preview', 'location.get', 'location.list',
   'shift.summary', 'shift.current', 'settings.get', 'credentials.oauthStatus', 'sync.status', 'session.pending', 'staff.session',
-  'staff.list', 'staff.roster', 'reports.days', 'reports.z',
+  'staff.list', 'staff.roster', 'reports.days', 'reports.z', 'reports.storeZ',
   ...STORE_MODE_READS,
 ]);
 
@@ -449,7 +449,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
 
   const handlers: Handlers = {
     ...tableHandlers(tables),
-    ...storeModeHandlers(() => storeLink, { store, staff, cashier, settings, clock }),
+    ...storeModeHandlers(() => storeLink, { store, staff, cashier, settings, clock }, reports),
     ...kitchenHandlers(() => storeLink, { store, staff, cashier, settings, clock, config }),
     'menu.snapshot': () => cashier.menuSnapshot(),
     'menu.search': (p) => cashier.menuSearch(p),

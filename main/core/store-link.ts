@@ -1,6 +1,7 @@
 // Store mode in a running till (docs/store-mode.md): mints the till's identity from the store secret
-// and its own key, serves its log on the configured address, pulls each configured peer's log into
-// the store's replicas, applies the changes other tills forwarded to this till's orders (each once),
+// and its own key, serves its log on the configured address, pulls each peer's log (configured, or
+// discovered on the LAN by DNS-SD, then identified by TLS like any other) into the store's replicas,
+// applies the changes other tills forwarded to this till's orders (each once),
 // logs the writes of the store's staff under this till's id, and wakes its feed after each commit
 // that appended to the log. Started by the core's composition only when store mode is on; stop()
 // ends every connection.
@@ -12,6 +13,7 @@ import { ForwardInbox } from './store-mode/forward-inbox';
 import { joinAddress } from '../../store-mode/address';
 import { startFeedPuller, type FeedPuller } from '../../store-mode/feed-client';
 import { startFeedServer, type FeedServer } from '../../store-mode/feed-server';
+import { advertisable, startDiscovery, type Discovery } from '../../store-mode/discovery';
 import { createTillIdentity, type TillIdentity } from '../../store-mode/identity';
 import type { LogSource } from '../../store-mode/log-source';
 import { identifyPeer, PeerRefusedError } from '../../store-mode/peer-identity';
@@ -37,8 +39,15 @@ export interface StoreLinkOptions {
   backoff?: { firstMs: number; maxMs: number };
 }
 
+/** A discovered till silent this long is forgotten (a feed's long poll answers at least every 25 s). */
+const FORGET_DISCOVERED_AFTER_MS = 10 * 60_000;
+
+/** How the link learned a peer's address: IT's list, or an advertisement on the LAN. */
+export type PeerSource = 'configured' | 'discovered';
+
 export interface PeerLinkStatus {
   address: string;
+  source: PeerSource;
   tillId: string | null;
   name: string | null;
   /** Wall-clock ms the peer last answered (a page, even empty). */
@@ -86,19 +95,67 @@ function ownLog(store: Store, tillId: string): LogSource {
   };
 }
 
-/** One configured peer: who answers there, then its log pulled into the replicas. */
+interface Claimant {
+  source: PeerSource;
+  /** The till it pulls; null while it pulls none. */
+  tillId: string | null;
+}
+
+/**
+ * One follower per till, however its address was learned: `claimant` identified `tillId`; null problem
+ * when it may pull it, and the followers to drop. IT's address wins over an advertised one, otherwise
+ * the first to pull the till keeps it; a discovered duplicate (or this till's own advertisement) has
+ * nothing to show, so it goes, while a configured one stays listed with its problem.
+ */
+export function settleClaim<T extends Claimant>(claimant: T, tillId: string, followers: readonly T[], ownTillId: string): { problem: string | null; drop: T[] } {
+  const other = followers.find((follower) => follower !== claimant && follower.tillId === tillId);
+  if (tillId !== ownTillId && (other === undefined || (claimant.source === 'configured' && other.source === 'discovered'))) {
+    return { problem: null, drop: other === undefined ? [] : [other] };
+  }
+  return {
+    problem: tillId === ownTillId ? 'this address is this till itself' : 'this till is already followed at another address',
+    drop: claimant.source === 'discovered' ? [claimant] : [],
+  };
+}
+
+interface FollowerLink {
+  identity: TillIdentity;
+  pins: TillPins;
+  options: StoreLinkOptions;
+  inbox: ForwardInbox;
+  /** Null when this follower may pull the till it identified, else why not: one follower per till, however it was found. */
+  claim: (follower: PeerFollower, tillId: string) => string | null;
+}
+
+/** One peer address: who answers there, then its log pulled into the replicas. */
 class PeerFollower {
   readonly #status: PeerLinkStatus;
   readonly #stopping = new AbortController();
   #puller: FeedPuller | null = null;
   readonly #following: Promise<void>;
+  /** Wall-clock ms it was added: a discovered one that never answers is forgotten counting from here. */
+  readonly addedAt = Date.now();
 
   constructor(
     address: string,
-    private readonly link: { identity: TillIdentity; pins: TillPins; options: StoreLinkOptions; inbox: ForwardInbox },
+    source: PeerSource,
+    private readonly link: FollowerLink,
   ) {
-    this.#status = { address, tillId: null, name: null, lastHeardAt: null, refusals: emptyRefusalCounts(), logReplacements: 0, problem: null };
+    this.#status = { address, source, tillId: null, name: null, lastHeardAt: null, refusals: emptyRefusalCounts(), logReplacements: 0, problem: null };
     this.#following = this.#follow();
+  }
+
+  get address(): string {
+    return this.#status.address;
+  }
+
+  get source(): PeerSource {
+    return this.#status.source;
+  }
+
+  /** The till identified at this address (and pulled from); null before, or when another follower pulls it. */
+  get tillId(): string | null {
+    return this.#puller === null ? null : this.#status.tillId;
   }
 
   async #follow(): Promise<void> {
@@ -107,8 +164,11 @@ class PeerFollower {
     for (let failures = 0; !this.#stopping.signal.aborted; failures++) {
       try {
         const peer = await identifyPeer({ identity, pins, peer: this.#status.address, signal: this.#stopping.signal });
-        if (peer.tillId === identity.tillId) {
-          this.#status.problem = 'this address is this till itself';
+        // Dropped or stopped while the handshake finished: it claims nothing.
+        if (this.#stopping.signal.aborted) return;
+        const taken = this.link.claim(this, peer.tillId);
+        if (taken !== null) {
+          this.#status.problem = taken;
           return;
         }
         Object.assign(this.#status, { tillId: peer.tillId, name: peer.tillName, problem: null });
@@ -184,8 +244,49 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
   const inbox = new ForwardInbox({ store, cashier: options.cashier, clock: options.clock, logger });
   // Forwards received before a stop (or a crash) and not answered yet.
   inbox.schedule();
-  const peers = storeMode.peers.map((address) => new PeerFollower(joinAddress(address), { identity, pins, options, inbox }));
-  logger.info({ event: 'store-mode.started', tillId: identity.tillId, tillName: identity.tillName, listen, port: server.port, peers: storeMode.peers.length }, 'store mode on');
+  const peers: PeerFollower[] = [];
+  /** Followers dropped (duplicates, forgotten) still closing their connections: stop() waits for them. */
+  const leaving = new Set<Promise<void>>();
+  const drop = (follower: PeerFollower): void => {
+    const at = peers.indexOf(follower);
+    if (at === -1) return;
+    peers.splice(at, 1);
+    const stopped = follower.stop().finally(() => leaving.delete(stopped));
+    leaving.add(stopped);
+  };
+  const followerLink: FollowerLink = {
+    identity,
+    pins,
+    options,
+    inbox,
+    claim: (follower, tillId) => {
+      const settled = settleClaim(follower, tillId, peers, identity.tillId);
+      settled.drop.forEach(drop);
+      return settled.problem;
+    },
+  };
+  peers.push(...storeMode.peers.map((address) => new PeerFollower(joinAddress(address), 'configured', followerLink)));
+  let discovery: Discovery | null = null;
+  let forgetting: NodeJS.Timeout | null = null;
+  const discovering = storeMode.discovery === 'on' && advertisable(storeMode.listen.host);
+  if (discovering) {
+    discovery = startDiscovery({
+      storeTag: identity.storeTag,
+      listen: { host: storeMode.listen.host, port: server.port },
+      logger,
+      onCandidate: (address) => {
+        if (!peers.some((peer) => peer.address === address)) peers.push(new PeerFollower(address, 'discovered', followerLink));
+      },
+    });
+    // A discovered till silent this long is forgotten (configured ones are kept): its address may be
+    // another device's by now; advertised again, it is offered again.
+    forgetting = setInterval(() => {
+      const now = Date.now();
+      for (const peer of peers.filter((p) => p.source === 'discovered' && now - (p.status().lastHeardAt ?? p.addedAt) > FORGET_DISCOVERED_AFTER_MS)) drop(peer);
+    }, 60_000);
+    forgetting.unref();
+  }
+  logger.info({ event: 'store-mode.started', tillId: identity.tillId, tillName: identity.tillName, listen, port: server.port, peers: storeMode.peers.length, discovery: discovering ? 'on' : storeMode.discovery === 'on' ? 'off: the feed listens on loopback, or not on an IPv4 address' : 'off' }, 'store mode on');
 
   return {
     status: () => ({
@@ -200,7 +301,9 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
       store.staff.replicateTo(null, options.clock.now());
       stopWaking();
       inbox.stop();
-      await Promise.all(peers.map((peer) => peer.stop()));
+      if (forgetting) clearInterval(forgetting);
+      await discovery?.stop();
+      await Promise.all([...peers.map((peer) => peer.stop()), ...leaving]);
       await server.close();
     },
   };

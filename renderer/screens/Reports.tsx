@@ -10,6 +10,8 @@ import { useTimePlace } from '../lib/location-time';
 import { PRINTER_STATE_LABEL, receiptPrinter, usePrintingStatus } from '../lib/printing';
 import { approvalLabel } from '../lib/session';
 import { APPROVAL_PIN, approvalRefusal, overShortClass, overShortText } from '../lib/shift';
+import { useStoreModeRead } from '../store-mode/polling';
+import { StoreDayView } from '../store-mode/StoreDay';
 import '../shift.css';
 
 const TENDER_NAME: Record<PaymentMethod, string> = { card: 'Card', cash: 'Cash' };
@@ -46,6 +48,10 @@ export function Reports({ initialDay }: { initialDay?: string } = {}) {
   const [busy, setBusy] = useState<'csv' | 'print' | null>(null);
   const ids = { day: useId(), print: useId() };
   const place = useTimePlace();
+  // The store view is offered only in store mode (asked once: the screen is opened again to see a change).
+  const storeMode = useStoreModeRead('storeMode.status', null).data?.mode === 'on';
+  const [view, setView] = useState<'till' | 'store'>('till');
+  const showStore = storeMode && view === 'store';
 
   // New sales, refunds and shifts change the day's figures: both lists are asked again.
   useEffect(() => {
@@ -149,11 +155,21 @@ export function Reports({ initialDay }: { initialDay?: string } = {}) {
             ))}
           </select>
         </label>
+        {storeMode ? (
+          <div className="report-actions" role="group" aria-label="Report view">
+            <button type="button" className="secondary big" aria-pressed={view === 'till'} onClick={() => setView('till')}>
+              This till
+            </button>
+            <button type="button" className="secondary big" aria-pressed={view === 'store'} onClick={() => setView('store')}>
+              Store
+            </button>
+          </div>
+        ) : null}
         <div className="report-actions">
-          <button type="button" className="secondary big" disabled={!report || busy !== null} onClick={() => void exportCsv()}>
+          <button type="button" className="secondary big" disabled={!report || busy !== null || showStore} onClick={() => void exportCsv()}>
             Export CSV
           </button>
-          <button type="button" className="secondary big" disabled={!report || busy !== null || printingOff} onClick={() => void print()} aria-describedby={printingOff ? ids.print : undefined}>
+          <button type="button" className="secondary big" disabled={!report || busy !== null || printingOff || showStore} onClick={() => void print()} aria-describedby={printingOff ? ids.print : undefined}>
             Print
           </button>
         </div>
@@ -168,7 +184,8 @@ export function Reports({ initialDay }: { initialDay?: string } = {}) {
       {loaded.state === 'loading' ? <p className="muted empty">Adding up the day…</p> : null}
       {loaded.state === 'error' ? <ErrorNote message={loaded.message} /> : null}
       {loaded.state === 'gate' ? <ApprovalGate message={loaded.message} wrongPin={loaded.wrongPin} onApprove={(pin) => setApproval({ pin })} /> : null}
-      {report ? <ReportBody report={report} /> : null}
+      {report && showStore ? <StoreDayView businessDay={report.businessDay} managerPin={approvedPin} tick={tick} /> : null}
+      {report && !showStore ? <ReportBody report={report} /> : null}
     </div>
   );
 }

@@ -17,6 +17,9 @@ function peerName(peer: StoreModePeer): string {
 
 const ordersCount = (count: number) => `${count} ${count === 1 ? 'order' : 'orders'}`;
 
+/** How this till knows the peer's address: IT's list, or the till's own advertisement on the LAN. */
+const FOUND: Record<NonNullable<StoreModePeer['source']>, string> = { configured: 'in the peer list', discovered: 'found on the LAN' };
+
 /** "Bar: not heard from for 6 min, holds 4 orders the cloud does not have. …"; null while it is not quiet or owes nothing. */
 function quietSentence(peer: StoreModePeer, now: number): string | null {
   if (peer.lastHeardAt === null || peer.ordersNotInCloud === 0) return null;
@@ -32,7 +35,7 @@ function PeerItem({ peer, now }: { peer: StoreModePeer; now: number }) {
     <li data-testid="store-peer">
       <div>
         <strong>{peerName(peer)}</strong>
-        <p className="muted">{`${heard} · ${owed}`}</p>
+        <p className="muted">{[heard, owed, peer.source === null ? null : FOUND[peer.source]].filter((part) => part !== null).join(' · ')}</p>
         {peer.problem ? <p className="muted">{peer.problem}</p> : null}
         {refusalSentences(peer.refusals).map((sentence) => (
           <p key={sentence} data-testid="store-refusal">
@@ -64,7 +67,7 @@ function StoreStatus() {
         </p>
       ))}
       {status.peers.length === 0 ? (
-        <p className="muted">No other till is configured.</p>
+        <p className="muted">No other till is configured or found on the LAN.</p>
       ) : (
         <ul className="dead-letters">
           {status.peers.map((peer) => (

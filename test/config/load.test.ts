@@ -169,7 +169,7 @@ describe('store mode settings', () => {
     loadConfig({ ...files(undefined, user), argv, env, platform: 'linux', home: '/h' }).config;
 
   it('is off by default, and nothing of it needs setting then', () => {
-    expect(load([]).storeMode).toEqual({ mode: 'off', listen: '', peers: [], secretRef: '', secret: '', tillName: 'Till A' });
+    expect(load([]).storeMode).toEqual({ mode: 'off', listen: '', peers: [], discovery: 'on', secretRef: '', secret: '', tillName: 'Till A' });
   });
 
   it('takes the listen address, the peers, the secret from the environment and the till name', () => {
@@ -185,6 +185,7 @@ describe('store mode settings', () => {
         { host: 'fd00::22', port: 7420 },
         { host: 'bar-till.local', port: 7420 },
       ],
+      discovery: 'on',
       secretRef: '',
       secret: SECRET,
       tillName: 'Bar',

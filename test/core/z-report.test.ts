@@ -282,8 +282,15 @@ const dayRecords: fc.Arbitrary<DayRecords> = fc
       const paid = partOf(w.total, w.paidPpm);
       return { orderId: `walk_${i}`, label: w.label, total: w.total, paid, unpaid: w.total - paid, reason: w.reason, staff: who(w.staff), approvedBy: who(w.approver) };
     });
-    // A check is reopened once: one reopening per original.
-    const reopenings: DayReopening[] = [...new Map(raw.reopenings.map((r) => [r.original, r])).values()].map((r) => {
+    // A check is reopened once (one reopening per original), and a linked check opens from one reopening.
+    const linkedTaken = new Set<number>();
+    const oncePerLinked = [...new Map(raw.reopenings.map((r) => [r.original, r])).values()].filter((r) => {
+      if (r.linked === null) return true;
+      if (r.linked === r.original || linkedTaken.has(r.linked)) return false;
+      linkedTaken.add(r.linked);
+      return true;
+    });
+    const reopenings: DayReopening[] = oncePerLinked.map((r) => {
       const linked = r.linked === null ? undefined : sales[r.linked];
       return { ...order(r.original), label: order(r.original).orderLabel, linkedId: linked?.orderId ?? null, linkedLabel: linked?.label ?? null, reason: r.reason, refunded: r.refunded, staff: who(r.staff), approvedBy: who(r.approver) };
     }).map(({ orderLabel: _label, ...r }) => r);

@@ -136,7 +136,7 @@ describe('store mode on the screens', () => {
     const quiet = await screen.findByTestId('store-quiet-till', {}, { timeout: 5_000 });
     expect(quiet.textContent).toBe('Bar: not heard from for 6 min, holds 2 orders the cloud does not have. They reach the cloud when that till is back on.');
     const peer = screen.getAllByTestId('store-peer')[0]!;
-    expect(peer.textContent).toContain('last heard 6 min ago · 2 orders not in the cloud yet');
+    expect(peer.textContent).toContain('last heard 6 min ago · 2 orders not in the cloud yet · in the peer list');
     const stranger = screen.getAllByTestId('store-peer')[1]!;
     expect(stranger.querySelector('strong')!.textContent).toBe(`127.0.0.1:${strangerPort}`);
     expect(within(stranger).getByTestId('store-refusal').textContent).toMatch(/^\d+ connections? refused: wrong store secret$/);

@@ -2,20 +2,20 @@
 // each a real core with its own SQLite file and store mode on, pulling the two others over mutual TLS
 // on 127.0.0.1. Orders rung up on each appear once on the two others' storeMode.orders, quickly; a
 // till SIGKILLed while the others sell catches up when restarted; store mode off opens nothing.
-import { readdirSync, readlinkSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedDataDir } from '../core/fixtures';
-import type { TillProcess } from './till-process';
+import { startCoreTill, type TillProcess } from './till-process';
 import { freePorts } from './fixtures/ports';
-import { call, count, listed, percentile, place, startStoreTill as startTill, waitForListing, type TillSpec } from './fixtures/store-tills';
+import { listeningSocketsOf } from './fixtures/sockets';
+import { call, count, listed, percentile, place, startStoreTill as startTill, STORE_SECRET, waitForListing, type TillSpec } from './fixtures/store-tills';
 
 const started: TillProcess[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((till) => till.kill()));
 });
 
-const startStoreTill = (spec: TillSpec, all: readonly TillSpec[], storeMode: 'on' | 'off' = 'on') => startTill(spec, all, started, storeMode);
+const startStoreTill = (spec: TillSpec, all: readonly TillSpec[]) => startTill(spec, all, started);
 
 describe('store mode: every till sees the store orders', () => {
   it('lists 30 orders rung up across three tills on every other till, once each, fast; a till killed mid-sale catches up', async () => {
@@ -86,10 +86,12 @@ describe('store mode: every till sees the store orders', () => {
     }
   });
 
-  it('store mode off: no listener opened, no log rows written', async () => {
+  it('store mode off: no listener opened (nor a multicast socket), no log rows written', async () => {
     const [port] = await freePorts(1);
     const spec: TillSpec = { name: 'Bar', letter: 'B', dataDir: seedDataDir(), port: port! };
-    const till = await startStoreTill(spec, [spec, { ...spec, name: 'Patio', port: port! + 1 }], 'off');
+    // Every interface and discovery on: with store mode off, still nothing.
+    const till = await startCoreTill({ dataDir: spec.dataDir, tillName: spec.name, tillLetter: spec.letter, storeMode: 'off', listenHost: '0.0.0.0', port: spec.port, discovery: 'on', peers: [`127.0.0.1:${port! + 1}`], deadlineMs: 80_000 }, STORE_SECRET);
+    started.push(till);
     await place(till, 3, '4');
     expect(await call(till, 'storeMode.status')).toEqual({ mode: 'off', till: null, refusals: {}, peers: [] });
     expect(await listed(till)).toEqual([]);
@@ -105,26 +107,3 @@ describe('store mode: every till sees the store orders', () => {
     expect(count(spec.dataDir, 'SELECT COUNT(*) FROM outbox')).toBe(3);
   });
 });
-
-/** The TCP sockets in LISTEN state that a process holds (Linux: its fds matched against /proc/net/tcp{,6}). */
-function listeningSocketsOf(pid: number): string[] {
-  const inodes = new Set<string>();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
-      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
-      if (inode) inodes.add(inode);
-    } catch {
-      // The fd closed while listing.
-    }
-  }
-  const listening: string[] = [];
-  for (const table of ['tcp', 'tcp6']) {
-    for (const line of readFileSync(`/proc/${pid}/net/${table}`, 'utf8').split('\n').slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      // st 0A is LISTEN; the inode is the tenth field.
-      if (fields[3] === '0A' && inodes.has(fields[9] ?? '')) listening.push(`${table} ${fields[1]}`);
-    }
-  }
-  return listening;
-}

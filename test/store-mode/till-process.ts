@@ -43,17 +43,21 @@ export async function startTill(config: Omit<TillChildConfig, 'dataDir' | 'port'
   return startChild(CHILD, { port: 0, ...config, dataDir }, secret);
 }
 
-/** A till running a real core in store mode (or off), on a data folder the caller seeded. */
-export function startCoreTill(config: CoreTillConfig, secret: string | undefined): Promise<TillProcess> {
-  return startChild(CORE_CHILD, config, secret);
+/**
+ * A till running a real core in store mode (or off), on a data folder the caller seeded; `launcher`
+ * runs node through another command (`ip netns exec NAME`), which must exec it with its descriptors.
+ */
+export function startCoreTill(config: CoreTillConfig, secret: string | undefined, launcher: readonly string[] = []): Promise<TillProcess> {
+  return startChild(CORE_CHILD, config, secret, launcher);
 }
 
-async function startChild(script: string, config: { tillName: string; dataDir: string; port: number }, secret: string | undefined): Promise<TillProcess> {
+async function startChild(script: string, config: { tillName: string; dataDir: string; port: number }, secret: string | undefined, launcher: readonly string[] = []): Promise<TillProcess> {
   const { dataDir } = config;
   const env: NodeJS.ProcessEnv = { ...process.env, POS_LOG_LEVEL: 'info' };
   delete env.POS_STORE_SECRET;
   if (secret !== undefined) env.POS_STORE_SECRET = secret;
-  const child = spawn(process.execPath, [...childArgs(script), JSON.stringify(config)], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const command = [...launcher, process.execPath, ...childArgs(script), JSON.stringify(config)];
+  const child = spawn(command[0] as string, command.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -40,8 +40,9 @@ describe('the till log', () => {
     const [create, update] = bodies(store);
     expect(create).toMatchObject({ op: 'order.create', kind: 'order', id: order.id, order: order.id, synced: false, doc: { status: 'open', notes: 'table 4' } });
     expect(update).toMatchObject({ op: 'order.update', doc: { notes: 'no ice', total: order.total } });
-    // Kept small: what a peer has no use for is left out.
-    expect(create!.doc).not.toHaveProperty('pricing');
+    // Kept small: what a peer has no use for is left out; the tax rules travel (the store's day needs them).
+    expect(create!.doc).not.toHaveProperty('cloud_check');
+    expect(create!.doc).toHaveProperty('pricing');
 
     // A write that fails leaves no entry, and no one is woken.
     expect(() =>

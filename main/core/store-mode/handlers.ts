@@ -6,8 +6,10 @@ import type { z } from 'zod';
 import type { storeModeCommands, StoreModeForward, StoreModeOrder, StoreModeStatus } from '../../../bridge/store-mode/contract';
 import type { ReplicaOrder, Store } from '../../../store/index';
 import type { CommandContext } from '../dispatch';
+import type { DayReports } from '../staff/reports';
 import type { StoreLink } from '../store-link';
 import { ForwardDesk, type ForwardingDeps } from './forwarding';
+import { buildStoreDay, dayWindow } from './store-z';
 
 type Commands = typeof storeModeCommands;
 export type StoreModeHandlers = { [C in keyof Commands]: (payload: z.output<Commands[C]['payload']>, context: CommandContext) => z.output<Commands[C]['result']> };
@@ -55,6 +57,7 @@ function statusView(link: StoreLink, store: Store): StoreModeStatus {
     .filter((till) => !identified.has(till.origin))
     .map((till) => ({
       address: null,
+      source: null,
       tillId: till.origin,
       name: till.name,
       lastHeardAt: isoOrNull(till.heardAt),
@@ -73,6 +76,7 @@ function statusView(link: StoreLink, store: Store): StoreModeStatus {
       const heardAt = peer.lastHeardAt ?? till?.heardAt ?? null;
       return {
         address: peer.address,
+        source: peer.source,
         tillId: peer.tillId,
         name: peer.name,
         lastHeardAt: isoOrNull(heardAt),
@@ -85,9 +89,9 @@ function statusView(link: StoreLink, store: Store): StoreModeStatus {
   };
 }
 
-/** `link`: the session's store link, null while store mode is off. */
-export function storeModeHandlers(link: () => StoreLink | null, deps: ForwardingDeps): StoreModeHandlers {
-  const { store } = deps;
+/** `link`: the session's store link, null while store mode is off; `reports`: this till's Z reports. */
+export function storeModeHandlers(link: () => StoreLink | null, deps: ForwardingDeps, reports: DayReports): StoreModeHandlers {
+  const { store, cashier, clock } = deps;
   const desk = new ForwardDesk(deps, link);
   return {
     'storeMode.status': () => {
@@ -103,5 +107,24 @@ export function storeModeHandlers(link: () => StoreLink | null, deps: Forwarding
     },
     'storeMode.forwards': () => ({ forwards: link() ? desk.forwards() : [] }),
     'storeMode.changeOrder': ({ orderId, change }, c) => desk.change({ orderId, change }, c.act()),
+    'reports.storeZ': ({ day }, c) => {
+      const timeZone = cashier.location()?.timezone ?? '';
+      const businessDay = day ?? cashier.today();
+      // reports.z's permission: this till's own report is asked for first.
+      const report = reports.report(c.act(), businessDay);
+      const running = link();
+      const status = running?.status();
+      const { from, to } = dayWindow(businessDay, timeZone);
+      return buildStoreDay({
+        day: businessDay,
+        timeZone,
+        now: clock.now(),
+        currency: cashier.currency(),
+        self: { tillId: status?.tillId ?? 'this-till', name: status?.tillName ?? report.till, report },
+        others: running ? store.replicas.tills().map((till) => ({ tillId: till.origin, name: till.name, heardAt: till.heardAt })) : [],
+        docs: running ? store.replicas.dayDocs(businessDay, from, to) : [],
+        categoryOf: (menuItemId) => cashier.categoryOf(menuItemId)?.name ?? null,
+      });
+    },
   };
 }
