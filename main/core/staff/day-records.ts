@@ -21,6 +21,33 @@ export interface DaySaleLine {
   comp: boolean;
 }
 
+/** What a line without a category of the menu is counted under. */
+export const UNCATEGORISED = 'No category';
+
+/** An order's lines as the day counts them, from its priced breakdown (one figure per line, in order). */
+export function saleLines(
+  lines: readonly { name: string; menu_item_id: string; quantity: number }[],
+  figures: readonly ({ gross: number; lineDiscount: number; orderDiscount: number; net: number; tax: number; total: number } | undefined)[],
+  categoryOf: (menuItemId: string) => string | null,
+): DaySaleLine[] {
+  return lines.map((line, index) => {
+    const figure = figures[index];
+    return {
+      item: line.name,
+      category: categoryOf(line.menu_item_id) ?? UNCATEGORISED,
+      quantity: line.quantity,
+      gross: figure?.gross ?? 0,
+      lineDiscount: figure?.lineDiscount ?? 0,
+      orderDiscount: figure?.orderDiscount ?? 0,
+      net: figure?.net ?? 0,
+      tax: figure?.tax ?? 0,
+      total: figure?.total ?? 0,
+      // Left at zero by its own discount, whether typed as 100% or as its price.
+      comp: figure !== undefined && figure.gross > 0 && figure.lineDiscount >= figure.gross,
+    };
+  });
+}
+
 /** An order placed (or taken over) here on the day, not voided, not open with money due and not a walkout. */
 export interface DaySale {
   orderId: string;

@@ -5,7 +5,7 @@ import type { Order, OrderGratuity, ShiftView, ZReport } from '../../../bridge/c
 import type { Clock } from '../../../common/clock';
 import type { OrderDoc, Store } from '../../../store/index';
 import { priceOrder } from '../checkout';
-import type { DayOpenCheck, DayPayment, DayRecords, DayRefund, DayReopening, DaySale, DayVoid, DayWalkout } from './day-records';
+import { saleLines, type DayOpenCheck, type DayPayment, type DayRecords, type DayRefund, type DayReopening, type DaySale, type DayVoid, type DayWalkout } from './day-records';
 import type { Act, StaffDesk } from './desk';
 import type { ShiftDesk } from './shifts';
 import { buildZReport } from './z-report';
@@ -17,7 +17,6 @@ export interface OrderSource {
 }
 
 const DAYS_LISTED = 120;
-const UNCATEGORISED = 'No category';
 
 export class DayReports {
   constructor(
@@ -170,22 +169,7 @@ export class DayReports {
       orderId: view.id,
       label: view.label,
       staff,
-      lines: doc.lines.map((line, index) => {
-        const figures = breakdown.lines[index];
-        return {
-          item: line.name,
-          category: this.orders.categoryOf(line.menu_item_id)?.name ?? UNCATEGORISED,
-          quantity: line.quantity,
-          gross: figures?.gross ?? 0,
-          lineDiscount: figures?.lineDiscount ?? 0,
-          orderDiscount: figures?.orderDiscount ?? 0,
-          net: figures?.net ?? 0,
-          tax: figures?.tax ?? 0,
-          total: figures?.total ?? 0,
-          // Left at zero by its own discount, whether typed as 100% or as its price.
-          comp: figures !== undefined && figures.gross > 0 && figures.lineDiscount >= figures.gross,
-        };
-      }),
+      lines: saleLines(doc.lines, breakdown.lines, (itemId) => this.orders.categoryOf(itemId)?.name ?? null),
       taxes: check.taxes,
       taxIncluded: check.taxIncluded,
       total: check.total,

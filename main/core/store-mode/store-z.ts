@@ -9,7 +9,7 @@ import type { StoreDay, StoreDayFigures } from '../../../bridge/store-mode/contr
 import { OrderDoc, PaymentDoc, PaymentIntentDoc, RefundDoc } from '../../../store/index';
 import type { ReplicaDayDoc } from '../../../store/store-replicas';
 import { priceOrder } from '../checkout';
-import type { DayRecords, DaySale } from '../staff/day-records';
+import { saleLines, type DayRecords, type DaySale } from '../staff/day-records';
 import { buildZReport } from '../staff/z-report';
 import { orderView, type OrderContext, type OutboxState } from '../views';
 
@@ -19,7 +19,6 @@ export const PER_TILL_ONLY = {
   tax: "Another till's orders come here without the tax rules they were priced with: its net and tax are on its own Z report; its total is its checks' total.",
 } as const;
 
-const UNCATEGORISED = 'No category';
 
 /** One till's row: what the store view shows of a Z report. */
 export function dayFigures(report: ZReport, taxKnown = true): StoreDayFigures {
@@ -126,21 +125,7 @@ function sale(doc: OrderDoc, label: string, total: number, gratuity: number, syn
     orderId: doc.id,
     label,
     staff: null,
-    lines: doc.lines.map((line, index) => {
-      const figures = breakdown.lines[index];
-      return {
-        item: line.name,
-        category: categoryOf(line.menu_item_id) ?? UNCATEGORISED,
-        quantity: line.quantity,
-        gross: figures?.gross ?? 0,
-        lineDiscount: figures?.lineDiscount ?? 0,
-        orderDiscount: figures?.orderDiscount ?? 0,
-        net: figures?.net ?? 0,
-        tax: figures?.tax ?? 0,
-        total: figures?.total ?? 0,
-        comp: figures !== undefined && figures.gross > 0 && figures.lineDiscount >= figures.gross,
-      };
-    }),
+    lines: saleLines(doc.lines, breakdown.lines, categoryOf),
     taxes: check.taxes,
     taxIncluded: check.taxIncluded,
     total,
