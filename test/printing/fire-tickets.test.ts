@@ -2,27 +2,12 @@
 // real core prints on the fake TCP printers its lines route to, each printer only its own lines,
 // headed FIRE with the table (or the order's number when it has no table) and the course, every
 // line with its seat, modifiers and note, read back as the cook reads it.
-import { afterEach, describe, expect, it } from 'vitest';
-import { ITEMS, MODIFIERS, startTestCore, type TestCore } from '../core/fixtures';
-import { normalizedText } from './escpos-decode';
-import { FakePrinter } from './fake-printer';
+import { describe, expect, it } from 'vitest';
+import { ITEMS, MODIFIERS } from '../core/fixtures';
+import { kitchenAndBarForEachTest, paper } from './kitchen-printers';
 
-let t: TestCore | undefined;
-const printers: FakePrinter[] = [];
-afterEach(async () => {
-  await t?.core.shutdown();
-  t = undefined;
-  for (const printer of printers.splice(0)) await printer.stop();
-});
+const kitchenAndBar = kitchenAndBarForEachTest();
 
-async function kitchenAndBar(): Promise<{ kitchen: FakePrinter; bar: FakePrinter; t: TestCore }> {
-  const [kitchen, bar] = [await FakePrinter.start(), await FakePrinter.start()];
-  printers.push(kitchen, bar);
-  t = await startTestCore({ printing: { kitchenPrinters: [`kitchen=${kitchen.url}`, `bar=${bar.url}`], printRouting: 'cat_mains=kitchen,cat_drinks=bar' } });
-  return { kitchen, bar, t };
-}
-
-const paper = (printer: FakePrinter, index: number) => normalizedText(printer.decodedJobs()[index]!.text).split('\n').map((line) => line.trim()).filter(Boolean);
 
 describe('a FIRE ticket', () => {
   it('names the table and the course, and lists each line with its seat, modifiers and note, on each printer its lines route to', async () => {

@@ -3,29 +3,15 @@
 // and the merged check's cancellation prints no VOID; a held line of a course the other check fired
 // prints as an ADD; a held course stays held and fires later; afterwards a VOID of a merged line,
 // or of the whole check, reaches the printers that have those lines.
-import { afterEach, describe, expect, it } from 'vitest';
-import { ITEMS, startTestCore, type TestCore } from '../core/fixtures';
+import { describe, expect, it } from 'vitest';
+import { ITEMS, type TestCore } from '../core/fixtures';
 import { readDb } from '../core/staff-fixtures';
-import { normalizedText } from './escpos-decode';
-import { FakePrinter } from './fake-printer';
+import { kitchenAndBarForEachTest, paper } from './kitchen-printers';
 
 const MAINS = 'course_mains';
 const DRINKS = 'course_drinks';
 
-let t: TestCore | undefined;
-const printers: FakePrinter[] = [];
-afterEach(async () => {
-  await t?.core.shutdown();
-  t = undefined;
-  for (const printer of printers.splice(0)) await printer.stop();
-});
-
-async function kitchenAndBar(): Promise<{ kitchen: FakePrinter; bar: FakePrinter; t: TestCore }> {
-  const [kitchen, bar] = [await FakePrinter.start(), await FakePrinter.start()];
-  printers.push(kitchen, bar);
-  t = await startTestCore({ printing: { kitchenPrinters: [`kitchen=${kitchen.url}`, `bar=${bar.url}`], printRouting: 'cat_mains=kitchen,cat_drinks=bar' } });
-  return { kitchen, bar, t };
-}
+const kitchenAndBar = kitchenAndBarForEachTest();
 
 /** The kitchen jobs queued, oldest first: printer, variant and lines of each. */
 function kitchenJobs(c: TestCore): { printer: string; variant: string; lines: string[] }[] {
@@ -37,7 +23,6 @@ function kitchenJobs(c: TestCore): { printer: string; variant: string; lines: st
   );
 }
 
-const paper = (printer: FakePrinter, index: number) => normalizedText(printer.decodedJobs()[index]!.text).split('\n').map((line) => line.trim()).filter(Boolean);
 const table = (name: string) => ({ type: 'dine_in', table: name, guests: 2 }) as const;
 
 describe('kitchen tickets of a merge', () => {
