@@ -10,6 +10,7 @@ import type { CommandInput, CommandName, CommandResult, MenuItem } from '../../b
 import type { Core } from '../../main/core/index';
 import type { Sandbox } from '../../sandbox/index';
 import { startCoreOnSandbox } from '../core/fixtures';
+import { ok } from '../core/staff-fixtures';
 import { allServerOrders, OUR_GAP_DECISIONS, startSandbox, waitFor } from './harness';
 
 let sandbox: Sandbox | undefined;
@@ -20,11 +21,8 @@ afterEach(async () => {
   core = sandbox = undefined;
 });
 
-async function call<C extends CommandName>(command: C, payload: CommandInput<C>): Promise<CommandResult<C>> {
-  const response = await core!.invoke({ command, payload });
-  if (!response.ok) throw new Error(`${command}: ${response.error.code}: ${response.error.message}`);
-  return response.value as CommandResult<C>;
-}
+/** A command through the bridge, its refusal a failure of the test. */
+const call = <C extends CommandName>(command: C, payload: CommandInput<C>): Promise<CommandResult<C>> => ok(core!, command, payload);
 
 /** A till on a demo sandbox, and two items that need no choice. */
 async function tillOnSandbox(): Promise<[MenuItem, MenuItem]> {
