@@ -333,8 +333,8 @@ describe('checkout in the browser', () => {
 
     // The orders list: found by its number, with its service and check.
     await page.getByRole('button', { name: /^Orders/ }).tap();
-    await page.getByLabel('Search').tap();
-    await page.getByLabel('Search').fill(label);
+    await page.getByRole('searchbox', { name: 'Search', exact: true }).tap();
+    await page.getByRole('searchbox', { name: 'Search', exact: true }).fill(label);
     const row = await foundByNumber(label);
     expect(await row.textContent()).toContain('Table 12 · 4 guests');
     expect(await row.locator('.badge').allTextContents()).toContain('Paid · in kitchen');
@@ -530,7 +530,7 @@ describe('checkout in the browser', () => {
 
     // Alt+2: the orders list, searched by the number.
     await page.keyboard.press('Alt+2');
-    await typeInto(page.getByLabel('Search'), label);
+    await typeInto(page.getByRole('searchbox', { name: 'Search', exact: true }), label);
     const row = await foundByNumber(label);
     expect(await row.textContent()).toContain('Table 7 · 2 guests');
     const localId = (await row.getAttribute('data-order-id'))!;
