@@ -140,7 +140,9 @@ export class ForwardInbox {
  */
 function mergedLines(lines: readonly ForwardLine[], basedOn: ForwardBody['basedOn']['lines'], current: readonly OrderLineDoc[]): ForwardLine[] {
   if (sameLines(basedOn, lineRefs(current))) return [...lines];
-  const { lines: merged, conflicts } = mergeLines(basedOn, lines.map(mergeLine), current.map(ownLine));
+  // The change names no item: a conflict names it as this till's line does ("Fries was changed…").
+  const names = new Map(current.map((line) => [line.menu_item_id, line.name]));
+  const { lines: merged, conflicts } = mergeLines(basedOn, lines.map((line) => ({ ...mergeLine(line), name: names.get(line.menuItemId) ?? '' })), current.map(ownLine));
   if (conflicts.length > 0) {
     const [first] = conflicts;
     throw new CoreError('conflict', `${first!.name || 'an item'} was changed here meanwhile (now ${first!.theirs}, it was ${first!.ancestor}): look at the order again and change it once more.`);
