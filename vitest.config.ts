@@ -5,7 +5,11 @@ import { defineConfig } from 'vitest/config';
  * spec-minimal profile in both record shapes: what a /v1 written from the spec alone may send
  * (test/sync/harness.ts reads POS_TEST_SANDBOX_PROFILE).
  */
-const SUITES_PER_PROFILE = ['push', 'crash', 'pull', 'webhooks', 'conflicts', 'two-terminals', 'checkout', 'table-checks'].map((name) => `test/sync/${name}.test.ts`);
+const SUITES_PER_PROFILE = [
+  ...['push', 'crash', 'pull', 'webhooks', 'conflicts', 'two-terminals', 'checkout', 'table-checks'].map((name) => `test/sync/${name}.test.ts`),
+  // Store mode: a store through an outage, and a dead till's orders adopted (each order once in the cloud).
+  ...['store-outage', 'adoption'].map((name) => `test/store-mode/${name}.test.ts`),
+];
 
 // One runner for every suite: unit, integration over real HTTP, crash tests and browser e2e.
 export default defineConfig({

@@ -34,6 +34,8 @@ export interface FeedPullerStatus {
   cursor: FeedCursor | null;
   /** Wall-clock ms of the last page (even empty) received whole. */
   lastHeardAt: number | null;
+  /** Wall-clock ms a page reached the end of what the peer had (a page not full, even empty): caught up then. */
+  caughtUpAt: number | null;
   lastError: string | null;
   pagesApplied: number;
   entriesApplied: number;
@@ -67,6 +69,7 @@ export function startFeedPuller(options: FeedPullerOptions): FeedPuller {
     origin,
     cursor: null,
     lastHeardAt: null,
+    caughtUpAt: null,
     lastError: null,
     pagesApplied: 0,
     entriesApplied: 0,
@@ -171,6 +174,7 @@ export function startFeedPuller(options: FeedPullerOptions): FeedPuller {
           status.pagesApplied++;
           status.entriesApplied += page.entries.length;
         }
+        if (!prefetched) status.caughtUpAt = Date.now();
         // The sink may commit another cursor than the page's end: then the prefetch asked from the wrong place.
         if (prefetched && cursor?.seq === last?.seq) next = prefetched;
         else if (prefetched) return; // the finally aborts the prefetch; the loop starts again from the committed cursor

@@ -606,10 +606,25 @@ const storeStaff: Migration = {
   },
 };
 
+const storeAdoptions: Migration = {
+  version: 28,
+  name: "store mode: orders adopted from a till that went quiet, as every till learns of them",
+  up(db) {
+    // One row per order taken from a till (from_till, order_id): the quiet till's copies are hidden
+    // on every till, and the quiet till, back, gives the order up once (surrendered_at), before it pushes.
+    db.exec(`
+      CREATE TABLE store_adopted (
+        from_till TEXT NOT NULL, order_id TEXT NOT NULL, adopter TEXT NOT NULL, op_ids TEXT NOT NULL CHECK (json_valid(op_ids)),
+        adopted_at INTEGER NOT NULL, surrendered_at INTEGER,
+        PRIMARY KEY (from_till, order_id)) STRICT, WITHOUT ROWID;
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
   unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts, pinAttempts, bridgeRequests,
   walkouts, floorPlan, refundNote, locationCountry, seatsAndCourses, orderGratuity,
-  storeModeLog, storeModeForwards, orderLinks, kitchenDisplay, storeStaff,
+  storeModeLog, storeModeForwards, orderLinks, kitchenDisplay, storeStaff, storeAdoptions,
 ];

@@ -200,7 +200,10 @@ export class Outbox {
     }
     this.#joinRefusedDependency(op.opId, op.dependsOn, op.now);
     this.pending.layers.write(op.entityKind, doc, 'pending', undefined, { fresh: isCreate });
-    this.log.record({ entryId: op.opId, op: op.kind, kind: op.entityKind, id: op.entityId, now: op.now });
+    this.log.record({
+      entryId: op.opId, op: op.kind, kind: op.entityKind, id: op.entityId, now: op.now,
+      operation: { payload: op.payload, patch: op.patch, dependsOn: op.dependsOn, resourceKey: op.resourceKey, basedOn: op.basedOn ?? null, createdAt: op.now },
+    });
     return doc;
   }
 
@@ -403,7 +406,8 @@ export class Outbox {
           this.pending.rebuild(kind, row.entity_id);
         }
       }
-      this.log.record({ entryId: `${opId}.done`, op: 'done', kind, id: row.entity_id, now });
+      const linked = serverId ?? this.ids.serverIdFor(kind, row.entity_id);
+      this.log.record({ entryId: `${opId}.done`, op: 'done', kind, id: row.entity_id, now, ...(linked === undefined ? {} : { serverId: linked }) });
     });
   }
 

@@ -20,6 +20,8 @@ export interface RawEntry {
 
 const Person = z.object({ id: z.string().min(1).max(100), name: z.string().max(100), role: z.enum(['cashier', 'manager', 'owner']) });
 export type ForwardPerson = z.infer<typeof Person>;
+/** Who did something in the store (a forward, an adoption), as entries carry them. */
+export { Person as StorePerson };
 
 /** A forward as it travels (the body of its entry in the forwarding till's log). */
 export const ForwardBody = z.object({

@@ -15,9 +15,10 @@ const LOGGED_KINDS: ReadonlySet<EntityKind> = new Set(['order', 'payment_intent'
 export interface LogBody {
   /**
    * The operation's kind; 'done' when one reached the cloud, 'dropped' when a person discarded a
-   * refused one, 'settled' for what the till settles itself with no operation (cash taken or given back).
+   * refused one, 'settled' for what the till settles itself with no operation (cash taken or given back),
+   * 'adopted' for an entity this till took over from a till that went quiet (store-adoption.ts).
    */
-  op: OperationKind | 'done' | 'dropped' | 'settled';
+  op: OperationKind | 'done' | 'dropped' | 'settled' | 'adopted';
   kind: EntityKind;
   id: string;
   /** The order the entity belongs to (an order: itself). */
@@ -28,6 +29,20 @@ export interface LogBody {
   doc: EntityDoc<EntityKind> | null;
   /** An order's server here (the staff id it is attributed to), so another till asks for 'order.adopt' as this one would; null when no one's. */
   staff?: string | null;
+  /** The outbox operation itself (an operation's own entry): what another till needs to send it in this till's place. */
+  operation?: LoggedOperation;
+  /** 'done': the entity's id in the cloud, so a till taking the order over sends its later changes to the right record. */
+  serverId?: string;
+}
+
+/** An outbox operation as the log carries it: the same op id (the entry's), request and patch on any till. */
+export interface LoggedOperation {
+  payload: Record<string, unknown>;
+  patch: Record<string, unknown>;
+  dependsOn: readonly string[];
+  resourceKey: string;
+  basedOn: unknown[] | null;
+  createdAt: number;
 }
 
 export interface LogEntry {
@@ -44,6 +59,8 @@ export interface LoggedChange {
   kind: EntityKind;
   id: string;
   now: number;
+  operation?: LoggedOperation;
+  serverId?: string;
 }
 
 /**
@@ -83,6 +100,8 @@ export class StoreLog {
     const body: LogBody = { op: change.op, kind: change.kind, id: change.id, order: this.#orderOf(change.kind, doc), synced: this.#synced(change.kind, change.id), doc: doc && slim(change.kind, doc) };
     // An order placed here is attributed after its create is logged: migration 25's trigger fills that one in.
     if (change.kind === 'order') body.staff = this.#server(change.id);
+    if (change.operation) body.operation = change.operation;
+    if (change.serverId !== undefined) body.serverId = change.serverId;
     this.append({ entryId: change.entryId, kind: change.kind, id: change.id, body, now: change.now });
   }
 

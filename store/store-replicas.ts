@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { SqlRunner } from './database';
 import { OrderLineDoc } from './documents';
+import { NOT_ADOPTED_AWAY, receiveAdoption } from './store-adoption';
 import { receiveForwarding } from './store-forwards';
 import { receiveStaff } from './store-staff';
 
@@ -112,7 +113,7 @@ const OPEN_ORDERS_SQL = `
       + ${SUM_OF('payment_intent', "json_extract(m.doc, '$.status') = 'captured'")}
       - ${SUM_OF('refund', "json_extract(m.doc, '$.status') NOT IN ('failed', 'canceled', 'cancelled')")} AS paid
   FROM store_replica_docs AS d LEFT JOIN store_cursors AS c ON c.origin = d.origin
-  WHERE d.entity_kind = 'order' AND d.doc IS NOT NULL AND json_extract(d.doc, '$.status') = 'open'
+  WHERE d.entity_kind = 'order' AND d.doc IS NOT NULL AND json_extract(d.doc, '$.status') = 'open' AND ${NOT_ADOPTED_AWAY}
   ORDER BY json_extract(d.doc, '$.created_at'), d.entity_id`;
 
 const UPSERT_DOC_SQL = `
@@ -153,7 +154,7 @@ export class StoreReplicas {
         const json = parseJson(entry.body);
         const body = EntryBody.safeParse(json);
         if (!body.success) {
-          if (!receiveStaff(this.#sql, json)) receiveForwarding(this.#sql, origin, entry.opId, json, self, now);
+          if (!receiveStaff(this.#sql, json) && !receiveAdoption(this.#sql, origin, json, now)) receiveForwarding(this.#sql, origin, entry.opId, json, self, now);
           continue;
         }
         const { kind, id, order, synced, doc, staff } = body.data;
@@ -191,7 +192,7 @@ export class StoreReplicas {
   order(id: string): ReplicaOrderDoc | null {
     const [row] = this.#sql.allSql<{ origin: string; ownerName: string | null; seq: number; staff: string | null; doc: string }>(
       `SELECT d.origin, c.till_name AS ownerName, d.seq, d.staff, d.doc FROM store_replica_docs AS d LEFT JOIN store_cursors AS c ON c.origin = d.origin
-       WHERE d.entity_kind = 'order' AND d.entity_id = ? AND d.doc IS NOT NULL ORDER BY json_extract(d.doc, '$.updated_at') DESC LIMIT 1`,
+       WHERE d.entity_kind = 'order' AND d.entity_id = ? AND d.doc IS NOT NULL AND ${NOT_ADOPTED_AWAY} ORDER BY json_extract(d.doc, '$.updated_at') DESC LIMIT 1`,
       [id],
     );
     return row ? { ...row, doc: JSON.parse(row.doc) as Record<string, unknown> } : null;
@@ -233,7 +234,7 @@ export class StoreReplicas {
   dayDocs(day: string, from: number, to: number): ReplicaDayDoc[] {
     const rows = this.#sql.allSql<{ origin: string; kind: string; id: string; orderId: string; synced: number; doc: string }>(
       `SELECT d.origin, d.entity_kind AS kind, d.entity_id AS id, d.order_id AS orderId, d.synced, d.doc FROM store_replica_docs AS d
-       WHERE d.doc IS NOT NULL AND d.order_id IN (
+       WHERE d.doc IS NOT NULL AND ${NOT_ADOPTED_AWAY} AND d.order_id IN (
          SELECT t.order_id FROM store_replica_docs AS t WHERE t.doc IS NOT NULL AND t.order_id IS NOT NULL AND (
            (t.entity_kind = 'order' AND json_extract(t.doc, '$.business_day') = ?)
            OR json_extract(t.doc, '$.created_at') BETWEEN ? AND ? - 1 OR json_extract(t.doc, '$.updated_at') BETWEEN ? AND ? - 1))
@@ -247,7 +248,7 @@ export class StoreReplicas {
   tills(): ReplicaTill[] {
     const rows = this.#sql.allSql<{ origin: string; name: string | null; logId: string | null; seq: number; heardAt: number | null; replaced: number; ordersNotInCloud: number }>(
       `SELECT c.origin, c.till_name AS name, c.log_id AS logId, c.seq, c.heard_at AS heardAt, c.replaced,
-         (SELECT COUNT(DISTINCT m.order_id) FROM store_replica_docs AS m WHERE m.origin = c.origin AND m.synced = 0 AND m.order_id IS NOT NULL) AS ordersNotInCloud
+         (SELECT COUNT(DISTINCT d.order_id) FROM store_replica_docs AS d WHERE d.origin = c.origin AND d.synced = 0 AND d.order_id IS NOT NULL AND ${NOT_ADOPTED_AWAY}) AS ordersNotInCloud
        FROM store_cursors AS c ORDER BY c.till_name, c.origin`,
       [],
     );

@@ -24,6 +24,7 @@ import { ShiftBook } from './shifts';
 import { StaffRoster } from './staff';
 import { StoreLog } from './store-log';
 import { StoreReplicas } from './store-replicas';
+import { StoreAdoptions } from './store-adoption';
 
 export interface StoreOptions {
   clock?: Clock;
@@ -68,6 +69,8 @@ export class Store {
   readonly log: StoreLog;
   /** Store mode: the other tills' logs as pulled, their cursors, and their latest documents. */
   readonly replicas: StoreReplicas;
+  /** Store mode: orders taken over from a till that went quiet, and this till's given up (migration 28). */
+  readonly adoptions: StoreAdoptions;
   /** What open checked: the whole file after an unclean shutdown, else the header, schema and register tables. */
   readonly openCheck: 'whole_file' | 'register_tables';
   /** Set when a whole-file check found damage: the close then leaves no clean-close marker. */
@@ -92,6 +95,7 @@ export class Store {
     this.log = new StoreLog(opened.sql, layers, options.storeMode ?? false);
     this.replicas = new StoreReplicas(opened.sql, <T>(fn: () => T): T => this.refetchableTransaction(fn));
     this.outbox = new Outbox(opened.kysely, opened.sql, pending, this.ids, this.server, this.repricedOrders, transaction, this.log);
+    this.adoptions = new StoreAdoptions(opened.sql, layers, pending, this.ids, (entry) => this.log.append(entry), (entry) => this.log.record({ ...entry, op: 'adopted' }));
     this.cashier = new CashierRepositories(opened.kysely, opened.sql, layers, this.outbox, options.clock ?? systemClock, transaction);
     this.retention = new Retention(opened.sql, transaction);
     this.printQueue = new PrintQueue(opened.kysely, opened.sql, transaction, options.clock ?? systemClock);

@@ -56,6 +56,8 @@ export interface SyncEngineOptions {
   tuning?: { push?: Partial<PushTuning>; pull?: Partial<PullTuning>; offlineBackoff?: BackoffTuning; requestTimeoutMs?: number };
   /** Randomness of the jitter (tests pin it). */
   random?: () => number;
+  /** True while the outbox must not drain yet (store mode: a till back from away first learns what other tills took over). Pulls go on. */
+  pushHeld?: () => boolean;
 }
 
 export interface SyncEngine {
@@ -106,6 +108,7 @@ class Engine implements SyncEngine {
   readonly #timers: SyncTimers;
   readonly #tuning: SyncTuning;
   readonly #random: () => number;
+  readonly #pushHeld: () => boolean;
   readonly #pusher: OutboxPusher;
   readonly #puller: Puller;
   readonly #locationId: string | null;
@@ -163,6 +166,7 @@ class Engine implements SyncEngine {
       requestTimeoutMs: options.tuning?.requestTimeoutMs ?? DEFAULT_TUNING.requestTimeoutMs,
     };
     this.#random = options.random ?? Math.random;
+    this.#pushHeld = options.pushHeld ?? (() => false);
     this.#locationId = options.locationId ?? null;
     this.#api = new ApiClient({
       baseUrl: options.baseUrl,
@@ -359,7 +363,7 @@ class Engine implements SyncEngine {
   }
 
   async #pushOnce(): Promise<void> {
-    if (this.#isPaused()) return;
+    if (this.#isPaused() || this.#pushHeld()) return;
     this.#emit();
     const result = await this.#pusher.drain();
     this.#afterDrain(result);

@@ -27,6 +27,7 @@ export const PERMISSIONS = {
   'staff.manage': 'Adding staff or changing their PINs',
   'terminal.reset': 'Resetting the terminal',
   'sync.resolve': 'Discarding refused changes or print jobs',
+  'store.adopt': "Taking over the orders of a till that went quiet",
 } as const;
 export type Permission = keyof typeof PERMISSIONS;
 export const Permission = z.enum(Object.keys(PERMISSIONS) as [Permission, ...Permission[]]);

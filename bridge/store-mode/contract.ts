@@ -31,6 +31,10 @@ export const StoreModePeer = z.object({
   logReplacements: z.number().int().min(0),
   /** What went wrong last, in words, while it has not answered since; null when it answers. */
   problem: z.string().nullable(),
+  /** Its orders another till may take over (open, or not in the cloud), none adopted yet. */
+  adoptableOrders: z.number().int().min(0),
+  /** Why its orders cannot be adopted now (it answers, it was heard from lately), in words; null when they can. */
+  adoptionRefusal: z.string().nullable(),
 });
 export type StoreModePeer = z.infer<typeof StoreModePeer>;
 
@@ -191,6 +195,19 @@ export const StoreDay = z.object({
 });
 export type StoreDay = z.infer<typeof StoreDay>;
 
+/** Orders taken over from a quiet till. */
+export const StoreModeAdoption = z.object({
+  tillId: TillId,
+  tillName: z.string().nullable(),
+  orders: z.number().int().min(0),
+  /** Changes copied to this till's outbox, to send in the quiet till's place. */
+  operations: z.number().int().min(0),
+  labels: z.array(z.string()),
+  /** "Took over 4 orders from Bar (B12, B13, …): …". */
+  sentence: z.string(),
+});
+export type StoreModeAdoption = z.infer<typeof StoreModeAdoption>;
+
 export const storeModeCommands = {
   /** On or off, this till, the tills it pulls from and what each refused. */
   'storeMode.status': command(Empty, StoreModeStatus),
@@ -207,6 +224,15 @@ export const storeModeCommands = {
   'storeMode.changeOrder': command(
     z.strictObject({ orderId: z.string().min(1).max(80), change: ForwardChange, managerPin: z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits').optional() }),
     StoreModeForward,
+  ),
+  /**
+   * Takes over the orders a quiet till holds that the cloud does not have, and its open ones
+   * ('store.adopt', a manager's PIN): once it has not answered for 2 minutes. This till sends them
+   * with the same operation ids (the cloud gets each once) and they are changed here from then on.
+   */
+  'storeMode.adoptTill': command(
+    z.strictObject({ tillId: TillId, managerPin: z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits').optional() }),
+    StoreModeAdoption,
   ),
   /** The business day across the store's tills (default: the current one); the permission of reports.z. */
   'reports.storeZ': command(z.strictObject({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a business day is YYYY-MM-DD').optional(), managerPin: z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits').optional() }).default({}), StoreDay),

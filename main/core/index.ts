@@ -55,6 +55,8 @@ export interface CoreDeps {
   openExternal?: (url: string) => void | Promise<void>;
   /** Builds the sync engine; tests pass tuned timers. Default: sync/engine with the configured API. */
   createEngine?: (options: Parameters<typeof createSyncEngine>[0]) => SyncEngineLike;
+  /** Store mode's waits; tests shorten them. */
+  storeModeTiming?: { quietBeforeAdoptionMs?: number; catchUpBeforePushMs?: number };
 }
 
 /** The scopes a till needs (spec: Scopes). */
@@ -346,7 +348,9 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     syncCredentials = credentials;
     // Orders past the retention are neither pulled again nor kept (store/retention.ts); 0 keeps every one.
     const retentionMs = config.store.retentionDays === 0 ? null : config.store.retentionDays * 24 * 60 * 60_000;
-    const options = { store, baseUrl: s.apiBaseUrl, credentials, locationId: s.locationId || null, clock, logger, tuning: { pull: { retentionMs } } };
+    // Store mode: a till back from away first learns which of its orders another till took over (store-link.ts).
+    const pushHeld = config.storeMode.mode === 'on' ? () => storeLink === null || storeLink.holdsPush() : undefined;
+    const options = { store, baseUrl: s.apiBaseUrl, credentials, locationId: s.locationId || null, clock, logger, tuning: { pull: { retentionMs } }, ...(pushHeld ? { pushHeld } : {}) };
     await sync.attach(deps.createEngine ? deps.createEngine(options) : createSyncEngine(options));
   }
 
@@ -449,7 +453,18 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
 
   const handlers: Handlers = {
     ...tableHandlers(tables),
-    ...storeModeHandlers(() => storeLink, { store, staff, cashier, settings, clock }, reports),
+    ...storeModeHandlers(
+      () => storeLink,
+      {
+        store, staff, cashier, settings, clock,
+        onAdopted: () => {
+          sync.notifyLocalWrite();
+          events.emit('orders.changed', { ids: [] });
+        },
+      },
+      reports,
+      deps.storeModeTiming?.quietBeforeAdoptionMs,
+    ),
     ...kitchenHandlers(() => storeLink, { store, staff, cashier, settings, clock, config }),
     'menu.snapshot': () => cashier.menuSnapshot(),
     'menu.search': (p) => cashier.menuSearch(p),
@@ -707,6 +722,11 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       secrets,
       clock,
       logger,
+      ...(deps.storeModeTiming?.catchUpBeforePushMs === undefined ? {} : { catchUpBeforePushMs: deps.storeModeTiming.catchUpBeforePushMs }),
+      onAdoptedAway: () => {
+        sync.notifyLocalWrite();
+        events.emit('orders.changed', { ids: [] });
+      },
     });
   }
 

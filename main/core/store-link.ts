@@ -9,6 +9,7 @@ import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/log';
 import type { Store } from '../../store/index';
 import type { Cashier } from './cashier';
+import { surrenderAdopted } from './store-mode/surrender';
 import { ForwardInbox } from './store-mode/forward-inbox';
 import { joinAddress } from '../../store-mode/address';
 import { startFeedPuller, type FeedPuller } from '../../store-mode/feed-client';
@@ -37,7 +38,14 @@ export interface StoreLinkOptions {
   onReplicated?: () => void;
   /** Pullers' pacing; tests shorten the retry. */
   backoff?: { firstMs: number; maxMs: number };
+  /** How long the outbox waits, at most, for every configured peer to be caught up after a start (default 10 s). */
+  catchUpBeforePushMs?: number;
+  /** Orders of this till were taken over by another while it was away, and given up here. */
+  onAdoptedAway?: () => void;
 }
+
+/** A till back from away waits this long at most for its peers before its outbox drains: long enough for a LAN, short enough for a store alone. */
+const CATCH_UP_BEFORE_PUSH_MS = 10_000;
 
 /** A discovered till silent this long is forgotten (a feed's long poll answers at least every 25 s). */
 const FORGET_DISCOVERED_AFTER_MS = 10 * 60_000;
@@ -68,6 +76,11 @@ export interface StoreLinkStatus {
 
 export interface StoreLink {
   status(): StoreLinkStatus;
+  /**
+   * True while this till, just started, has not caught up with every configured peer (at most
+   * catchUpBeforePushMs): its outbox waits, so what another till adopted meanwhile is given up first.
+   */
+  holdsPush(): boolean;
   stop(): Promise<void>;
 }
 
@@ -123,6 +136,8 @@ interface FollowerLink {
   pins: TillPins;
   options: StoreLinkOptions;
   inbox: ForwardInbox;
+  /** After each page's commit: gives up this till's orders another till adopted, before anything else is pushed. */
+  surrender: () => void;
   /** Null when this follower may pull the till it identified, else why not: one follower per till, however it was found. */
   claim: (follower: PeerFollower, tillId: string) => string | null;
 }
@@ -189,7 +204,7 @@ class PeerFollower {
   }
 
   #pull(origin: string): FeedPuller {
-    const { identity, pins, options, inbox } = this.link;
+    const { identity, pins, options, inbox, surrender } = this.link;
     const { store, clock } = options;
     return startFeedPuller({
       identity,
@@ -202,6 +217,7 @@ class PeerFollower {
         cursor: (from) => store.replicas.cursor(from),
         apply: (from, page) => {
           const cursor = store.replicas.apply(from, page.logId, page.entries, clock.now(), identity.tillId);
+          surrender();
           // After the page's commit: forwards it brought are each applied in a transaction of their own.
           inbox.schedule();
           options.onReplicated?.();
@@ -210,6 +226,11 @@ class PeerFollower {
         logReplaced: (from, change) => store.replicas.logReplaced(from, change.logId, clock.now()),
       },
     });
+  }
+
+  /** Its till's log was read to the end since this link started. */
+  caughtUp(): boolean {
+    return (this.#puller?.status().caughtUpAt ?? null) !== null;
   }
 
   status(): PeerLinkStatus {
@@ -244,6 +265,13 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
   const inbox = new ForwardInbox({ store, cashier: options.cashier, clock: options.clock, logger });
   // Forwards received before a stop (or a crash) and not answered yet.
   inbox.schedule();
+  const surrender = (): void => {
+    if (surrenderAdopted(store, identity.tillId, options.clock, logger) > 0) options.onAdoptedAway?.();
+  };
+  // Adoptions received before a stop (or a crash) and not given up yet.
+  surrender();
+  const startedAt = Date.now();
+  const catchUpMs = options.catchUpBeforePushMs ?? CATCH_UP_BEFORE_PUSH_MS;
   const peers: PeerFollower[] = [];
   /** Followers dropped (duplicates, forgotten) still closing their connections: stop() waits for them. */
   const leaving = new Set<Promise<void>>();
@@ -259,6 +287,7 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
     pins,
     options,
     inbox,
+    surrender,
     claim: (follower, tillId) => {
       const settled = settleClaim(follower, tillId, peers, identity.tillId);
       settled.drop.forEach(drop);
@@ -297,6 +326,7 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
       refusals: server.refusals(),
       peers: peers.map((peer) => peer.status()),
     }),
+    holdsPush: () => Date.now() - startedAt < catchUpMs && peers.some((peer) => peer.source === 'configured' && !peer.caughtUp()),
     async stop() {
       store.staff.replicateTo(null, options.clock.now());
       stopWaking();

@@ -23,6 +23,8 @@ export interface ForwardingDeps {
   cashier: Cashier;
   settings: TerminalSettings;
   clock: Clock;
+  /** Orders were taken over from a quiet till: the sync engine has their operations to send, the screens new orders. */
+  onAdopted?: () => void;
 }
 
 /** How long a refused forward stays in sight of the till that sent it. */

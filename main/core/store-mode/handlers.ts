@@ -8,6 +8,7 @@ import type { ReplicaOrder, Store } from '../../../store/index';
 import type { CommandContext } from '../dispatch';
 import type { DayReports } from '../staff/reports';
 import type { StoreLink } from '../store-link';
+import { AdoptionDesk, adoptionRefusal, QUIET_BEFORE_ADOPTION_MS } from './adoption';
 import { ForwardDesk, type ForwardingDeps } from './forwarding';
 import { buildStoreDay, dayWindow } from './store-z';
 
@@ -47,8 +48,12 @@ function orderView(order: ReplicaOrder, forwards: readonly StoreModeForward[]): 
   };
 }
 
-function statusView(link: StoreLink, store: Store): StoreModeStatus {
+function statusView(link: StoreLink, store: Store, now: number, quietMs: number): StoreModeStatus {
   const status = link.status();
+  const adoption = (tillId: string | null) =>
+    tillId === null
+      ? { adoptableOrders: 0, adoptionRefusal: null }
+      : { adoptableOrders: store.adoptions.adoptable(tillId).length, adoptionRefusal: adoptionRefusal(link, store, tillId, now, quietMs) };
   const tills = new Map(store.replicas.tills().map((till) => [till.origin, till]));
   const identified = new Set(status.peers.flatMap((peer) => (peer.tillId === null ? [] : [peer.tillId])));
   // Tills whose log is here but who have not answered since this till started: a till that died
@@ -65,6 +70,7 @@ function statusView(link: StoreLink, store: Store): StoreModeStatus {
       refusals: {},
       logReplacements: 0,
       problem: null,
+      ...adoption(till.origin),
     }));
   return {
     mode: 'on',
@@ -84,19 +90,29 @@ function statusView(link: StoreLink, store: Store): StoreModeStatus {
         refusals: peer.refusals,
         logReplacements: peer.logReplacements,
         problem: peer.problem,
+        ...adoption(peer.tillId),
       };
     }), ...unheard],
   };
 }
 
-/** `link`: the session's store link, null while store mode is off; `reports`: this till's Z reports. */
-export function storeModeHandlers(link: () => StoreLink | null, deps: ForwardingDeps, reports: DayReports): StoreModeHandlers {
+/**
+ * `link`: the session's store link, null while store mode is off; `reports`: this till's Z reports;
+ * `quietBeforeAdoptionMs`: how long a till is silent before its orders may be adopted (tests shorten it).
+ */
+export function storeModeHandlers(link: () => StoreLink | null, deps: ForwardingDeps, reports: DayReports, quietBeforeAdoptionMs = QUIET_BEFORE_ADOPTION_MS): StoreModeHandlers {
   const { store, cashier, clock } = deps;
   const desk = new ForwardDesk(deps, link);
+  const adoptions = new AdoptionDesk({ ...deps, quietBeforeAdoptionMs }, link);
   return {
     'storeMode.status': () => {
       const running = link();
-      return running ? statusView(running, store) : { mode: 'off', till: null, refusals: {}, peers: [] };
+      return running ? statusView(running, store, clock.now(), quietBeforeAdoptionMs) : { mode: 'off', till: null, refusals: {}, peers: [] };
+    },
+    'storeMode.adoptTill': ({ tillId }, c) => {
+      const adopted = adoptions.adopt(tillId, c.act());
+      if (adopted.orders > 0) deps.onAdopted?.();
+      return adopted;
     },
     'storeMode.orders': () => {
       if (!link()) return { orders: [], forwardsElsewhere: [] };
