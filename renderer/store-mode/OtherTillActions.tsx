@@ -2,36 +2,46 @@
 // change its quantities, cancel it with a reason, mark it fulfilled. Each is checked here with this
 // till's permissions and PIN approvals, kept in this till's log, and sent to the owner, which applies
 // it once; until then the row says so ("Sent to Bar, waiting for it."), and a refusal in words.
-// Adding items needs the register, which works on this till's own orders: not here yet.
+// Adding items from the menu: AddItemsDialog.tsx ("Add items" on the row, or from the details).
 import { useState } from 'react';
+import type { MenuSnapshot } from '../../bridge/contract';
 import type { ForwardChange, StoreModeForward, StoreModeOrder } from '../../bridge/store-mode/contract';
 import { ApprovedActionDialog } from '../components/ApprovedActionDialog';
 import { useApprovalPin } from '../components/ApprovalPin';
 import { Dialog, ErrorNote } from '../components/Dialog';
 import { useReasonField } from '../components/ReasonField';
-import { describeError, useBridge } from '../lib/hooks';
+import { describeError, useBridge, useMenu } from '../lib/hooks';
 import { useApproval } from '../lib/session';
+import { AddItemsDialog, linesSignature, type DetailsQuantities } from './AddItemsDialog';
 import { tillName } from './till-words';
 
 /** The order's own till, as the row names it. */
 const ownerOf = (order: StoreModeOrder) => tillName(order.ownerTillName, order.ownerTillId);
 
-/** "Items: 2 × Fries, 1 × Latte", "Cancel: guest left", "Mark fulfilled" (items named from the order's lines when it is listed). */
-function changeWords(change: ForwardChange, order: StoreModeOrder | null): string {
+/**
+ * "Items: 2 × Fries, 1 × Latte", "Cancel: guest left", "Mark fulfilled" (items named from the order's
+ * lines when it is listed, else from this till's menu: an item added here is not on the order yet).
+ */
+function changeWords(change: ForwardChange, order: StoreModeOrder | null, menu: MenuSnapshot | null): string {
   if (change.kind === 'cancel') return `Cancel: ${change.reason}`;
   if (change.kind === 'fulfil') return 'Mark fulfilled';
-  const names = new Map(order?.lines.map((line) => [line.menuItemId, line.name]));
+  const names = new Map([...(menu?.items.map((item) => [item.id, item.name] as const) ?? []), ...(order?.lines.map((line) => [line.menuItemId, line.name] as const) ?? [])]);
   return `Items: ${change.lines.map((line) => `${line.quantity} × ${names.get(line.menuItemId) ?? 'an item'}`).join(', ')}`;
 }
 
 function ForwardList({ forwards, order, label }: { forwards: readonly StoreModeForward[]; order: StoreModeOrder | null; label: string }) {
-  if (forwards.length === 0) return null;
+  return forwards.length === 0 ? null : <ForwardItems forwards={forwards} order={order} label={label} />;
+}
+
+/** Asks for the menu (to name added items) only where there are changes to list. */
+function ForwardItems({ forwards, order, label }: { forwards: readonly StoreModeForward[]; order: StoreModeOrder | null; label: string }) {
+  const { menu } = useMenu();
   return (
     <ul className="other-till-forwards" aria-label={label}>
       {forwards.map((forward) => (
         <li key={forward.id} className={forward.state === 'refused' ? 'error-note' : 'muted'} data-forward-state={forward.state}>
           <span className={`badge ${forward.state === 'refused' ? 'badge-open' : 'sync-pending'}`}>{forward.state === 'refused' ? 'Refused' : 'Pending'}</span>{' '}
-          {changeWords(forward.change, order)} — {forward.sentence}
+          {changeWords(forward.change, order, menu)} — {forward.sentence}
         </li>
       ))}
     </ul>
@@ -54,7 +64,8 @@ export function ForwardsElsewhere({ forwards }: { forwards: readonly StoreModeFo
   );
 }
 
-type Open = 'details' | 'cancel' | null;
+/** The add-items dialog carries the details dialog's quantities (and the lines they were made on) when it is opened from there. */
+type Open = 'details' | { add: DetailsQuantities | undefined } | 'cancel' | null;
 
 /** The row's actions, and their dialogs; `onSent` once a change is kept here (the list asks again). */
 export function OtherTillActions({ order, onSent }: { order: StoreModeOrder; onSent: () => void }) {
@@ -83,6 +94,9 @@ export function OtherTillActions({ order, onSent }: { order: StoreModeOrder; onS
       <button type="button" className="secondary" onClick={() => setOpen('details')}>
         Details
       </button>
+      <button type="button" className="secondary" onClick={() => setOpen({ add: undefined })}>
+        Add items
+      </button>
       <button type="button" className="secondary" disabled={busy} onClick={() => void markFulfilled()}>
         Mark fulfilled
       </button>
@@ -90,7 +104,8 @@ export function OtherTillActions({ order, onSent }: { order: StoreModeOrder; onS
         Cancel order
       </button>
       <ErrorNote message={error} />
-      {open === 'details' ? <OtherOrderDetails order={order} onClose={() => setOpen(null)} onSent={sent} /> : null}
+      {open === 'details' ? <OtherOrderDetails order={order} onClose={() => setOpen(null)} onSent={sent} onAddItems={(quantities) => setOpen({ add: quantities })} /> : null}
+      {open !== null && typeof open === 'object' ? <AddItemsDialog order={order} quantities={open.add} onClose={() => setOpen(null)} onSent={sent} /> : null}
       {open === 'cancel' ? <CancelOtherOrder order={order} onClose={() => setOpen(null)} onSent={sent} /> : null}
     </div>
   );
@@ -117,9 +132,19 @@ function CancelOtherOrder({ order, onClose, onSent }: { order: StoreModeOrder; o
 }
 
 /** The order's lines with their quantities to change; fewer units is a void, which may need a manager's PIN. */
-function OtherOrderDetails({ order, onClose, onSent }: { order: StoreModeOrder; onClose: () => void; onSent: () => void }) {
+function OtherOrderDetails({ order, onClose, onSent, onAddItems }: { order: StoreModeOrder; onClose: () => void; onSent: () => void; onAddItems: (from: DetailsQuantities | undefined) => void }) {
   const client = useBridge();
-  const [quantities, setQuantities] = useState(() => order.lines.map((line) => line.quantity));
+  // The row's order follows this till's replica while the dialog is open: when the owner's lines change,
+  // the quantities start again from them (said so when some had been changed here).
+  const signature = linesSignature(order);
+  const fresh = () => order.lines.map((line) => line.quantity);
+  const [edit, setEdit] = useState(() => ({ signature, base: fresh(), quantities: fresh(), changedMeanwhile: false }));
+  if (edit.signature !== signature) {
+    const edited = edit.quantities.some((quantity, i) => quantity !== edit.base[i]);
+    setEdit({ signature, base: fresh(), quantities: fresh(), changedMeanwhile: edit.changedMeanwhile || edited });
+  }
+  const quantities = edit.signature === signature ? edit.quantities : fresh();
+  const setQuantities = (update: (now: number[]) => number[]) => setEdit((now) => ({ ...now, quantities: update(now.quantities) }));
   const takesOff = quantities.some((quantity, i) => quantity < order.lines[i]!.quantity);
   const approval = useApprovalPin('order.void', useApproval('order.void').needed && takesOff);
   const [error, setError] = useState<string | null>(null);
@@ -166,12 +191,16 @@ function OtherOrderDetails({ order, onClose, onSent }: { order: StoreModeOrder; 
           </li>
         ))}
       </ul>
+      {edit.changedMeanwhile ? <p className="error-note">The order changed at {ownerOf(order)} meanwhile: its items are shown as they are now. Change them again.</p> : null}
       {left ? null : <p className="error-note">An order keeps at least one item: cancel it instead.</p>}
       {approval.field}
       <ErrorNote message={error} />
       <div className="dialog-actions">
         <button type="button" className="secondary big" onClick={onClose} data-autofocus>
           Close
+        </button>
+        <button type="button" className="secondary big" disabled={busy || !left} onClick={() => onAddItems(changed ? { signature, quantities } : undefined)}>
+          Add items…
         </button>
         <button type="button" className="big" disabled={busy || !changed || !left || approval.missing} onClick={() => void send()}>
           Send to {ownerOf(order)}

@@ -1,14 +1,16 @@
 // The Orders screen of a till in store mode, in Chromium: another till of the store ("Bar", a real
 // core in this process with its own SQLite file) serves its log over mutual TLS on 127.0.0.1, and the
 // browser till lists Bar's open orders under "At other tills"; screenshots at both till sizes,
-// checked by the layout audit.
+// checked by the layout audit. Then "Add items" on a row: the menu picker with a plain item and one
+// whose size is asked by the register's chooser, at both sizes, tidy and axe-clean (cancelled: nothing
+// is sent, Bar's menu here is not the demo's).
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TerminalConfig, TerminalConfigInput } from '../../main/config/schema';
 import { ITEMS, startTestCore, type TestCore } from '../core/fixtures';
 import { goToScreen, launchChromium, openRegister, startTerminal, type Terminal } from './harness';
-import { SCREENSHOTS, tillShots } from './shots';
+import { expectAccessible, SCREENSHOTS, tillShots } from './shots';
 import { freePort } from '../store-mode/fixtures/ports';
 
 const SECRET = Buffer.alloc(32, 0x5c).toString('base64');
@@ -48,6 +50,27 @@ describe('store mode on the Orders screen', () => {
     await page.getByRole('combobox', { name: 'Status' }).selectOption('open');
     await page.getByRole('region', { name: 'At other tills' }).scrollIntoViewIfNeeded();
     await tillShots(() => page, 'store-mode')('orders-at-other-tills');
+
+    // Add items to Bar's first order: a lager from the search, an iced flat white whose size is asked for.
+    await rows.first().getByRole('button', { name: 'Add items' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Add items to .* at Bar$/ });
+    const search = dialog.getByRole('searchbox', { name: 'Search the menu' });
+    await expect.poll(() => search.evaluate((input) => input === document.activeElement)).toBe(true);
+    await search.fill('lager');
+    await search.press('Enter');
+    await search.fill('iced flat');
+    await search.press('Enter');
+    const chooser = page.getByRole('dialog', { name: 'Iced flat white' });
+    await chooser.getByRole('radio', { name: /^Large/ }).check();
+    await tillShots(() => page, 'store-mode')('add-items-choice');
+    await chooser.getByTestId('modifier-done').click();
+    await dialog.getByRole('button', { name: 'One more Lager' }).click();
+    await expect.poll(() => dialog.getByLabel('Lager quantity').textContent()).toBe('2');
+    await dialog.getByRole('button', { name: 'Coffee & Tea' }).click();
+    await tillShots(() => page, 'store-mode')('add-items');
+    await expectAccessible(page, 'the add-items dialog');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     await page.context().close();
   });
 });

@@ -4,11 +4,14 @@
 // them; each pulls the other over mutual TLS on 127.0.0.1. A quantity changed in the details dialog
 // lands on Bar; "Mark fulfilled" on an unpaid check comes back refused in Bar's words on the row, and
 // stays in sight under the list once the order is closed; a cancel with a reason, approved by a
-// manager's PIN for a cashier, shows as waiting while Bar is away.
+// manager's PIN for a cashier, shows as waiting while Bar is away. Items added from the menu ("Add
+// items": a plain one, and one whose size must be chosen in the register's modifier dialog) go as one
+// change holding the order's lines and the new ones, made on Bar; a refusal is said in the dialog and
+// nothing is sent; a dialog cancelled sends nothing.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OtherTillsOrders } from '../../renderer/store-mode/OtherTillsOrders';
-import { ITEMS, STAFF, startTestCore, type TestCore } from '../core/fixtures';
+import { FLAT_WHITE, ITEMS, seedCoffee, SIZES, STAFF, startTestCore, type TestCore } from '../core/fixtures';
 import { coreForEachTest, renderWith } from '../renderer/with-core';
 import { freePorts } from './fixtures/ports';
 import { STORE_SECRET } from './fixtures/store-tills';
@@ -77,5 +80,106 @@ describe("store mode: another till's order changed from this till's screen", () 
     fireEvent.click(within(cancel).getByRole('button', { name: 'Cancel order' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 5_000 });
     await waitFor(() => expect(row(second.id)!.querySelector('[data-forward-state="pending"]')?.textContent).toBe('Pending Cancel: guest left — Sent to Bar, waiting for it.'));
+  }, 60_000);
+
+  it('adds items from the menu (one with a required choice) as one change of the order’s lines plus the new ones, made on Bar; a refusal stays in the dialog and a cancelled dialog sends nothing', async () => {
+    const [barPort, frontPort] = (await freePorts(2)) as [number, number];
+    const bar = await startTestCore(storeMode('Bar', 'B', barPort, frontPort), {}, seedCoffee);
+    others.push(bar);
+    const client = await front.start(storeMode('Front', 'F', frontPort, barPort), seedCoffee);
+    const order = await bar.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 2 }], service: { type: 'dine_in', table: '4', guests: 2 } });
+    const calls = vi.spyOn(client, 'call');
+    const changes = () => calls.mock.calls.filter(([command]) => command === 'storeMode.changeOrder');
+    renderWith(client, <OtherTillsOrders search="" />);
+    await waitFor(() => expect(row(order.id)).toBeTruthy(), { timeout: 10_000 });
+    const openAddItems = async () => {
+      fireEvent.click(within(row(order.id)!).getByRole('button', { name: 'Add items' }));
+      const dialog = await screen.findByRole('dialog', { name: `Add items to ${order.label} at Bar` });
+      await within(dialog).findByRole('button', { name: /^Soup of the day/ });
+      return dialog;
+    };
+
+    // Picked, then cancelled: nothing is sent.
+    let dialog = await openAddItems();
+    fireEvent.click(within(dialog).getByRole('button', { name: /^Soup of the day/ }));
+    expect(within(dialog).getByLabelText('Soup of the day quantity').textContent).toBe('1');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(changes()).toEqual([]);
+
+    // Two soups from the tiles; a flat white found by the search, its size asked by the register's chooser, with a note.
+    dialog = await openAddItems();
+    fireEvent.click(within(dialog).getByRole('button', { name: /^Soup of the day/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'One more Soup of the day' }));
+    expect(within(dialog).getByLabelText('Soup of the day quantity').textContent).toBe('2');
+    fireEvent.change(within(dialog).getByRole('searchbox', { name: 'Search the menu' }), { target: { value: 'flat' } });
+    fireEvent.keyDown(within(dialog).getByRole('searchbox', { name: 'Search the menu' }), { key: 'Enter' });
+    const chooser = await screen.findByRole('dialog', { name: 'Flat white' });
+    expect((within(chooser).getByTestId('modifier-done') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(chooser).getByLabelText('Large +$1.00'));
+    fireEvent.change(within(chooser).getByLabelText(/Note for the kitchen/), { target: { value: 'extra hot' } });
+    fireEvent.click(within(chooser).getByTestId('modifier-done'));
+    dialog = await screen.findByRole('dialog', { name: `Add items to ${order.label} at Bar` });
+    const flatWhite = within(dialog).getByRole('list', { name: 'Items to add' }).querySelector<HTMLElement>(`[data-new-line="${FLAT_WHITE}"]`)!;
+    expect(flatWhite.textContent).toMatch(/Flat white.*Large.*Note: extra hot/);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send to Bar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(changes().map(([, payload]) => payload)).toEqual([
+      {
+        orderId: order.id,
+        change: {
+          kind: 'lines',
+          lines: [
+            { menuItemId: ITEMS.fries, quantity: 2, modifierIds: [], note: '', discount: null },
+            { menuItemId: ITEMS.soup, quantity: 2, modifierIds: [], note: '', discount: null },
+            { menuItemId: FLAT_WHITE, quantity: 1, modifierIds: [SIZES.large], note: 'extra hot', discount: null },
+          ],
+        },
+      },
+    ]);
+    // Made on Bar, once: the order's lines are the old and the new.
+    const onBar = async () => (await bar.call('orders.get', { id: order.id })).lines.map((line) => [line.name, line.quantity, line.modifiers.map((m) => m.name).join(','), line.note]);
+    await expect.poll(onBar, { timeout: 10_000 }).toEqual([
+      ['Fries', 2, '', ''],
+      ['Soup of the day', 2, '', ''],
+      ['Flat white', 1, 'Large', 'extra hot'],
+    ]);
+
+    // From the details: one more fries there, then "Add items…" carries it into the same change with a burger.
+    fireEvent.click(within(row(order.id)!).getByRole('button', { name: 'Details' }));
+    const details = await screen.findByRole('dialog', { name: `${order.label} at Bar` });
+    await waitFor(() => expect(within(details).getAllByRole('listitem')).toHaveLength(3), { timeout: 10_000 });
+    fireEvent.click(within(details).getByRole('button', { name: 'One more Fries' }));
+    fireEvent.click(within(details).getByRole('button', { name: 'Add items…' }));
+    dialog = await screen.findByRole('dialog', { name: `Add items to ${order.label} at Bar` });
+    fireEvent.click(await within(dialog).findByRole('button', { name: /^Burger/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send to Bar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(changes().map(([, payload]) => payload)[1]).toMatchObject({
+      change: { lines: [{ menuItemId: ITEMS.fries, quantity: 3 }, { menuItemId: ITEMS.soup, quantity: 2 }, { menuItemId: FLAT_WHITE, quantity: 1 }, { menuItemId: ITEMS.burger, quantity: 1 }] },
+    });
+    await expect.poll(onBar, { timeout: 10_000 }).toEqual([
+      ['Fries', 3, '', ''],
+      ['Soup of the day', 2, '', ''],
+      ['Flat white', 1, 'Large', 'extra hot'],
+      ['Burger', 1, '', ''],
+    ]);
+
+    // A cashier here adding to the owner's order: Bar's server is not them, so the core asks for a manager. Said in the dialog, nothing sent.
+    await client.call('staff.signIn', { pin: STAFF.cashier.pin });
+    dialog = await openAddItems();
+    // The dialog follows the order as this till last heard it from Bar: the four lines, once Bar's change is back here.
+    await waitFor(() => expect(dialog.textContent).toContain('with the order’s 4 lines'), { timeout: 10_000 });
+    fireEvent.click(within(dialog).getByRole('button', { name: /^Fries/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send to Bar' }));
+    const refusal = await within(dialog).findByRole('alert');
+    expect(refusal.textContent).toMatch(/^Taking over another staff member's order needs a manager/);
+    expect(within(dialog).getByLabelText(/PIN/)).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: `Add items to ${order.label} at Bar` })).toBe(dialog);
+    expect((await client.call('storeMode.forwards', {})).forwards).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect((await client.call('storeMode.forwards', {})).forwards).toEqual([]);
+    expect(await onBar()).toHaveLength(4);
   }, 60_000);
 });
