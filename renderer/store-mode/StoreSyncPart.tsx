@@ -1,8 +1,11 @@
 // The sync panel's "Store" part in store mode: each other till this one pulls from, when it was last
 // heard and how many of its orders the cloud does not have yet; a plain sentence when one has gone
 // quiet holding such orders; and the connections refused, by reason. Nothing when store mode is off.
+import { useState } from 'react';
 import type { StoreModePeer } from '../../bridge/store-mode/contract';
+import { ApprovedActionDialog } from '../components/ApprovedActionDialog';
 import { ErrorNote } from '../components/Dialog';
+import { useBridge } from '../lib/hooks';
 import { formatAge } from '../lib/format';
 import { STORE_REFRESH_MS, useStoreModeOn, useStoreModeRead } from './polling';
 import { refusalSentences, tillName } from './till-words';
@@ -25,7 +28,45 @@ function quietSentence(peer: StoreModePeer, now: number): string | null {
   if (peer.lastHeardAt === null || peer.ordersNotInCloud === 0) return null;
   const silentMs = now - Date.parse(peer.lastHeardAt);
   if (silentMs <= QUIET_AFTER_MS) return null;
-  return `${peerName(peer)}: not heard from for ${formatAge(silentMs)}, holds ${ordersCount(peer.ordersNotInCloud)} the cloud does not have. They reach the cloud when that till is back on.`;
+  const then = peer.adoptionRefusal === null && peer.adoptableOrders > 0 ? 'Adopt them on this till?' : 'They reach the cloud when that till is back on.';
+  return `${peerName(peer)}: not heard from for ${formatAge(silentMs)}, holds ${ordersCount(peer.ordersNotInCloud)} the cloud does not have. ${then}`;
+}
+
+/**
+ * A quiet till's orders taken over here (storeMode.adoptTill, a manager's PIN): offered once the core
+ * says they may be (the till has not answered for 2 minutes) and there is something to take.
+ */
+function AdoptOrders({ peer }: { peer: StoreModePeer }) {
+  const client = useBridge();
+  const [asking, setAsking] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  if (peer.tillId === null || peer.adoptionRefusal !== null || peer.adoptableOrders === 0) {
+    return done ? <p role="status">{done}</p> : null;
+  }
+  const name = peerName(peer);
+  const tillId = peer.tillId;
+  return (
+    <>
+      <button type="button" className="secondary" onClick={() => setAsking(true)}>
+        {`Adopt ${name}’s ${ordersCount(peer.adoptableOrders)}`}
+      </button>
+      {asking ? (
+        <ApprovedActionDialog
+          title={`Adopt ${name}’s orders?`}
+          message={`This till takes over ${ordersCount(peer.adoptableOrders)} of ${name}: the open ones and those the cloud does not have. It sends them to the cloud (each once, even if ${name} sent some before it went quiet) and they are changed here from now on. If ${name} comes back, it gives them up.`}
+          permission="store.adopt"
+          perform={async (approval) => {
+            const adopted = await client.call('storeMode.adoptTill', { tillId, ...approval });
+            setDone(adopted.sentence);
+          }}
+          keepLabel="Not now"
+          confirmLabel="Adopt them"
+          onClose={() => setAsking(false)}
+          onDone={() => setAsking(false)}
+        />
+      ) : null}
+    </>
+  );
 }
 
 function PeerItem({ peer, now }: { peer: StoreModePeer; now: number }) {
@@ -37,6 +78,7 @@ function PeerItem({ peer, now }: { peer: StoreModePeer; now: number }) {
         <strong>{peerName(peer)}</strong>
         <p className="muted">{[heard, owed, peer.source === null ? null : FOUND[peer.source]].filter((part) => part !== null).join(' · ')}</p>
         {peer.problem ? <p className="muted">{peer.problem}</p> : null}
+        <AdoptOrders peer={peer} />
         {refusalSentences(peer.refusals).map((sentence) => (
           <p key={sentence} data-testid="store-refusal">
             {sentence}

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BridgeRequest } from '../../bridge/protocol';
 import { SyncIndicator } from '../../renderer/components/SyncIndicator';
 import { createBridgeClient, type BridgeClient } from '../../renderer/lib/bridge-client';
-import { ITEMS, startTestCore, type TestCore } from '../core/fixtures';
+import { ITEMS, STAFF, startTestCore, type TestCore } from '../core/fixtures';
 import { renderOrders } from './checkout-fixtures';
 import { coreForEachTest, renderWith } from './with-core';
 import { freePort } from '../store-mode/fixtures/ports';
@@ -97,8 +97,8 @@ describe('store mode on the screens', () => {
     expect(section.textContent).toContain('A change made here is sent to the till that owns the order and made there.');
     const cells = (id: string) => [...otherRow(id)!.querySelectorAll('td')].map((cell) => cell.textContent);
     const money = (minor: number) => `$${(minor / 100).toFixed(2)}`;
-    expect(cells(table4.id)).toEqual([table4.label, 'Table 4', money(table4.total), 'Unpaid', 'BarNot in the cloud yet', 'DetailsMark fulfilledCancel order']);
-    expect(cells(table9.id)).toEqual([table9.label, 'Table 9', money(table9.total), 'Paid', 'BarNot in the cloud yet', 'DetailsMark fulfilledCancel order']);
+    expect(cells(table4.id)).toEqual([table4.label, 'Table 4', money(table4.total), 'Unpaid', 'BarNot in the cloud yet', 'DetailsAdd itemsMark fulfilledCancel order']);
+    expect(cells(table9.id)).toEqual([table9.label, 'Table 9', money(table9.total), 'Paid', 'BarNot in the cloud yet', 'DetailsAdd itemsMark fulfilledCancel order']);
     // No event says Bar sold again: the section asks every 2 s while it is shown.
     const table12 = await dineIn(bar, '12');
     await waitFor(() => expect(otherRow(table12.id)).toBeTruthy(), { timeout: 5_000 });
@@ -134,11 +134,21 @@ describe('store mode on the screens', () => {
     renderWith(front, <SyncIndicator />);
     fireEvent.click(await screen.findByTestId('sync-indicator'));
     const quiet = await screen.findByTestId('store-quiet-till', {}, { timeout: 5_000 });
-    expect(quiet.textContent).toBe('Bar: not heard from for 6 min, holds 2 orders the cloud does not have. They reach the cloud when that till is back on.');
+    expect(quiet.textContent).toBe('Bar: not heard from for 6 min, holds 2 orders the cloud does not have. Adopt them on this till?');
     const peer = screen.getAllByTestId('store-peer')[0]!;
     expect(peer.textContent).toContain('last heard 6 min ago · 2 orders not in the cloud yet · in the peer list');
     const stranger = screen.getAllByTestId('store-peer')[1]!;
     expect(stranger.querySelector('strong')!.textContent).toBe(`127.0.0.1:${strangerPort}`);
     expect(within(stranger).getByTestId('store-refusal').textContent).toMatch(/^\d+ connections? refused: wrong store secret$/);
+
+    // Signed in again, the owner adopts them from the panel: they are Front's from now on.
+    await front.call('staff.signIn', { pin: STAFF.owner.pin });
+    fireEvent.click(within(peer).getByRole('button', { name: 'Adopt Bar’s 2 orders' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Adopt Bar’s orders?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Adopt them' }));
+    const done = await within(peer).findByRole('status', {}, { timeout: 5_000 });
+    expect(done.textContent).toMatch(/^Took over 2 orders from Bar \(B\d+, B\d+\): this till sends them to the cloud/);
+    expect((await front.call('orders.list', {})).map((order) => order.service?.table)).toEqual(expect.arrayContaining(['4', '9']));
+    expect((await front.call('storeMode.status', {})).peers[0]?.adoptableOrders).toBe(0);
   });
 });
