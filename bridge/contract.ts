@@ -6,7 +6,7 @@ import { MAX_AMOUNT, MAX_TILL_CASH } from './money';
 import { GRATUITY_NAME_MAX, GRATUITY_PERCENT_MAX_BPS } from './checkout/gratuity';
 import { CashCount, CountedCash } from './staff/cash';
 import { Permission, Role } from './staff/roles';
-import { storeModeCommands } from './store-mode/contract';
+import { storeModeCommands, storeModeEvents } from './store-mode/contract';
 import { kitchenCommands } from './kitchen/contract';
 import { SeatNumber, tableCommands, tableEvents } from './tables/contract';
 
@@ -1143,6 +1143,7 @@ export type UpdateStatus = z.infer<typeof UpdateStatus>;
 
 export const events = {
   ...tableEvents,
+  ...storeModeEvents,
   'sync.status': SyncStatusView,
   /** The menu changed (local edit, pull or webhook): refetch the snapshot. */
   'menu.changed': z.object({}),

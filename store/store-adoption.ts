@@ -191,6 +191,8 @@ export class StoreAdoptions {
       for (const entity of entities) {
         this.layers.remove(entity.kind, entity.id, 'pending');
         this.layers.remove(entity.kind, entity.id, 'base');
+        // The cloud's copy, pulled from now on, is another till's order here, as on any till: under its cloud id.
+        this.ids.unlink(entity.kind, entity.id);
       }
     }
     this.sql.runSql('UPDATE store_adopted SET surrendered_at = ? WHERE from_till = ? AND order_id = ?', [now, self, surrender.orderId]);

@@ -238,5 +238,10 @@ export const storeModeCommands = {
   'reports.storeZ': command(z.strictObject({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a business day is YYYY-MM-DD').optional(), managerPin: z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits').optional() }).default({}), StoreDay),
 };
 
+export const storeModeEvents = {
+  /** A page of another till's log was applied here: the store's orders, tills and forwards may have changed. */
+  'storeMode.replicated': z.object({}),
+};
+
 /** The commands that only read (the screens poll them: they keep no till awake). */
 export const STORE_MODE_READS = ['storeMode.status', 'storeMode.orders', 'storeMode.forwards'] as const satisfies readonly (keyof typeof storeModeCommands)[];

@@ -727,6 +727,8 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
         sync.notifyLocalWrite();
         events.emit('orders.changed', { ids: [] });
       },
+      // The screens showing the store ask again at once, not at their next poll.
+      onReplicated: () => events.emit('storeMode.replicated', {}),
     });
   }
 

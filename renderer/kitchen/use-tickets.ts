@@ -1,5 +1,5 @@
-// The display's tickets, asked again every half second (the bridge has no event for a page of another
-// till's log being applied), and at once after a bump or a recall. Never two asks at once; the last
+// The display's tickets, asked again at once when a page of another till's log is applied here
+// (storeMode.replicated) and after a bump or a recall, and every half second anyway (ages, a missed event). Never two asks at once; the last
 // good answer stays on screen, with the page's time it came at (the ages count on from it).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KitchenTickets } from '../../bridge/kitchen/contract';
@@ -45,9 +45,11 @@ export function useTickets(station: string | null): { data: KitchenTickets | nul
     };
     askNow.current = load;
     load();
+    const off = client.on('storeMode.replicated', load);
     return () => {
       live = false;
       clearTimeout(timer);
+      off();
     };
   }, [client, station]);
   const refresh = useCallback(() => askNow.current(), []);

@@ -1,5 +1,5 @@
-// Store mode's reads, asked again on a timer: the bridge has no event yet for a page of another
-// till's log being applied, so a screen showing the store asks every few seconds while it is shown.
+// Store mode's reads, asked again at once when a page of another till's log is applied here (the
+// bridge's storeMode.replicated event), and on a timer while shown (ages, a till gone quiet).
 import { useCallback, useEffect, useState } from 'react';
 import type { CommandInput, CommandResult } from '../../bridge/contract';
 import { describeError, useBridge } from '../lib/hooks';
@@ -23,7 +23,15 @@ export function useStoreModeRead<C extends StoreModeRead>(command: C, everyMs: n
   useEffect(() => {
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let asking = false;
+    let again = false;
     const load = () => {
+      clearTimeout(timer);
+      if (asking) {
+        again = true;
+        return;
+      }
+      asking = true;
       client
         // The reads take an empty payload.
         .call(command, {} as CommandInput<C>)
@@ -38,13 +46,21 @@ export function useStoreModeRead<C extends StoreModeRead>(command: C, everyMs: n
           },
         )
         .finally(() => {
-          if (live && everyMs !== null) timer = setTimeout(load, everyMs);
+          asking = false;
+          if (!live) return;
+          if (again) {
+            again = false;
+            load();
+          } else if (everyMs !== null) timer = setTimeout(load, everyMs);
         });
     };
     load();
+    // A read asked once (whether store mode is on) does not follow the store.
+    const off = everyMs === null ? () => undefined : client.on('storeMode.replicated', load);
     return () => {
       live = false;
       clearTimeout(timer);
+      off();
     };
   }, [client, command, everyMs, asked]);
   return { data: answer?.data ?? null, receivedAt: answer?.receivedAt ?? null, error, reload };
