@@ -608,15 +608,18 @@ const storeStaff: Migration = {
 
 const storeAdoptions: Migration = {
   version: 28,
-  name: "store mode: orders adopted from a till that went quiet, as every till learns of them",
+  name: "store mode: orders adopted from a till that went quiet, as every till learns of them; each replicated entity's cloud id",
   up(db) {
     // One row per order taken from a till (from_till, order_id): the quiet till's copies are hidden
     // on every till, and the quiet till, back, gives the order up once (surrendered_at), before it pushes.
+    // server_id: the cloud id its owner logged, so the cloud's copy of another till's order is known as its.
     db.exec(`
       CREATE TABLE store_adopted (
         from_till TEXT NOT NULL, order_id TEXT NOT NULL, adopter TEXT NOT NULL, op_ids TEXT NOT NULL CHECK (json_valid(op_ids)),
         adopted_at INTEGER NOT NULL, surrendered_at INTEGER,
         PRIMARY KEY (from_till, order_id)) STRICT, WITHOUT ROWID;
+      ALTER TABLE store_replica_docs ADD COLUMN server_id TEXT;
+      CREATE INDEX store_replica_docs_by_server ON store_replica_docs (server_id) WHERE server_id IS NOT NULL;
     `);
   },
 };

@@ -29,6 +29,7 @@ const EntryBody = z.object({
   synced: z.boolean(),
   doc: z.record(z.string(), z.unknown()).nullable(),
   staff: z.string().max(100).nullable().optional(),
+  serverId: z.string().max(200).optional(),
 });
 
 /** An order of another till as replicated here, with what changing it needs. */
@@ -117,9 +118,10 @@ const OPEN_ORDERS_SQL = `
   ORDER BY json_extract(d.doc, '$.created_at'), d.entity_id`;
 
 const UPSERT_DOC_SQL = `
-  INSERT INTO store_replica_docs (origin, entity_kind, entity_id, order_id, log_id, seq, synced, doc, staff) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+  INSERT INTO store_replica_docs (origin, entity_kind, entity_id, order_id, log_id, seq, synced, doc, staff, server_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (origin, entity_kind, entity_id) DO UPDATE SET
-    order_id = excluded.order_id, log_id = excluded.log_id, seq = excluded.seq, synced = excluded.synced, doc = excluded.doc, staff = excluded.staff
+    order_id = excluded.order_id, log_id = excluded.log_id, seq = excluded.seq, synced = excluded.synced, doc = excluded.doc, staff = excluded.staff,
+    server_id = COALESCE(excluded.server_id, store_replica_docs.server_id)
   WHERE excluded.seq > store_replica_docs.seq OR excluded.log_id <> store_replica_docs.log_id`;
 
 export class StoreReplicas {
@@ -157,8 +159,8 @@ export class StoreReplicas {
           if (!receiveStaff(this.#sql, json) && !receiveAdoption(this.#sql, origin, json, now)) receiveForwarding(this.#sql, origin, entry.opId, json, self, now);
           continue;
         }
-        const { kind, id, order, synced, doc, staff } = body.data;
-        this.#sql.runSql(UPSERT_DOC_SQL, [origin, kind, id, order, logId, entry.seq, synced ? 1 : 0, doc && JSON.stringify(doc), staff ?? null]);
+        const { kind, id, order, synced, doc, staff, serverId } = body.data;
+        this.#sql.runSql(UPSERT_DOC_SQL, [origin, kind, id, order, logId, entry.seq, synced ? 1 : 0, doc && JSON.stringify(doc), staff ?? null, serverId ?? null]);
       }
       this.#sql.runSql(
         `INSERT INTO store_cursors (origin, log_id, seq, heard_at) VALUES (?, ?, ?, ?)
@@ -196,6 +198,25 @@ export class StoreReplicas {
       [id],
     );
     return row ? { ...row, doc: JSON.parse(row.doc) as Record<string, unknown> } : null;
+  }
+
+  /**
+   * Which of these orders (this till's ids: an order pulled from the cloud goes by its cloud id) are
+   * open orders another till of the store owns, with its name: the cloud's copy of another till's
+   * order is that order, shown under "At other tills" and changed through its owner, never here.
+   */
+  ownedElsewhere(ids: readonly string[]): Map<string, string | null> {
+    const owned = new Map<string, string | null>();
+    if (ids.length === 0) return owned;
+    const rows = this.#sql.allSql<{ id: string; ownerName: string | null }>(
+      `SELECT wanted.value AS id, c.till_name AS ownerName FROM json_each(?) AS wanted
+         JOIN store_replica_docs AS d ON d.entity_kind = 'order' AND (d.entity_id = wanted.value OR d.server_id = wanted.value)
+         LEFT JOIN store_cursors AS c ON c.origin = d.origin
+       WHERE d.doc IS NOT NULL AND json_extract(d.doc, '$.status') = 'open' AND ${NOT_ADOPTED_AWAY}`,
+      [JSON.stringify(ids)],
+    );
+    for (const row of rows) owned.set(row.id, row.ownerName);
+    return owned;
   }
 
   /** The other tills' open orders, oldest first. */

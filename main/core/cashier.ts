@@ -544,7 +544,10 @@ export class Cashier {
       limit: search ? 500 : filter.limit,
     });
     const matching = search ? this.#searchOrders(search, docs, filter) : docs;
-    return this.#readableViews(matching).map((read) => read.view);
+    // Store mode: the cloud's copy of another till's open order is listed under "At other tills", not here.
+    const elsewhere = this.store.replicas.ownedElsewhere(matching.map((doc) => doc.id));
+    const own = elsewhere.size === 0 ? matching : matching.filter((doc) => !elsewhere.has(doc.id));
+    return this.#readableViews(own).map((read) => read.view);
   }
 
   /**
@@ -587,6 +590,18 @@ export class Cashier {
     if (order.status !== 'open') {
       throw new CoreError('conflict', `This order is already ${order.status}, so it cannot be ${action}. Start a new order instead.`);
     }
+    this.#requireOwnedHere(order);
+  }
+
+  /**
+   * Store mode: an open order another till owns (its copy here came from the cloud) is changed only
+   * through that till (storeMode.changeOrder), so one till writes it and the cloud gets each change once.
+   */
+  #requireOwnedHere(order: OrderDoc): void {
+    const elsewhere = this.store.replicas.ownedElsewhere([order.id]);
+    if (elsewhere.size === 0) return;
+    const owner = elsewhere.get(order.id) ?? 'another till';
+    throw new CoreError('conflict', `This order belongs to ${owner}: change it from Orders → At other tills, and ${owner} makes the change.`);
   }
 
   updateOrder({ id, lines, customer, notes, discount, service, split }: CommandPayload<'orders.update'>, act: Act): Order {
@@ -924,6 +939,7 @@ export class Cashier {
   takePayment({ orderId, method, amount, tip, splitPart, tendered }: CommandPayload<'payments.take'>, act: Act): CommandResult<'payments.take'> {
     const order = this.#requireOrder(orderId);
     if (order.status === 'cancelled') throw new CoreError('conflict', 'This order was cancelled. Start a new order to take money.');
+    if (order.status === 'open') this.#requireOwnedHere(order);
     // Cash goes into a counted drawer; a card payment is counted in the open shift, if any.
     const shift = method === 'cash' ? this.shifts.requireOpenShift(act.by) : this.shifts.openShiftOf(act.by);
     const before = this.#view(order);

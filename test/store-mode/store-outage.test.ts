@@ -18,7 +18,7 @@ import { allServerOrders, menuFixture, OUR_GAP_DECISIONS, SANDBOX_PROFILE, start
 import { startCoreTill, type TillProcess } from './till-process';
 import { orderServerIds, startDisplayProcess } from './fixtures/outage-store';
 import { freePorts } from './fixtures/ports';
-import { call, count, STORE_SECRET, type ListedOrder, type Placed } from './fixtures/store-tills';
+import { answer, call, count, STORE_SECRET, type ListedOrder, type Placed } from './fixtures/store-tills';
 
 const started: TillProcess[] = [];
 let sandbox: Sandbox | undefined;
@@ -240,8 +240,9 @@ describe(`store mode through a cloud outage (sandbox profile ${SANDBOX_PROFILE.p
     }
     for (const c of changes) expect(server.get(serverIdOf(c.orderId)!)!.status).toBe(c.expect.status);
 
-    // Every till's order list equals the sandbox's: its own orders under their server ids, the others'
-    // pulled from the cloud, each once, with the same status and lines.
+    // Every till's orders equal the sandbox's, each once: its own (under their server ids) and the other
+    // tills' closed ones pulled from the cloud in its order list, the other tills' open ones under "At
+    // other tills" only (the cloud's copy of an order another till owns is that order, not a second one).
     for (const till of tills) await call(till, 'sync.now');
     for (const [i, till] of tills.entries()) {
       // Its own orders by the id map read above; an order pulled from the cloud has its server id as its local id.
@@ -250,11 +251,17 @@ describe(`store mode through a cloud outage (sandbox profile ${SANDBOX_PROFILE.p
       const summary = async () => {
         const orders = await ownList(till, since);
         const listedIds = asServer(orders);
-        return { orders, listed: listedIds.length, missing: made.filter((id) => !listedIds.includes(id)).length, extra: listedIds.filter((id) => !made.includes(id)) };
+        const elsewhere = (await listed(till)).map((order) => serverIdOf(order.id)!);
+        const both = [...listedIds, ...elsewhere];
+        return {
+          orders, listed: both.length, missing: made.filter((id) => !both.includes(id)).length, extra: both.filter((id) => !made.includes(id)),
+          twice: listedIds.filter((id) => elsewhere.includes(id)).length, elsewhere: elsewhere.length,
+        };
       };
-      const { orders } = await until(`${specs[i]!.name}'s order list to equal the sandbox's`, summary, (s) => s.listed === 100 && s.missing === 0 && s.extra.length === 0, 30_000, 300);
+      const seen = await until(`${specs[i]!.name}'s orders to equal the sandbox's`, summary, (s) => s.listed === 100 && s.missing === 0 && s.extra.length === 0 && s.twice === 0, 30_000, 300);
+      expect(seen.elsewhere).toBe(open.filter((id) => owners.get(id) !== i).length);
+      const orders = seen.orders;
       const asServerIds = asServer(orders);
-      expect(sorted(asServerIds)).toEqual(sorted(made));
       for (const [k, order] of orders.entries()) {
         const onServer = server.get(asServerIds[k]!)!;
         expect([order.status, linesOf(order.lines)]).toEqual([onServer.status, onServer.items.map((item) => [item.menu_item_id, item.quantity])]);
@@ -267,6 +274,15 @@ describe(`store mode through a cloud outage (sandbox profile ${SANDBOX_PROFILE.p
       expect(sorted(orders.map((o) => o.id))).toEqual(sorted(others));
       for (const order of orders) expect(nameOf.get(order.ownerTillId)).toBe(specs[owners.get(order.id)!]!.name);
     }
+    // The cloud's copy of another till's open order is not this till's to write: refused in words, nothing changes.
+    const barOpen = open.find((id) => owners.get(id) === 0)!;
+    const copyOnPatio = serverIdOf(barOpen)!;
+    for (const [command, payload] of [['orders.update', { id: copyOnPatio, notes: 'by the window' }], ['payments.take', { orderId: copyOnPatio, method: 'cash', amount: 100 }], ['orders.cancel', { id: copyOnPatio, reason: 'test' }]] as const) {
+      const refused = await answer(patio, command, payload);
+      expect(refused.ok).toBe(false);
+      expect(refused.error?.message).toBe('This order belongs to Bar: change it from Orders → At other tills, and Bar makes the change.');
+    }
+    expect(count(patio.dataDir, 'SELECT COUNT(*) FROM outbox WHERE entity_id = ?', copyOnPatio)).toBe(0);
     // The display still shows each open order once (the cloud changed nothing there).
     expect(sorted((await call<KitchenTickets>(display, 'kitchen.tickets')).tickets.map((t) => t.orderId))).toEqual(sorted(open));
     await Promise.all([...tills, display].map((device) => device.stop()));
