@@ -12,7 +12,7 @@ import { EntityDocs, type EntityDoc, type EntityKind } from './documents';
 import type { IdMap } from './id-map';
 import type { EntityLayers } from './layers';
 import type { PendingChanges } from './pending';
-import { StorePerson, type ForwardPerson, type RawEntry } from './store-forwards';
+import { StorePerson, takeOverForwards, type ForwardPerson, type RawEntry } from './store-forwards';
 
 /** An adoption as it travels (the body of its entry in the adopter's log). */
 export const AdoptBody = z.object({
@@ -146,6 +146,7 @@ export class StoreAdoptions {
       at: input.now,
     };
     receiveAdoption(this.sql, input.self, body, input.now);
+    takeOverForwards(this.sql, input.origin, orders.map((order) => order.orderId), input.self, input.now);
     // The adoption first: a peer hides the quiet till's copies before this till's documents show.
     this.append({ entryId: input.adoptionId, kind: 'adopt', id: input.origin, body, now: input.now });
     for (const plan of plans.entities.values()) this.record({ entryId: `${input.adoptionId}:${plan.kind}:${plan.id}`, kind: plan.kind, id: plan.id, now: input.now });
@@ -195,6 +196,8 @@ export class StoreAdoptions {
         this.ids.unlink(entity.kind, entity.id);
       }
     }
+    // Changes other tills sent here for it: the adopter answers them (store-forwards.ts takeOverForwards), not this till.
+    this.sql.runSql("UPDATE store_inbox SET state = 'refused', reason = ?, answered_at = ? WHERE order_id = ? AND state = 'waiting'", [reason, now, surrender.orderId]);
     this.sql.runSql('UPDATE store_adopted SET surrendered_at = ? WHERE from_till = ? AND order_id = ?', [now, self, surrender.orderId]);
     return { unsent };
   }

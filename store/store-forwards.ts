@@ -126,6 +126,8 @@ export class StoreForwards {
   answer(forward: WaitingForward, outcome: { outcome: 'applied' | 'refused'; reason: string | null; seq: number | null }, now: number): boolean {
     const taken = this.#sql.runSql("UPDATE store_inbox SET state = ?, reason = ?, answered_at = ? WHERE op_id = ? AND state = 'waiting'", [outcome.outcome, outcome.reason, now, forward.opId]);
     if (taken.changes === 0) return false;
+    // A forward this till sent itself, to a till it then adopted the order from, is settled here (no peer answers it).
+    this.#sql.runSql("UPDATE store_forwards SET state = ?, reason = ?, answered_seq = ?, answered_at = ? WHERE op_id = ? AND state = 'pending'", [outcome.outcome, outcome.reason, outcome.seq, now, forward.opId]);
     const body: ForwardOutcomeBody = { op: 'forward.outcome', forward: forward.opId, origin: forward.origin, order: forward.body.order, ...outcome };
     this.#append({ entryId: `${forward.opId}.outcome`, kind: 'forward.outcome', id: forward.body.order, body, now });
     return true;
@@ -140,13 +142,50 @@ export class StoreForwards {
 export function receiveForwarding(sql: SqlRunner, origin: string, opId: string, body: unknown, self: string, now: number): void {
   const forward = ForwardBody.safeParse(body);
   if (forward.success) {
-    if (forward.data.owner !== self) return;
-    sql.runSql("INSERT OR IGNORE INTO store_inbox (op_id, origin, order_id, body, state, received_at) VALUES (?, ?, ?, ?, 'waiting', ?)", [opId, origin, forward.data.order, JSON.stringify(forward.data), now]);
+    const { owner, order } = forward.data;
+    // Addressed here (unless another till adopted the order from this one), or to a till this one adopted it from.
+    const mine = owner === self ? !adopted(sql, self, order, null) : adopted(sql, owner, order, self);
+    if (mine) receiveForward(sql, origin, opId, forward.data, now);
     return;
   }
   const outcome = ForwardOutcomeBody.safeParse(body);
   if (!outcome.success || outcome.data.origin !== self) return;
-  sql.runSql("UPDATE store_forwards SET state = ?, reason = ?, answered_seq = ?, answered_at = ? WHERE op_id = ? AND owner = ? AND state = 'pending'", [
-    outcome.data.outcome, outcome.data.reason, outcome.data.seq, now, outcome.data.forward, origin,
-  ]);
+  // Answered by the owner it was sent to, or by the till that adopted the order from it.
+  sql.runSql(
+    `UPDATE store_forwards SET state = ?, reason = ?, answered_seq = ?, answered_at = ? WHERE op_id = ? AND state = 'pending'
+       AND (owner = ? OR EXISTS (SELECT 1 FROM store_adopted AS a WHERE a.from_till = store_forwards.owner AND a.order_id = store_forwards.order_id AND a.adopter = ?))`,
+    [outcome.data.outcome, outcome.data.reason, outcome.data.seq, now, outcome.data.forward, origin, origin],
+  );
+}
+
+function receiveForward(sql: SqlRunner, origin: string, opId: string, forward: ForwardBody, now: number): void {
+  sql.runSql("INSERT OR IGNORE INTO store_inbox (op_id, origin, order_id, body, state, received_at) VALUES (?, ?, ?, ?, 'waiting', ?)", [opId, origin, forward.order, JSON.stringify(forward), now]);
+}
+
+/** Whether `order` was adopted from `from` (by `adopter`, or by anyone when null). */
+function adopted(sql: SqlRunner, from: string, order: string, adopter: string | null): boolean {
+  return sql.allSql('SELECT 1 FROM store_adopted WHERE from_till = ? AND order_id = ? AND (? IS NULL OR adopter = ?)', [from, order, adopter, adopter]).length > 0;
+}
+
+/**
+ * Adopting `from`'s orders (store-adoption.ts, in its transaction): the changes other tills, and this
+ * one, sent to `from` for them and that `from` never answered now wait in this till's inbox, to be
+ * applied here as the orders' owner (once: the inbox is keyed by the forward's op id).
+ */
+export function takeOverForwards(sql: SqlRunner, from: string, orders: readonly string[], self: string, now: number): number {
+  const json = "json_extract(CAST(r.body AS TEXT), '$.";
+  const unanswered = sql.allSql<{ origin: string; opId: string; body: string }>(
+    `SELECT r.origin, r.op_id AS opId, CAST(r.body AS TEXT) AS body FROM store_replica_log AS r
+     WHERE ${json}op') = 'forward' AND ${json}owner') = ? AND ${json}order') IN (SELECT value FROM json_each(?))
+       AND NOT EXISTS (SELECT 1 FROM store_replica_log AS o WHERE o.origin = ? AND o.op_id = r.op_id || '.outcome')
+     UNION ALL
+     SELECT ?, r.op_id, CAST(r.body AS TEXT) FROM store_log AS r JOIN store_forwards AS f ON f.op_id = r.op_id
+     WHERE f.owner = ? AND f.state = 'pending' AND f.order_id IN (SELECT value FROM json_each(?))`,
+    [from, JSON.stringify(orders), from, self, from, JSON.stringify(orders)],
+  );
+  for (const row of unanswered) {
+    const forward = ForwardBody.safeParse(JSON.parse(row.body));
+    if (forward.success) receiveForward(sql, row.origin, row.opId, forward.data, now);
+  }
+  return unanswered.length;
 }

@@ -458,6 +458,8 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       {
         store, staff, cashier, settings, clock,
         onAdopted: () => {
+          // The changes other tills had sent to the quiet till for these orders are applied here now.
+          storeLink?.drainInbox();
           sync.notifyLocalWrite();
           events.emit('orders.changed', { ids: [] });
         },

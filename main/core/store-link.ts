@@ -81,6 +81,8 @@ export interface StoreLink {
    * catchUpBeforePushMs): its outbox waits, so what another till adopted meanwhile is given up first.
    */
   holdsPush(): boolean;
+  /** Applies the forwards waiting in the inbox now (adoption put some there). */
+  drainInbox(): void;
   stop(): Promise<void>;
 }
 
@@ -327,6 +329,7 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
       peers: peers.map((peer) => peer.status()),
     }),
     holdsPush: () => Date.now() - startedAt < catchUpMs && peers.some((peer) => peer.source === 'configured' && !peer.caughtUp()),
+    drainInbox: () => inbox.schedule(),
     async stop() {
       store.staff.replicateTo(null, options.clock.now());
       stopWaking();

@@ -1,10 +1,11 @@
 // A till that dies does not take its orders with it (issue 26, item 6; docs/store-mode.md, "Adoption").
-// Two registers, each its own process (a real core, its own SQLite file, mutual TLS on 127.0.0.1),
+// Three registers, each its own process (a real core, its own SQLite file, mutual TLS on 127.0.0.1),
 // syncing with a sandbox over real HTTP that ignores Idempotency-Key. Bar holds an open tab in the cloud
 // with a change the cloud does not have, an order whose create reached the sandbox but whose reply was
-// lost, and orders rung up in an outage; then Bar is SIGKILLed. A manager on Front adopts them once Bar
-// is quiet; the outage ends and Front sends them: each order is on the sandbox once (the lost reply's
-// found by looking, not sent again). Bar comes back on its file, learns of the adoption before its
+// lost, and orders rung up in an outage; then Bar is SIGKILLed, and Patio and Front send it changes that
+// wait. A manager on Front adopts the orders once Bar is quiet, and applies those changes once; the
+// outage ends and Front sends them: each order is on the sandbox once (the lost reply's found by
+// looking, not sent again). Bar comes back on its file, learns of the adoption before its
 // outbox drains, gives the orders up, and sends nothing twice. Runs in POS_TEST_SANDBOX_PROFILE's profile.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,21 +66,27 @@ describe(`adopting a dead till's orders (sandbox profile ${SANDBOX_PROFILE.profi
     const items = menu.items.filter((item) => item.modifiers.length === 0).slice(0, 3).map((item) => item.id) as [string, string, string];
     expect(items).toHaveLength(3);
     const api = { baseUrl: box.baseUrl, apiHost: box.apiHost, authUrl: box.authUrl, apiKey: box.credentials.apiKeys.full, locationId: menu.locationId };
-    const [barPort, frontPort] = (await freePorts(2)) as [number, number];
+    const [barPort, frontPort, patioPort] = (await freePorts(3)) as [number, number, number];
     const timing = { quietBeforeAdoptionMs: 1_500, catchUpBeforePushMs: 10_000 };
     const barConfig: CoreTillConfig = {
       dataDir: mkdtempSync(join(tmpdir(), 'pos-adopt-bar-')), tillName: 'Bar', tillLetter: 'B', storeMode: 'on', port: barPort,
-      peers: [`127.0.0.1:${frontPort}`], deadlineMs: 170_000, api, storeModeTiming: timing,
+      peers: [`127.0.0.1:${frontPort}`, `127.0.0.1:${patioPort}`], deadlineMs: 170_000, api, storeModeTiming: timing,
     };
     const frontConfig: CoreTillConfig = {
       dataDir: mkdtempSync(join(tmpdir(), 'pos-adopt-front-')), tillName: 'Front', tillLetter: 'F', storeMode: 'on', port: frontPort,
-      peers: [`127.0.0.1:${barPort}`], deadlineMs: 170_000, api, storeModeTiming: timing,
+      peers: [`127.0.0.1:${barPort}`, `127.0.0.1:${patioPort}`], deadlineMs: 170_000, api, storeModeTiming: timing,
+    };
+    // Patio sends a change to Bar's tab after Bar died.
+    const patioConfig: CoreTillConfig = {
+      dataDir: mkdtempSync(join(tmpdir(), 'pos-adopt-patio-')), tillName: 'Patio', tillLetter: 'P', storeMode: 'on', port: patioPort,
+      peers: [`127.0.0.1:${barPort}`, `127.0.0.1:${frontPort}`], deadlineMs: 170_000, api, storeModeTiming: timing,
     };
     let bar = await start(barConfig);
     const front = await start(frontConfig);
+    const patio = await start(patioConfig);
     const synced = (till: TillProcess, what: string, timeoutMs = 40_000) =>
       until(what, () => call<SyncStatus>(till, 'sync.status'), (s) => s.initialSyncDone && s.pending === 0 && s.deadLetters.length === 0, timeoutMs);
-    await Promise.all([synced(bar, 'Bar’s first sync'), synced(front, 'Front’s first sync')]);
+    await Promise.all([synced(bar, 'Bar’s first sync'), synced(front, 'Front’s first sync'), synced(patio, 'Patio’s first sync')]);
     const since = Date.now();
     const madeOnSandbox = async () => (await box.db.selectFrom('orders').select(['id', 'doc']).where('created_at', '>=', since).execute()).map((row) => ({ id: row.id, doc: JSON.parse(row.doc) as { items?: { menu_item_id: string; quantity: number }[]; metadata?: Record<string, string> } }));
 
@@ -102,7 +109,15 @@ describe(`adopting a dead till's orders (sandbox profile ${SANDBOX_PROFILE.profi
     const barPeer = async () => (await call<{ peers: Peer[] }>(front, 'storeMode.status')).peers.find((peer) => peer.name === 'Bar');
     await until('Front holds Bar’s undelivered orders', barPeer, (peer) => peer?.ordersNotInCloud === 5, 20_000);
     const barTillId = (await barPeer())!.tillId!;
+    await until('Patio sees the round on the tab', async () => (await call<{ orders: ListedOrder[] }>(patio, 'storeMode.orders')).orders.find((order) => order.id === tab.id)?.lines.length, (n) => n === 2);
     await bar.kill();
+
+    // Changes sent to Bar after it died wait for it: Patio's to the tab, Front's own to the lost reply's order.
+    const tabLines = [{ menuItemId: items[0], quantity: 2 }, { menuItemId: items[2], quantity: 1 }, { menuItemId: items[1], quantity: 1 }];
+    const patioChange = await call<{ id: string; state: string }>(patio, 'storeMode.changeOrder', { orderId: tab.id, change: { kind: 'lines', lines: tabLines } });
+    const frontChange = await call<{ id: string; state: string }>(front, 'storeMode.changeOrder', { orderId: lost.id, change: { kind: 'lines', lines: [{ menuItemId: items[1], quantity: 4 }] } });
+    expect([patioChange.state, frontChange.state]).toEqual(['pending', 'pending']);
+    await until('Front has Patio’s change to Bar’s tab in its replica', async () => count(frontConfig.dataDir, "SELECT COUNT(*) FROM store_replica_log WHERE op_id = ?", patioChange.id), (n) => n === 1);
 
     // Not adoptable while it may only be restarting; then a manager's adoption takes all five.
     const refusedEarly = await answer(front, 'storeMode.adoptTill', { tillId: barTillId });
@@ -121,15 +136,23 @@ describe(`adopting a dead till's orders (sandbox profile ${SANDBOX_PROFILE.profi
     expect(elsewhere.filter((order) => barOrders.includes(order.id))).toEqual([]);
     expect((await barPeer())!.ordersNotInCloud).toBe(0);
     expect(count(frontConfig.dataDir, "SELECT COUNT(*) FROM audit_log WHERE action = 'store.adopt'")).toBe(1);
+    // The changes that waited for Bar are Front's to make now: each applied once, and their senders told.
+    await until('the changes sent to Bar applied by Front', async () => count(frontConfig.dataDir, "SELECT COUNT(*) FROM store_inbox WHERE state = 'applied'"), (n) => n === 2);
+    await until('Patio told its change was applied', async () => count(patioConfig.dataDir, 'SELECT COUNT(*) FROM store_forwards WHERE op_id = ? AND state = ?', patioChange.id, 'applied'), (n) => n === 1);
+    expect(count(frontConfig.dataDir, 'SELECT COUNT(*) FROM store_forwards WHERE op_id = ? AND state = ?', frontChange.id, 'applied')).toBe(1);
+    const tabOnFront = await call<{ lines: { menuItemId: string; quantity: number }[] }>(front, 'orders.get', { id: tab.id });
+    expect(tabOnFront.lines.map((line) => [line.menuItemId, line.quantity])).toEqual(tabLines.map((line) => [line.menuItemId, line.quantity]));
+    expect((await call<{ lines: { quantity: number }[] }>(front, 'orders.get', { id: lost.id })).lines.map((line) => line.quantity)).toEqual([4]);
 
     // The outage ends: Front sends them, each once (the lost reply's create found by looking).
     await box.faults.set({ outage: false, drop_response_rate: 0 });
     await synced(front, 'Front delivered what it adopted');
     const made = await madeOnSandbox();
     expect(made).toHaveLength(5);
-    // The tab was made before `since`: the round added in the outage is on it.
-    const tabOnSandbox = (await allServerOrders(box)).find((order) => (order.items as unknown[] | undefined)?.length === 2);
-    expect(tabOnSandbox, 'the round added to the tab in the outage reached the cloud').toBeDefined();
+    // The tab was made before `since`: the round added in the outage and Patio's line are on it; the lost reply's order has Front's quantity.
+    const tabOnSandbox = (await allServerOrders(box)).find((order) => (order.items as unknown[] | undefined)?.length === 3);
+    expect(tabOnSandbox, 'the round and Patio’s line on the tab reached the cloud').toBeDefined();
+    expect(made.some((order) => order.doc.items?.length === 1 && order.doc.items[0]?.quantity === 4)).toBe(true);
     if (OUR_GAP_DECISIONS) {
       expect(new Set(made.map((order) => order.doc.metadata?.pos_local_id))).toEqual(new Set(barOrders));
     }
