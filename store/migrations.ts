@@ -620,6 +620,8 @@ const storeAdoptions: Migration = {
         PRIMARY KEY (from_till, order_id)) STRICT, WITHOUT ROWID;
       ALTER TABLE store_replica_docs ADD COLUMN server_id TEXT;
       CREATE INDEX store_replica_docs_by_server ON store_replica_docs (server_id) WHERE server_id IS NOT NULL;
+      CREATE INDEX store_replica_docs_unsynced ON store_replica_docs (origin, order_id, synced);
+      CREATE INDEX store_replica_docs_by_status ON store_replica_docs (entity_kind, json_extract(doc, '$.status'));
     `);
   },
 };

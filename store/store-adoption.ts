@@ -101,17 +101,18 @@ export class StoreAdoptions {
 
   /** `origin`'s orders another till would take over: open, or with something the cloud does not have; none adopted yet. */
   adoptable(origin: string): AdoptableOrder[] {
+    // The orders with something not in the cloud, found once on the (origin, order_id, synced) index.
     return this.sql
       .allSql<{ orderId: string; number: string | null; status: string; undelivered: number }>(
-        `SELECT d.entity_id AS orderId, json_extract(d.doc, '$.number') AS number, json_extract(d.doc, '$.status') AS status,
-           EXISTS (SELECT 1 FROM store_replica_docs AS m WHERE m.origin = d.origin AND m.order_id = d.entity_id AND m.synced = 0) AS undelivered
+        `WITH unsynced AS (SELECT DISTINCT order_id FROM store_replica_docs WHERE origin = ? AND synced = 0 AND order_id IS NOT NULL)
+         SELECT d.entity_id AS orderId, json_extract(d.doc, '$.number') AS number, json_extract(d.doc, '$.status') AS status,
+           d.entity_id IN unsynced AS undelivered
          FROM store_replica_docs AS d
          WHERE d.origin = ? AND d.entity_kind = 'order' AND d.doc IS NOT NULL
            AND NOT EXISTS (SELECT 1 FROM store_adopted AS a WHERE a.from_till = d.origin AND a.order_id = d.entity_id)
-           AND (json_extract(d.doc, '$.status') = 'open'
-             OR EXISTS (SELECT 1 FROM store_replica_docs AS m WHERE m.origin = d.origin AND m.order_id = d.entity_id AND m.synced = 0))
+           AND (json_extract(d.doc, '$.status') = 'open' OR d.entity_id IN unsynced)
          ORDER BY json_extract(d.doc, '$.created_at'), d.entity_id`,
-        [origin],
+        [origin, origin],
       )
       .map((row) => ({ ...row, undelivered: row.undelivered === 1 }));
   }

@@ -208,13 +208,15 @@ export class StoreReplicas {
   ownedElsewhere(ids: readonly string[]): Map<string, string | null> {
     const owned = new Map<string, string | null>();
     if (ids.length === 0) return owned;
-    const rows = this.#sql.allSql<{ id: string; ownerName: string | null }>(
-      `SELECT wanted.value AS id, c.till_name AS ownerName FROM json_each(?) AS wanted
-         JOIN store_replica_docs AS d ON d.entity_kind = 'order' AND (d.entity_id = wanted.value OR d.server_id = wanted.value)
-         LEFT JOIN store_cursors AS c ON c.origin = d.origin
-       WHERE d.doc IS NOT NULL AND json_extract(d.doc, '$.status') = 'open' AND ${NOT_ADOPTED_AWAY}`,
-      [JSON.stringify(ids)],
-    );
+    // Two lookups, each on its index (an OR of the two columns would walk every replicated document).
+    // CROSS JOIN keeps the ids first: the planner would otherwise walk every replicated order.
+    const match = (column: 'entity_id' | 'server_id', index: string) => `
+      SELECT wanted.value AS id, c.till_name AS ownerName FROM json_each(?) AS wanted
+        CROSS JOIN store_replica_docs AS d INDEXED BY ${index}
+        LEFT JOIN store_cursors AS c ON c.origin = d.origin
+      WHERE d.${column} = wanted.value AND d.entity_kind = 'order' AND d.doc IS NOT NULL AND json_extract(d.doc, '$.status') = 'open' AND ${NOT_ADOPTED_AWAY}`;
+    const wanted = JSON.stringify(ids);
+    const rows = this.#sql.allSql<{ id: string; ownerName: string | null }>(`${match('entity_id', 'store_replica_docs_by_entity')} UNION ALL ${match('server_id', 'store_replica_docs_by_server')}`, [wanted, wanted]);
     for (const row of rows) owned.set(row.id, row.ownerName);
     return owned;
   }

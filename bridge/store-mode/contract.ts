@@ -31,7 +31,7 @@ export const StoreModePeer = z.object({
   logReplacements: z.number().int().min(0),
   /** What went wrong last, in words, while it has not answered since; null when it answers. */
   problem: z.string().nullable(),
-  /** Its orders another till may take over (open, or not in the cloud), none adopted yet. */
+  /** Its orders this till may take over now (open, or not in the cloud), none adopted yet; 0 while adoptionRefusal says why not. */
   adoptableOrders: z.number().int().min(0),
   /** Why its orders cannot be adopted now (it answers, it was heard from lately), in words; null when they can. */
   adoptionRefusal: z.string().nullable(),
