@@ -40,7 +40,7 @@ export function tempDataDir(): string {
 
 export async function startTill(config: Omit<TillChildConfig, 'dataDir' | 'port'> & { dataDir?: string; port?: number }, secret: string | undefined): Promise<TillProcess> {
   const dataDir = config.dataDir ?? tempDataDir();
-  return startChild(CHILD, { port: 0, ...config, dataDir }, secret);
+  return startChildProcess(CHILD, { port: 0, ...config, dataDir }, secret);
 }
 
 /**
@@ -48,11 +48,29 @@ export async function startTill(config: Omit<TillChildConfig, 'dataDir' | 'port'
  * runs node through another command (`ip netns exec NAME`), which must exec it with its descriptors.
  */
 export function startCoreTill(config: CoreTillConfig, secret: string | undefined, launcher: readonly string[] = []): Promise<TillProcess> {
-  return startChild(CORE_CHILD, config, secret, launcher);
+  return startChildProcess(CORE_CHILD, config, secret, { launcher });
 }
 
-async function startChild(script: string, config: { tillName: string; dataDir: string; port: number }, secret: string | undefined, launcher: readonly string[] = []): Promise<TillProcess> {
-  const { dataDir } = config;
+export interface ChildOptions {
+  /** Runs node through another command (`ip netns exec NAME`), which must exec it with its descriptors. */
+  launcher?: readonly string[];
+  readyTimeoutMs?: number;
+  /** Collects the child as soon as it is spawned, so the test's clean-up kills it even if it never gets ready. */
+  started?: TillProcess[];
+}
+
+/**
+ * Starts `script` (a child of test/store-mode/fixtures or test/bench) with `config` as its one argument,
+ * the store secret in its environment (none when undefined), and waits for its `ready` (port and till id,
+ * when it sends them). A child that never gets ready is killed.
+ */
+export async function startChildProcess(
+  script: string,
+  config: { tillName: string; dataDir?: string; port?: number },
+  secret: string | undefined,
+  options: ChildOptions = {},
+): Promise<TillProcess> {
+  const { launcher = [], readyTimeoutMs = 30_000 } = options;
   const env: NodeJS.ProcessEnv = { ...process.env, POS_LOG_LEVEL: 'info' };
   delete env.POS_STORE_SECRET;
   if (secret !== undefined) env.POS_STORE_SECRET = secret;
@@ -92,11 +110,10 @@ async function startChild(script: string, config: { tillName: string; dataDir: s
       check();
     });
 
-  const ready = await waitFor('ready', () => true);
-  return {
-    port: (ready.port as number | undefined) ?? config.port,
-    tillId: ready.tillId as string,
-    dataDir,
+  const handle: TillProcess = {
+    port: config.port ?? 0,
+    tillId: '',
+    dataDir: config.dataDir ?? '',
     process: child,
     send: (message) => void child.send(message),
     next: (type, timeoutMs) => waitFor(type, () => true, timeoutMs),
@@ -114,4 +131,14 @@ async function startChild(script: string, config: { tillName: string; dataDir: s
       await exited;
     },
   };
+  options.started?.push(handle);
+  try {
+    const ready = await waitFor('ready', () => true, readyTimeoutMs);
+    handle.tillId = (ready.tillId as string | null | undefined) ?? '';
+    if (typeof ready.port === 'number') handle.port = ready.port;
+  } catch (error) {
+    await handle.kill();
+    throw error;
+  }
+  return handle;
 }
