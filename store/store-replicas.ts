@@ -151,6 +151,9 @@ export class StoreReplicas {
     const last = entries.at(-1);
     if (!last) throw new Error('a replica page has at least one entry');
     return this.#transaction(() => {
+      // An entity's document is written once per page, from its newest entry (a catch-up brings several
+      // per order: created, changed, paid, in the cloud); the cloud id any of them carried goes with it.
+      const latest = new Map<string, { seq: number; body: z.infer<typeof EntryBody>; serverId: string | null }>();
       for (const entry of entries) {
         this.#sql.runSql('INSERT OR IGNORE INTO store_replica_log (origin, log_id, seq, op_id, body) VALUES (?, ?, ?, ?, ?)', [origin, logId, entry.seq, entry.opId, entry.body]);
         const json = parseJson(entry.body);
@@ -159,8 +162,12 @@ export class StoreReplicas {
           if (!receiveStaff(this.#sql, json) && !receiveAdoption(this.#sql, origin, json, now)) receiveForwarding(this.#sql, origin, entry.opId, json, self, now);
           continue;
         }
-        const { kind, id, order, synced, doc, staff, serverId } = body.data;
-        this.#sql.runSql(UPSERT_DOC_SQL, [origin, kind, id, order, logId, entry.seq, synced ? 1 : 0, doc && JSON.stringify(doc), staff ?? null, serverId ?? null]);
+        const key = `${body.data.kind}:${body.data.id}`;
+        latest.set(key, { seq: entry.seq, body: body.data, serverId: body.data.serverId ?? latest.get(key)?.serverId ?? null });
+      }
+      for (const { seq, body, serverId } of latest.values()) {
+        const { kind, id, order, synced, doc, staff } = body;
+        this.#sql.runSql(UPSERT_DOC_SQL, [origin, kind, id, order, logId, seq, synced ? 1 : 0, doc && JSON.stringify(doc), staff ?? null, serverId]);
       }
       this.#sql.runSql(
         `INSERT INTO store_cursors (origin, log_id, seq, heard_at) VALUES (?, ?, ?, ?)

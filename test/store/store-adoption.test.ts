@@ -47,6 +47,8 @@ describe('adopting a quiet till’s orders', () => {
     pull(c, a, TILL_A, TILL_C);
     pull(b, a, TILL_A, TILL_B);
     expect(c.adoptions.adoptable(TILL_A).map((order) => order.orderId).sort()).toEqual([tab.id, fresh.id].sort());
+    // One page brought the tab's create, its reaching the cloud and a later change: its cloud id is kept.
+    expect(b.replicas.ownedElsewhere(['ord_srv_tab', fresh.id, 'ord_unknown'])).toEqual(new Map([['ord_srv_tab', null], [fresh.id, null]]));
 
     const adopted = c.transaction(() => c.adoptions.adopt({ origin: TILL_A, originName: 'Bar', self: TILL_C, adoptionId: 'adopt_1', by: MANAGER, approvedBy: null, now: T0 + 5_000 }));
     expect(adopted.orders).toHaveLength(2);
