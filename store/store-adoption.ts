@@ -1,4 +1,4 @@
-// Store mode's adoption (docs/store-mode.md, "Adoption of a quiet till's orders"): a till that went
+// Store mode's adoption (docs/store-mode.md, "Built: adopting a dead till's orders"): a till that went
 // quiet (hardware gone) holding orders the cloud does not have, or open tabs, does not take them
 // with it. Its log is on every other till: a manager on another till takes its orders over. The
 // adopter copies their operations not yet confirmed into its own outbox with the same op ids,

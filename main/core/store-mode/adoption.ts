@@ -1,4 +1,4 @@
-// Taking over a quiet till's orders (docs/store-mode.md, "Adoption of a quiet till's orders"): a
+// Taking over a quiet till's orders (docs/store-mode.md, "Built: adopting a dead till's orders"): a
 // manager, on any register of the store, adopts the orders a till holds that the cloud does not have
 // (and its open tabs) once that till has not answered for a while. The store does the copying in one
 // transaction (store/store-adoption.ts); here are the rules a person meets: who may, which till,

@@ -1,4 +1,4 @@
-// The quiet till's side of an adoption (docs/store-mode.md, "Adoption"): back after another till
+// The quiet till's side of an adoption (docs/store-mode.md, "Built: adopting a dead till's orders"): back after another till
 // took some of its orders over, it gives each up once, as soon as the page that told it commits and
 // before its outbox drains (store-link.ts holds the push until its peers are caught up).
 import type { Clock } from '../../../common/clock';
