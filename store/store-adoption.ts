@@ -169,8 +169,9 @@ export class StoreAdoptions {
   /**
    * This till's side of an adoption, inside one transaction: the operations taken over leave its
    * outbox (done: the adopter sends them), the order and its money leave its rows (the adopter's
-   * copy shows instead). Operations made here after the adopter's copy (a till that was cut off,
-   * not dead) cannot be sent by either: they are returned for the dead letters, and the order stays.
+   * copy shows instead). Operations the adopter's copy lacks (made after it by a till that was cut off,
+   * or made just before this till went quiet and never pulled) cannot be sent by either: they are
+   * returned for the dead letters, and the order stays.
    */
   surrender(self: string, surrender: Surrender, now: number): { unsent: string[] } {
     const reason = `taken over by ${surrender.adopterName ?? 'another till'} while this till was away: it sends this change`;

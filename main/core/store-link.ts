@@ -140,7 +140,8 @@ interface FollowerLink {
   identity: TillIdentity;
   pins: TillPins;
   options: StoreLinkOptions;
-  inbox: ForwardInbox;
+  /** After each page's commit: applies the forwards waiting, once this till has caught up with its peers. */
+  drainInbox: () => void;
   /** After each page's commit: gives up this till's orders another till adopted, before anything else is pushed. */
   surrender: () => void;
   /** Null when this follower may pull the till it identified, else why not: one follower per till, however it was found. */
@@ -209,7 +210,7 @@ class PeerFollower {
   }
 
   #pull(origin: string): FeedPuller {
-    const { identity, pins, options, inbox, surrender } = this.link;
+    const { identity, pins, options, drainInbox, surrender } = this.link;
     const { store, clock } = options;
     return startFeedPuller({
       identity,
@@ -229,8 +230,9 @@ class PeerFollower {
             cursor = store.replicas.apply(from, page.logId, page.entries.slice(start, start + APPLY_SLICE), clock.now(), identity.tillId);
           }
           surrender();
-          // After the page's commit: forwards it brought are each applied in a transaction of their own.
-          inbox.schedule();
+          // After the page's commit: forwards it brought are each applied in a transaction of their own
+          // (once this till has caught up with its peers: see startStoreLink).
+          drainInbox();
           options.onReplicated?.();
           return cursor;
         },
@@ -274,8 +276,6 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
   // The till id is the key's, known from here on: staff writes go out under it (and those not logged yet, now).
   store.staff.replicateTo({ tillId: identity.tillId, append: (entry) => store.log.append(entry) }, options.clock.now());
   const inbox = new ForwardInbox({ store, cashier: options.cashier, clock: options.clock, logger });
-  // Forwards received before a stop (or a crash) and not answered yet.
-  inbox.schedule();
   const surrender = (): void => {
     if (surrenderAdopted(store, identity.tillId, options.clock, logger) > 0) options.onAdoptedAway?.();
   };
@@ -284,6 +284,22 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
   const startedAt = Date.now();
   const catchUpMs = options.catchUpBeforePushMs ?? CATCH_UP_BEFORE_PUSH_MS;
   const peers: PeerFollower[] = [];
+  /**
+   * Every configured peer read to the end since this start, or catchUpMs passed. Until then, neither the
+   * outbox drains nor forwards are applied: a till back from away first learns which of its orders
+   * another till adopted meanwhile (and applied the changes sent for them), so nothing is done twice.
+   */
+  const caughtUp = (): boolean => Date.now() - startedAt >= catchUpMs || !peers.some((peer) => peer.source === 'configured' && !peer.caughtUp());
+  const drainInbox = (): void => {
+    if (caughtUp()) inbox.schedule();
+  };
+  // Forwards received before a stop (or a crash) and not answered yet: applied once caught up.
+  const waitingForPeers = setInterval(() => {
+    if (!caughtUp()) return;
+    clearInterval(waitingForPeers);
+    inbox.schedule();
+  }, 100);
+  waitingForPeers.unref();
   /** Followers dropped (duplicates, forgotten) still closing their connections: stop() waits for them. */
   const leaving = new Set<Promise<void>>();
   const drop = (follower: PeerFollower): void => {
@@ -297,7 +313,7 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
     identity,
     pins,
     options,
-    inbox,
+    drainInbox,
     surrender,
     claim: (follower, tillId) => {
       const settled = settleClaim(follower, tillId, peers, identity.tillId);
@@ -337,11 +353,12 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
       refusals: server.refusals(),
       peers: peers.map((peer) => peer.status()),
     }),
-    holdsPush: () => Date.now() - startedAt < catchUpMs && peers.some((peer) => peer.source === 'configured' && !peer.caughtUp()),
+    holdsPush: () => !caughtUp(),
     drainInbox: () => inbox.schedule(),
     async stop() {
       store.staff.replicateTo(null, options.clock.now());
       stopWaking();
+      clearInterval(waitingForPeers);
       inbox.stop();
       if (forgetting) clearInterval(forgetting);
       await discovery?.stop();

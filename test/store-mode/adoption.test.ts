@@ -109,6 +109,9 @@ describe(`adopting a dead till's orders (sandbox profile ${SANDBOX_PROFILE.profi
     const barPeer = async () => (await call<{ peers: Peer[] }>(front, 'storeMode.status')).peers.find((peer) => peer.name === 'Bar');
     await until('Front holds Bar’s undelivered orders', barPeer, (peer) => peer?.ordersNotInCloud === 5, 20_000);
     const barTillId = (await barPeer())!.tillId!;
+    // Front has every entry of Bar's log (what it never pulled would be Bar's alone: test/store/store-adoption.test.ts).
+    const barLogEnd = count(barConfig.dataDir, 'SELECT MAX(seq) FROM store_log');
+    await until('Front has all of Bar’s log', async () => count(frontConfig.dataDir, 'SELECT seq FROM store_cursors WHERE origin = ?', barTillId), (seq) => seq === barLogEnd);
     await until('Patio sees the round on the tab', async () => (await call<{ orders: ListedOrder[] }>(patio, 'storeMode.orders')).orders.find((order) => order.id === tab.id)?.lines.length, (n) => n === 2);
     await bar.kill();
 

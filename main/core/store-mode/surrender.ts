@@ -8,7 +8,8 @@ import type { Store } from '../../../store/index';
 /**
  * This till, back after others adopted its orders: gives each adopted order up (its operations
  * taken over leave the outbox, the order leaves its rows), once, before its outbox drains. A change
- * made here after the adopter's copy goes to the dead letters with the reason, for a person.
+ * the adopter's copy lacks (made here after it, or before this till went quiet but never pulled by the
+ * adopter) goes to the dead letters with the reason, for a person.
  */
 export function surrenderAdopted(store: Store, self: string, clock: Clock, logger: Logger): number {
   const surrenders = store.adoptions.surrenders(self);
@@ -18,7 +19,7 @@ export function surrenderAdopted(store: Store, self: string, clock: Clock, logge
       const { unsent } = store.adoptions.surrender(self, surrender, now);
       const adopter = surrender.adopterName ?? 'another till';
       for (const opId of unsent) {
-        store.outbox.deadLetter(opId, `${adopter} took this order over while this till was away; this change was made here after, so neither till sends it: make it again on ${adopter}.`, now, {
+        store.outbox.deadLetter(opId, `${adopter} took this order over while this till was away, without this change (it had not reached ${adopter}), so neither till sends it: make it again on ${adopter}.`, now, {
           cause: 'conflict',
           status: null,
           code: null,
