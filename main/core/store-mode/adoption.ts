@@ -5,10 +5,10 @@
 // when, and the audit. The quiet till's side, when it comes back, is surrender.ts.
 import type { Clock } from '../../../common/clock';
 import { newId } from '../../../common/ids';
-import type { Store } from '../../../store/index';
+import type { ReplicaTill, Store } from '../../../store/index';
 import { CoreError } from '../errors';
 import type { Act, StaffDesk } from '../staff/desk';
-import type { StoreLink } from '../store-link';
+import type { StoreLink, StoreLinkStatus } from '../store-link';
 
 /** A till silent this long (and not answering now) may have its orders adopted: the sync panel's "quiet". */
 export const QUIET_BEFORE_ADOPTION_MS = 2 * 60_000;
@@ -30,11 +30,12 @@ export interface AdoptionView {
   sentence: string;
 }
 
-/** Why `tillId`'s orders cannot be adopted now, in words; null when they can. */
-export function adoptionRefusal(link: StoreLink, store: Store, tillId: string, now: number, quietMs: number): string | null {
-  const status = link.status();
+/**
+ * Why `tillId`'s orders cannot be adopted now, in words; null when they can. `status`: the link's;
+ * `till`: what the replicas know of it (undefined: never heard), both read once by the caller.
+ */
+export function adoptionRefusal(status: StoreLinkStatus, till: ReplicaTill | undefined, tillId: string, now: number, quietMs: number): string | null {
   if (tillId === status.tillId) return 'These are this till’s own orders.';
-  const till = store.replicas.tills().find((known) => known.origin === tillId);
   if (!till) return 'No till of this store with that id has been heard from.';
   const peer = status.peers.find((p) => p.tillId === tillId);
   const name = till.name ?? 'That till';
@@ -60,16 +61,18 @@ export class AdoptionDesk {
     const running = this.link();
     if (!running) throw new CoreError('unavailable', 'Store mode is off on this till: there is no other till to take orders from.');
     const now = clock.now();
-    const refusal = adoptionRefusal(running, store, tillId, now, this.deps.quietBeforeAdoptionMs ?? QUIET_BEFORE_ADOPTION_MS);
+    const status = running.status();
+    const till = store.replicas.tills().find((known) => known.origin === tillId);
+    const refusal = adoptionRefusal(status, till, tillId, now, this.deps.quietBeforeAdoptionMs ?? QUIET_BEFORE_ADOPTION_MS);
     if (refusal !== null) throw new CoreError('conflict', refusal);
-    const tillName = store.replicas.tills().find((known) => known.origin === tillId)?.name ?? null;
+    const tillName = till?.name ?? null;
     const approver = approvedBy !== null && act.approver.kind === 'staff' && act.approver.staff.id === approvedBy ? act.approver.staff : null;
     const person = (doc: { id: string; name: string; role: 'cashier' | 'manager' | 'owner' }) => ({ id: doc.id, name: doc.name, role: doc.role });
     const result = store.transaction(() => {
       const adopted = store.adoptions.adopt({
         origin: tillId,
         originName: tillName,
-        self: running.status().tillId,
+        self: status.tillId,
         adoptionId: newId('adopt_', now),
         by: person(act.by),
         approvedBy: approver === null ? null : person(approver),

@@ -50,13 +50,13 @@ function orderView(order: ReplicaOrder, forwards: readonly StoreModeForward[]): 
 
 function statusView(link: StoreLink, store: Store, now: number, quietMs: number): StoreModeStatus {
   const status = link.status();
+  const tills = new Map(store.replicas.tills().map((till) => [till.origin, till]));
   // Counted only for a till whose orders may be adopted now: the screens ask every 2 s, and a peer's replica holds its whole history.
   const adoption = (tillId: string | null) => {
     if (tillId === null) return { adoptableOrders: 0, adoptionRefusal: null };
-    const refusal = adoptionRefusal(link, store, tillId, now, quietMs);
+    const refusal = adoptionRefusal(status, tills.get(tillId), tillId, now, quietMs);
     return { adoptableOrders: refusal === null ? store.adoptions.adoptable(tillId).length : 0, adoptionRefusal: refusal };
   };
-  const tills = new Map(store.replicas.tills().map((till) => [till.origin, till]));
   const identified = new Set(status.peers.flatMap((peer) => (peer.tillId === null ? [] : [peer.tillId])));
   // Tills whose log is here but who have not answered since this till started: a till that died
   // holding orders the cloud does not have must stay in sight across a restart.
