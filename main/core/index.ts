@@ -28,6 +28,7 @@ import { StaffDesk } from './staff/desk';
 import { TablesDesk } from './tables/desk';
 import { tableHandlers } from './tables/handlers';
 import { startStoreLink, type StoreLink } from './store-link';
+import { readStoreSecret, StoreSecretMissingError } from './store-mode/store-secret';
 import { storeModeHandlers } from './store-mode/handlers';
 import { kitchenHandlers, kitchenRoleGate } from './kitchen/handlers';
 import { STORE_MODE_READS } from '../../bridge/store-mode/contract';
@@ -716,8 +717,11 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
   await webhooks.apply(settings.effective().webhook, settings.effective().apiBaseUrl);
   // Store mode: this till's log served on the LAN, its peers' logs pulled into the replicas.
   if (config.storeMode.mode === 'on') {
+    const storeSecret = await readStoreSecret(config.storeMode, secrets);
+    if (storeSecret === null) throw new StoreSecretMissingError(config.storeMode.secretRef);
     storeLink = await startStoreLink({
       storeMode: config.storeMode,
+      storeSecret,
       tillName: config.storeMode.tillName || `Till ${settings.effective().checkout.tillLetter}`,
       store,
       cashier,

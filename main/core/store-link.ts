@@ -31,6 +31,8 @@ export interface StoreLinkOptions {
   store: Store;
   /** Applies the changes other tills forward to this till's orders, as its own cashier's. */
   cashier: Cashier;
+  /** The store secret's text (store-mode/secret.ts parses it): from the environment, the secret store, or a pairing. */
+  storeSecret: string;
   secrets: SecretStore;
   clock: Clock;
   logger: Logger;
@@ -87,21 +89,6 @@ export interface StoreLink {
   /** Applies the forwards waiting in the inbox now (adoption put some there). */
   drainInbox(): void;
   stop(): Promise<void>;
-}
-
-export class StoreSecretMissingError extends Error {
-  constructor(secretRef: string) {
-    super(`store mode is on, but the secret-store entry "${secretRef}" (storeMode.secretRef) holds no store secret: IT must provision it (docs/it.md)`);
-    this.name = 'StoreSecretMissingError';
-  }
-}
-
-/** The store secret: POS_STORE_SECRET (the config's, from the environment only), else the named secret-store entry. */
-async function storeSecret(storeMode: TerminalConfig['storeMode'], secrets: SecretStore): Promise<string> {
-  if (storeMode.secret !== '') return storeMode.secret;
-  const stored = storeMode.secretRef === '' ? null : await secrets.get(storeMode.secretRef);
-  if (stored === null || stored === '') throw new StoreSecretMissingError(storeMode.secretRef);
-  return stored;
 }
 
 /** The till's own log, served to its peers (it relays no other till's yet). */
@@ -264,7 +251,7 @@ class PeerFollower {
 export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLink> {
   const { storeMode, store, logger } = options;
   const identity = await createTillIdentity({
-    storeSecret: await storeSecret(storeMode, options.secrets),
+    storeSecret: options.storeSecret,
     tillName: options.tillName,
     keyStore: tillKeyInSecretStore(options.secrets),
   });
