@@ -28,6 +28,7 @@ export const PERMISSIONS = {
   'terminal.reset': 'Resetting the terminal',
   'sync.resolve': 'Discarding refused changes or print jobs',
   'store.adopt': "Taking over the orders of a till that went quiet",
+  'store.pair': 'Pairing a till into the store by a code',
 } as const;
 export type Permission = keyof typeof PERMISSIONS;
 export const Permission = z.enum(Object.keys(PERMISSIONS) as [Permission, ...Permission[]]);

@@ -38,13 +38,24 @@ export const StoreModePeer = z.object({
 });
 export type StoreModePeer = z.infer<typeof StoreModePeer>;
 
+/** Pairing a new till by a short code: the code this till shows now, and how the last one ended. */
+export const StoreModePairing = z.object({
+  /** A code is shown on this till and its pairing listener is open; the code itself only ever goes to the screen that asked for it. */
+  open: z.object({ address: z.string(), expiresAt: IsoTime, wrongCodes: z.number().int().min(0) }).nullable(),
+  /** How the last code ended: a till joined (its name), it expired, was guessed wrong too often, or was taken back. */
+  last: z.object({ outcome: z.enum(['paired', 'expired', 'tooManyWrongCodes', 'cancelled']), tillName: z.string().nullable(), at: IsoTime }).nullable(),
+});
+export type StoreModePairing = z.infer<typeof StoreModePairing>;
+
 export const StoreModeStatus = z.object({
-  mode: z.enum(['on', 'off']),
-  /** This till in its store; null when store mode is off. */
+  /** 'unpaired': store mode is on, but this till holds no store secret yet; a manager pairs it (storeMode.join). */
+  mode: z.enum(['on', 'off', 'unpaired']),
+  /** This till in its store; null when store mode is off or the till is not paired yet. */
   till: z.object({ id: TillId, name: z.string(), listen: z.string() }).nullable(),
   /** Refusals this till's feed counted (requests it refused). */
   refusals: RefusalCounts,
   peers: z.array(StoreModePeer),
+  pairing: StoreModePairing,
 });
 export type StoreModeStatus = z.infer<typeof StoreModeStatus>;
 
@@ -208,6 +219,30 @@ export const StoreModeAdoption = z.object({
 });
 export type StoreModeAdoption = z.infer<typeof StoreModeAdoption>;
 
+/** How long a pairing code works. */
+export const PAIRING_CODE_LIFETIME_MS = 5 * 60_000;
+
+/** A pairing code for a new till, to read out or type there: shown for 5 minutes, one use. */
+export const StoreModePairingCode = z.object({
+  /** "1234 5678". */
+  code: z.string(),
+  /** host:port the new till types (this till's pairing listener). */
+  address: z.string(),
+  expiresAt: IsoTime,
+  tillName: z.string(),
+});
+export type StoreModePairingCode = z.infer<typeof StoreModePairingCode>;
+
+export const StoreModeJoined = z.object({
+  /** The till that gave the code. */
+  pairedWith: z.string(),
+  /** "This till is now in the store (paired with Bar)…". */
+  sentence: z.string(),
+});
+export type StoreModeJoined = z.infer<typeof StoreModeJoined>;
+
+const ManagerPin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
+
 export const storeModeCommands = {
   /** On or off, this till, the tills it pulls from and what each refused. */
   'storeMode.status': command(Empty, StoreModeStatus),
@@ -233,6 +268,26 @@ export const storeModeCommands = {
   'storeMode.adoptTill': command(
     z.strictObject({ tillId: TillId, managerPin: z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits').optional() }),
     StoreModeAdoption,
+  ),
+  /**
+   * A code to pair a new till into the store ('store.pair', a manager's PIN): this till opens its pairing
+   * listener (its store address's next port) for 5 minutes, for one pairing, or until 3 wrong codes.
+   * Asking again replaces the code.
+   */
+  'storeMode.pairingCode': command(z.strictObject({ managerPin: ManagerPin.optional() }).default({}), StoreModePairingCode),
+  /** Takes the shown code back: the listener closes. */
+  'storeMode.cancelPairing': command(Empty, StoreModePairing),
+  /**
+   * Joins the store with the code another till shows ('store.pair', a manager's PIN), on a till in store
+   * mode that has no store secret yet: the secret goes to the secret store, and store mode starts.
+   */
+  'storeMode.join': command(
+    z.strictObject({
+      address: z.string().trim().min(1, 'type the address the other till shows').max(100),
+      code: z.string().trim().min(1, 'type the code the other till shows').max(20),
+      managerPin: ManagerPin.optional(),
+    }),
+    StoreModeJoined,
   ),
   /** The business day across the store's tills (default: the current one); the permission of reports.z. */
   'reports.storeZ': command(z.strictObject({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a business day is YYYY-MM-DD').optional(), managerPin: z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits').optional() }).default({}), StoreDay),

@@ -28,6 +28,7 @@ import { StaffDesk } from './staff/desk';
 import { TablesDesk } from './tables/desk';
 import { tableHandlers } from './tables/handlers';
 import { startStoreLink, type StoreLink } from './store-link';
+import { PairingDesk } from './store-mode/pairing';
 import { readStoreSecret, StoreSecretMissingError } from './store-mode/store-secret';
 import { storeModeHandlers } from './store-mode/handlers';
 import { kitchenHandlers, kitchenRoleGate } from './kitchen/handlers';
@@ -313,6 +314,16 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
   if (config.floor?.courses) tables.provisionCourses(config.floor.courses);
   /** Store mode's link, started last: a session that fails to build leaves nothing listening. */
   let storeLink: StoreLink | null = null;
+  /** Store mode is on, but this till has no store secret yet: it sells alone until a manager pairs it. */
+  let awaitingPairing = false;
+  let storeSecretText: string | null = null;
+  const pairing = new PairingDesk({
+    store, staff, clock, logger, secrets,
+    storeMode: config.storeMode,
+    inStore: () => (storeLink === null || storeSecretText === null ? null : { tillName: storeLink.status().tillName, storeSecret: storeSecretText }),
+    startStoreMode: (storeSecret) => startStoreMode(storeSecret),
+    changed: () => events.emit('storeMode.replicated', {}),
+  });
   const reports = new DayReports(
     store,
     cashier,
@@ -350,7 +361,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     // Orders past the retention are neither pulled again nor kept (store/retention.ts); 0 keeps every one.
     const retentionMs = config.store.retentionDays === 0 ? null : config.store.retentionDays * 24 * 60 * 60_000;
     // Store mode: a till back from away first learns which of its orders another till took over (store-link.ts).
-    const pushHeld = config.storeMode.mode === 'on' ? () => storeLink === null || storeLink.holdsPush() : undefined;
+    const pushHeld = config.storeMode.mode === 'on' ? () => (storeLink === null ? !awaitingPairing : storeLink.holdsPush()) : undefined;
     const options = { store, baseUrl: s.apiBaseUrl, credentials, locationId: s.locationId || null, clock, logger, tuning: { pull: { retentionMs } }, ...(pushHeld ? { pushHeld } : {}) };
     await sync.attach(deps.createEngine ? deps.createEngine(options) : createSyncEngine(options));
   }
@@ -466,6 +477,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
         },
       },
       reports,
+      { desk: pairing, awaiting: () => awaitingPairing },
       deps.storeModeTiming?.quietBeforeAdoptionMs,
     ),
     ...kitchenHandlers(() => storeLink, { store, staff, cashier, settings, clock, config }),
@@ -718,7 +730,14 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
   // Store mode: this till's log served on the LAN, its peers' logs pulled into the replicas.
   if (config.storeMode.mode === 'on') {
     const storeSecret = await readStoreSecret(config.storeMode, secrets);
-    if (storeSecret === null) throw new StoreSecretMissingError(config.storeMode.secretRef);
+    // A register without its secret yet waits for a manager to pair it by a code; a kitchen display has no manager to do so.
+    if (storeSecret === null && (config.role === 'kitchen' || config.storeMode.secretRef === '')) throw new StoreSecretMissingError(config.storeMode.secretRef);
+    if (storeSecret === null) awaitingPairing = true;
+    else await startStoreMode(storeSecret);
+  }
+
+  /** Starts the store link (at start-up, or once a pairing brought the secret). */
+  async function startStoreMode(storeSecret: string): Promise<void> {
     storeLink = await startStoreLink({
       storeMode: config.storeMode,
       storeSecret,
@@ -736,6 +755,10 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       // The screens showing the store ask again at once, not at their next poll.
       onReplicated: () => events.emit('storeMode.replicated', {}),
     });
+    storeSecretText = storeSecret;
+    awaitingPairing = false;
+    // What this till sold before it joined is in its log; its peers pull it from now on.
+    sync.notifyLocalWrite();
   }
 
   return {
@@ -749,6 +772,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       await webhooks.stop();
       await sync.stop();
       await printing.stop();
+      await pairing.stop();
       await storeLink?.stop();
       const kept = store.outbox.unfinishedCount();
       store.close();

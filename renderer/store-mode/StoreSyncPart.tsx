@@ -1,13 +1,15 @@
 // The sync panel's "Store" part in store mode: each other till this one pulls from, when it was last
 // heard and how many of its orders the cloud does not have yet; a plain sentence when one has gone
-// quiet holding such orders; and the connections refused, by reason. Nothing when store mode is off.
+// quiet holding such orders; the connections refused, by reason; and pairing a new till by a code (or,
+// on a till not in a store yet, joining one with a code). Nothing when store mode is off.
 import { useState } from 'react';
-import type { StoreModePeer } from '../../bridge/store-mode/contract';
+import type { StoreModePeer, StoreModeStatus } from '../../bridge/store-mode/contract';
 import { ApprovedActionDialog } from '../components/ApprovedActionDialog';
 import { ErrorNote } from '../components/Dialog';
 import { useBridge } from '../lib/hooks';
 import { formatAge } from '../lib/format';
-import { STORE_REFRESH_MS, useStoreModeOn, useStoreModeRead } from './polling';
+import { JoinStore, PairTill } from './Pairing';
+import { STORE_REFRESH_MS, useStoreModeRead } from './polling';
 import { refusalSentences, tillName } from './till-words';
 
 /** A till not heard from for longer than this has gone quiet. */
@@ -89,15 +91,19 @@ function PeerItem({ peer, now }: { peer: StoreModePeer; now: number }) {
   );
 }
 
-function StoreStatus() {
-  const { data: status, receivedAt: now, error } = useStoreModeRead('storeMode.status', STORE_REFRESH_MS);
-  if (!status || now === null) return <ErrorNote message={error} />;
+function StoreStatus({ status, now, error, joined }: { status: StoreModeStatus; now: number; error: string | null; joined: string | null }) {
   const quiet = status.peers.map((peer) => quietSentence(peer, now)).filter((sentence) => sentence !== null);
   return (
     <section aria-label="Store" data-testid="store-sync">
       <h3>Store</h3>
       <ErrorNote message={error} />
+      {joined ? (
+        <p role="status" data-testid="store-joined">
+          {joined}
+        </p>
+      ) : null}
       {status.till ? <p className="muted">{`This till: ${status.till.name}, at ${status.till.listen}.`}</p> : null}
+      <PairTill pairing={status.pairing} />
       {quiet.map((sentence) => (
         <p key={sentence} className="dialog-message" role="alert" data-testid="store-quiet-till">
           {sentence}
@@ -121,8 +127,35 @@ function StoreStatus() {
   );
 }
 
-/** The part, shown only when this till is in store mode; asks again every 2 s while the panel is open. */
+/** Store mode is on here, but this till is not in a store yet: a manager pairs it with a code. */
+function NotInStoreYet({ onJoined }: { onJoined: (sentence: string) => void }) {
+  return (
+    <section aria-label="Store" data-testid="store-sync">
+      <h3>Store</h3>
+      <JoinStore onJoined={onJoined} />
+    </section>
+  );
+}
+
+/** The store as this till sees it, asked again every 2 s while the panel is open (a pairing turns 'unpaired' into 'on'). */
+function StoreModeShown() {
+  const { data: status, receivedAt: now, error, reload } = useStoreModeRead('storeMode.status', STORE_REFRESH_MS);
+  // Said once the till has joined, above the store it now sees.
+  const [joined, setJoined] = useState<string | null>(null);
+  if (!status || now === null) return <ErrorNote message={error} />;
+  if (status.mode === 'on') return <StoreStatus status={status} now={now} error={error} joined={joined} />;
+  return status.mode === 'unpaired' ? (
+    <NotInStoreYet
+      onJoined={(sentence) => {
+        setJoined(sentence);
+        reload();
+      }}
+    />
+  ) : null;
+}
+
+/** The part, shown only when store mode is on here (paired or not): with it off, nothing is asked again. */
 export function StoreSyncPart() {
-  const storeModeOn = useStoreModeOn();
-  return storeModeOn ? <StoreStatus /> : null;
+  const mode = useStoreModeRead('storeMode.status', null).data?.mode;
+  return mode === 'on' || mode === 'unpaired' ? <StoreModeShown /> : null;
 }

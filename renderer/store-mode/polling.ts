@@ -66,7 +66,7 @@ export function useStoreModeRead<C extends StoreModeRead>(command: C, everyMs: n
   return { data: answer?.data ?? null, receivedAt: answer?.receivedAt ?? null, error, reload };
 }
 
-/** Whether this till is in store mode (asked once: it changes only with a restart); null until known. */
+/** Whether this till is in store mode (asked once per screen: it changes only with a restart or a pairing); null until known. */
 export function useStoreModeOn(): boolean | null {
   const { data } = useStoreModeRead('storeMode.status', null);
   return data === null ? null : data.mode === 'on';

@@ -266,6 +266,8 @@ const ROWS: Row[] = [
   row({ label: 'an API key', permission: 'settings.system', command: 'credentials.setApiKey', payload: () => ({ apiKey: 'sk_test_perm1234' }) }),
   // Store mode is off on a test terminal: the answer comes from past the permission check (test/store-mode/adoption.test.ts adopts for real).
   row({ label: "taking over a quiet till's orders", permission: 'store.adopt', command: 'storeMode.adoptTill', payload: () => ({ tillId: 'a'.repeat(64) }), approved: 'past-check' }),
+  row({ label: 'showing a code to pair a till into the store', permission: 'store.pair', command: 'storeMode.pairingCode', payload: () => ({}), approved: 'past-check' }),
+  row({ label: 'joining the store with a code', permission: 'store.pair', command: 'storeMode.join', payload: () => ({ address: '127.0.0.1:9', code: '1234 5678' }), approved: 'past-check' }),
   row({ label: 'connecting with OAuth', permission: 'settings.system', command: 'credentials.connectOAuth', payload: () => ({}), approved: 'past-check' }),
   row({ label: 'signing the terminal out', permission: 'settings.system', command: 'session.signOut', payload: () => ({ despitePending: true }) }),
   row({
@@ -501,6 +503,9 @@ const SAMPLE: Record<CommandName, unknown> = {
   'kitchen.recall': { orderId: 'ord_x' },
   'storeMode.changeOrder': { orderId: 'ord_elsewhere', change: { kind: 'fulfil' } },
   'storeMode.adoptTill': { tillId: 'a'.repeat(64), managerPin: STAFF.manager.pin },
+  'storeMode.pairingCode': { managerPin: STAFF.manager.pin },
+  'storeMode.cancelPairing': {},
+  'storeMode.join': { address: '127.0.0.1:9', code: '1234 5678', managerPin: STAFF.manager.pin },
   'reports.storeZ': {},
   'tables.saveCourses': { courses: [{ name: 'Drinks' }, { name: 'Mains' }], managerPin: STAFF.manager.pin },
   'orders.holdCourse': { id: 'ord_x', course: 'course_mains' },

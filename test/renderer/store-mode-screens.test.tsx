@@ -12,7 +12,7 @@ import { createBridgeClient, type BridgeClient } from '../../renderer/lib/bridge
 import { ITEMS, STAFF, startTestCore, type TestCore } from '../core/fixtures';
 import { renderOrders } from './checkout-fixtures';
 import { coreForEachTest, renderWith } from './with-core';
-import { freePort } from '../store-mode/fixtures/ports';
+import { freePort, freePortPair } from '../store-mode/fixtures/ports';
 
 const SECRET = Buffer.alloc(32, 0x5c).toString('base64');
 const OTHER_STORE_SECRET = Buffer.alloc(32, 0x3a).toString('base64');
@@ -159,5 +159,44 @@ describe('store mode on the screens', () => {
     expect(done.textContent).toMatch(/^Took over 2 orders from Bar \(B\d+, B\d+\): this till sends them to the cloud/);
     expect((await front.call('orders.list', {})).map((order) => order.service?.table)).toEqual(expect.arrayContaining(['4', '9']));
     expect((await front.call('storeMode.status', {})).peers[0]?.adoptableOrders).toBe(0);
+  });
+  it('pairing: the panel of a till not in a store takes the address and code another till shows, a wrong code said next to it; that till shows its code', async () => {
+    const [barPort, frontPort] = [await freePortPair(), await freePortPair()];
+    const bar = await startOtherTill(storeModeConfig('Bar', 'B', barPort, [frontPort]));
+    const unpaired = storeModeConfig('Front', 'F', frontPort, [barPort], '');
+    const { client: front } = await startRenderedTill({ ...unpaired, storeMode: { ...unpaired.storeMode, secretRef: 'storeMode.storeSecret' } });
+    const barOrder = await dineIn(bar, '3');
+    renderWith(front, <SyncIndicator />);
+    fireEvent.click(await screen.findByTestId('sync-indicator'));
+    const form = await screen.findByRole('form', { name: 'Join the store' });
+    const shown = await bar.call('storeMode.pairingCode', {});
+
+    fireEvent.change(within(form).getByLabelText('Address of that till'), { target: { value: shown.address } });
+    const wrong = String((Number(shown.code.replace(' ', '')) + 1) % 100_000_000).padStart(8, '0');
+    fireEvent.change(within(form).getByLabelText('Code'), { target: { value: wrong } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Join the store' }));
+    const codeField = within(form).getByLabelText('Code');
+    await waitFor(() => expect(codeField.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(codeField.getAttribute('aria-describedby')!)!.textContent).toMatch(/not accepted/i);
+    expect((await front.call('storeMode.status', {})).mode).toBe('unpaired');
+
+    fireEvent.change(codeField, { target: { value: shown.code } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Join the store' }));
+    expect((await screen.findByTestId('store-joined', {}, { timeout: 10_000 })).textContent).toMatch(/^This till is in the store now \(paired with Bar\)/);
+    // The panel follows: the store as Front sees it now, Bar's order listed.
+    await screen.findByText('This till: Front, at 127.0.0.1:' + frontPort + '.', {}, { timeout: 10_000 });
+    await expect.poll(async () => (await front.call('storeMode.orders', {})).orders.map((order) => order.id), { timeout: 10_000 }).toEqual([barOrder.id]);
+
+    // Front shows a code of its own: the address, the code, the countdown.
+    fireEvent.click(screen.getByRole('button', { name: 'Pair a new till' }));
+    const asking = await screen.findByRole('dialog', { name: 'Pair a new till?' });
+    fireEvent.click(within(asking).getByRole('button', { name: 'Show a code' }));
+    const codeDialog = await screen.findByRole('dialog', { name: 'Pair a new till' });
+    expect(within(codeDialog).getByTestId('pairing-code').textContent).toMatch(/^\d{4} \d{4}$/);
+    expect(within(codeDialog).getByTestId('pairing-address').textContent).toBe(`127.0.0.1:${frontPort + 1}`);
+    expect(within(codeDialog).getByRole('timer').textContent).toMatch(/^Works once, for [45]:\d\d more\.$/);
+    fireEvent.click(within(codeDialog).getByRole('button', { name: 'Take the code back' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Pair a new till' })).toBeNull());
+    expect((await front.call('storeMode.status', {})).pairing).toMatchObject({ open: null, last: { outcome: 'cancelled' } });
   });
 });

@@ -10,10 +10,11 @@ import type { DayReports } from '../staff/reports';
 import type { StoreLink } from '../store-link';
 import { AdoptionDesk, adoptionRefusal, QUIET_BEFORE_ADOPTION_MS } from './adoption';
 import { ForwardDesk, type ForwardingDeps } from './forwarding';
+import type { PairingDesk } from './pairing';
 import { buildStoreDay, dayWindow } from './store-z';
 
 type Commands = typeof storeModeCommands;
-export type StoreModeHandlers = { [C in keyof Commands]: (payload: z.output<Commands[C]['payload']>, context: CommandContext) => z.output<Commands[C]['result']> };
+export type StoreModeHandlers = { [C in keyof Commands]: (payload: z.output<Commands[C]['payload']>, context: CommandContext) => z.output<Commands[C]['result']> | Promise<z.output<Commands[C]['result']>> };
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
@@ -48,7 +49,7 @@ function orderView(order: ReplicaOrder, forwards: readonly StoreModeForward[]): 
   };
 }
 
-function statusView(link: StoreLink, store: Store, now: number, quietMs: number): StoreModeStatus {
+function statusView(link: StoreLink, store: Store, now: number, quietMs: number): Omit<StoreModeStatus, 'pairing'> {
   const status = link.status();
   const tills = new Map(store.replicas.tills().map((till) => [till.origin, till]));
   // Counted only for a till whose orders may be adopted now: the screens ask every 2 s, and a peer's replica holds its whole history.
@@ -99,18 +100,32 @@ function statusView(link: StoreLink, store: Store, now: number, quietMs: number)
 }
 
 /**
- * `link`: the session's store link, null while store mode is off; `reports`: this till's Z reports;
- * `quietBeforeAdoptionMs`: how long a till is silent before its orders may be adopted (tests shorten it).
+ * `link`: the session's store link, null while store mode is off or the till is not paired yet; `reports`:
+ * this till's Z reports; `pairing`: codes shown here and joining with one, and whether this till waits
+ * for a pairing; `quietBeforeAdoptionMs`: how long a till is silent before its orders may be adopted (tests shorten it).
  */
-export function storeModeHandlers(link: () => StoreLink | null, deps: ForwardingDeps, reports: DayReports, quietBeforeAdoptionMs = QUIET_BEFORE_ADOPTION_MS): StoreModeHandlers {
+export function storeModeHandlers(
+  link: () => StoreLink | null,
+  deps: ForwardingDeps,
+  reports: DayReports,
+  pairing: { desk: PairingDesk; awaiting: () => boolean },
+  quietBeforeAdoptionMs = QUIET_BEFORE_ADOPTION_MS,
+): StoreModeHandlers {
   const { store, cashier, clock } = deps;
   const desk = new ForwardDesk(deps, link);
   const adoptions = new AdoptionDesk({ ...deps, quietBeforeAdoptionMs }, link);
   return {
     'storeMode.status': () => {
       const running = link();
-      return running ? statusView(running, store, clock.now(), quietBeforeAdoptionMs) : { mode: 'off', till: null, refusals: {}, peers: [] };
+      const view = running ? statusView(running, store, clock.now(), quietBeforeAdoptionMs) : { mode: pairing.awaiting() ? ('unpaired' as const) : ('off' as const), till: null, refusals: {}, peers: [] };
+      return { ...view, pairing: pairing.desk.status() };
     },
+    'storeMode.pairingCode': (_payload, c) => pairing.desk.openCode(c.act()),
+    'storeMode.cancelPairing': (_payload, c) => {
+      deps.staff.require(c.act(), 'store.pair');
+      return pairing.desk.cancel();
+    },
+    'storeMode.join': ({ address, code }, c) => pairing.desk.join({ address, code }, c.act()),
     'storeMode.adoptTill': ({ tillId }, c) => {
       const adopted = adoptions.adopt(tillId, c.act());
       if (adopted.orders > 0) deps.onAdopted?.();
