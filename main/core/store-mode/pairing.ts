@@ -57,6 +57,8 @@ export class PairingDesk {
   #listener: PairingListener | null = null;
   #last: StoreModePairing['last'] = null;
   #joining = false;
+  /** Codes are opened one after the other: the listener's port is one. */
+  #opening: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: PairingDeps) {}
 
@@ -69,8 +71,14 @@ export class PairingDesk {
     };
   }
 
-  /** A new code for a new till ('store.pair'); the one shown before, if any, stops working. */
-  async openCode(act: Act): Promise<StoreModePairingCode> {
+  /** A new code for a new till ('store.pair'); the one shown before, if any, stops working. Two asked at once: the later one stands. */
+  openCode(act: Act): Promise<StoreModePairingCode> {
+    const opened = this.#opening.then(() => this.#openCode(act));
+    this.#opening = opened.catch(() => undefined);
+    return opened;
+  }
+
+  async #openCode(act: Act): Promise<StoreModePairingCode> {
     const { staff, storeMode, store, logger, clock } = this.deps;
     const approvedBy = staff.require(act, 'store.pair');
     this.#requireStoreMode();
