@@ -4,6 +4,7 @@
 // Patio's secret store and store mode starts there: each till lists the other's orders over mutual TLS.
 // Wrong codes are refused next to the field and counted; the third closes the code; the code and the
 // secret reach no log; a restart of Patio finds its secret and stays in the store.
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -138,5 +139,19 @@ describe('store mode: pairing a till by a code', () => {
     running.push(again);
     const status = await again.invoke({ command: 'storeMode.status', payload: {} });
     expect(status.ok && (status.value as { mode: string }).mode).toBe('on');
+  });
+  it('a pairing port another program holds is said in words, and no code is shown', async () => {
+    const [barPort, patioPort] = [await freePortPair(), await freePortPair()];
+    const bar = await started(storeModeConfig('Bar', 'B', barPort, patioPort, STORE_SECRET), []);
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(barPort + 1, '127.0.0.1', resolve));
+    try {
+      const refused = refusal(await bar.raw('storeMode.pairingCode', {}));
+      expect(refused?.code).toBe('unavailable');
+      expect(refused?.message).toBe(`This till cannot listen for a new till on 127.0.0.1:${barPort + 1} (another program uses that port): IT frees that port, the store address's next one (docs/it.md).`);
+      expect((await bar.call('storeMode.status', {})).pairing).toEqual({ open: null, last: null });
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
   });
 });

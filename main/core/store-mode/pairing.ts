@@ -88,7 +88,13 @@ export class PairingDesk {
     if (storeMode.listen === '') throw new CoreError('conflict', 'Store mode has no address to listen on (--store-listen).');
     const { host, port } = storeMode.listen;
     const code = newPairingCode();
-    const listener = await openPairingListener({ host, port: pairingPort(port), code, tillName: inStore.tillName, storeSecret: parseStoreSecret(inStore.storeSecret), expiresInMs: PAIRING_CODE_LIFETIME_MS, logger });
+    const listener = await openPairingListener({ host, port: pairingPort(port), code, tillName: inStore.tillName, storeSecret: parseStoreSecret(inStore.storeSecret), expiresInMs: PAIRING_CODE_LIFETIME_MS, logger }).catch(
+      (error: unknown) => {
+        const reason = (error as NodeJS.ErrnoException).code;
+        if (reason !== 'EADDRINUSE' && reason !== 'EACCES' && reason !== 'EADDRNOTAVAIL') throw error;
+        throw new CoreError('unavailable', `This till cannot listen for a new till on ${joinAddress({ host, port: pairingPort(port) })} (${reason === 'EADDRINUSE' ? 'another program uses that port' : 'the system refused it'}): IT frees that port, the store address's next one (docs/it.md).`);
+      },
+    );
     this.#listener = listener;
     store.cashier.recordAudit(act.by.id, 'store.pairing_code', { address: joinAddress(listener.address), expiresAt: iso(listener.expiresAt), approvedBy });
     void listener.outcome.then((outcome) => {
