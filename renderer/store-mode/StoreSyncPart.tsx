@@ -10,7 +10,7 @@ import { useBridge } from '../lib/hooks';
 import { formatAge } from '../lib/format';
 import { JoinStore, PairTill } from './Pairing';
 import { STORE_REFRESH_MS, useStoreModeRead } from './polling';
-import { refusalSentences, tillName } from './till-words';
+import { problemWords, refusalSentences, tillName } from './till-words';
 
 /** A till not heard from for longer than this has gone quiet. */
 export const QUIET_AFTER_MS = 2 * 60_000;
@@ -79,7 +79,7 @@ function PeerItem({ peer, now }: { peer: StoreModePeer; now: number }) {
       <div>
         <strong>{peerName(peer)}</strong>
         <p className="muted">{[heard, owed, peer.source === null ? null : FOUND[peer.source]].filter((part) => part !== null).join(' · ')}</p>
-        {peer.problem ? <p className="muted">{peer.problem}</p> : null}
+        {peer.problem ? <p className="muted">{problemWords(peer.problem)}</p> : null}
         <AdoptOrders peer={peer} />
         {refusalSentences(peer.refusals).map((sentence) => (
           <p key={sentence} data-testid="store-refusal">

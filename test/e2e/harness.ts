@@ -7,6 +7,7 @@ import type { CommandInput, CommandName, CommandResult } from '../../bridge/cont
 import { silentLogger } from '../../common/log';
 import { TerminalConfig } from '../../main/config/schema';
 import { startBrowserMode, type BrowserMode } from '../../main/host/browser-mode';
+import type { CoreDeps } from '../../main/core/index';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index';
 import { createSyncEngine } from '../../sync/engine';
 import { FileSecretStore } from '../../sync/secret-store';
@@ -45,7 +46,14 @@ function withTestStaff(config: Partial<TerminalConfig>): Partial<TerminalConfig>
  * (the owner, a manager and two cashiers of STAFF) unless `config.staff.members` says otherwise.
  */
 export async function startTerminal(
-  options: { config?: Partial<TerminalConfig>; apiKey?: (sandbox: Sandbox) => string | null; sandbox?: SandboxOptions; prepareSandbox?: (sandbox: Sandbox) => Promise<void> } = {},
+  options: {
+    config?: Partial<TerminalConfig>;
+    apiKey?: (sandbox: Sandbox) => string | null;
+    sandbox?: SandboxOptions;
+    prepareSandbox?: (sandbox: Sandbox) => Promise<void>;
+    /** Store mode's waits, shortened (CoreDeps.storeModeTiming). */
+    storeModeTiming?: CoreDeps['storeModeTiming'];
+  } = {},
 ): Promise<Terminal> {
   const sandbox = await startSandbox({ seed: 'demo', ...options.sandbox });
   await options.prepareSandbox?.(sandbox);
@@ -64,7 +72,10 @@ export async function startTerminal(
     config,
     logger: silentLogger,
     secretStore,
-    coreDeps: { createEngine: (engineOptions) => createSyncEngine({ ...engineOptions, ...FAST_PUSH, tuning: { ...engineOptions.tuning, ...FAST_PUSH.tuning } }) },
+    coreDeps: {
+      createEngine: (engineOptions) => createSyncEngine({ ...engineOptions, ...FAST_PUSH, tuning: { ...engineOptions.tuning, ...FAST_PUSH.tuning } }),
+      ...(options.storeModeTiming ? { storeModeTiming: options.storeModeTiming } : {}),
+    },
   });
   return {
     sandbox,
