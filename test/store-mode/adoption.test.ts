@@ -16,6 +16,7 @@ import { freePorts } from './fixtures/ports';
 import { answer, call, count, STORE_SECRET, type ListedOrder } from './fixtures/store-tills';
 import type { CoreTillConfig } from './fixtures/core-till';
 import { startCoreTill, type TillProcess } from './till-process';
+import { until } from './fixtures/until';
 
 const started: TillProcess[] = [];
 let sandbox: Sandbox | undefined;
@@ -37,16 +38,6 @@ interface Peer {
   ordersNotInCloud: number;
   adoptableOrders: number;
   adoptionRefusal: string | null;
-}
-
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}; last seen ${JSON.stringify(value).slice(0, 800)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 async function start(config: CoreTillConfig): Promise<TillProcess> {

@@ -19,6 +19,7 @@ import { startCoreTill, type TillProcess } from './till-process';
 import { orderServerIds, startDisplayProcess } from './fixtures/outage-store';
 import { freePorts } from './fixtures/ports';
 import { answer, call, count, STORE_SECRET, type ListedOrder, type Placed } from './fixtures/store-tills';
+import { until } from './fixtures/until';
 
 const started: TillProcess[] = [];
 let sandbox: Sandbox | undefined;
@@ -50,16 +51,6 @@ interface SyncStatus {
 }
 
 /** Every wait has a deadline; the error names what was awaited and what was last seen. */
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}; last seen ${JSON.stringify(value, (key, v: unknown) => (['', 'orders', 'tickets'].includes(key) && Array.isArray(v) && v.length > 5 ? `${v.length} ${key || 'items'}` : v)).slice(0, 600)}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
-
 const sorted = (ids: Iterable<string>) => [...ids].sort();
 const sameSet = (a: Iterable<string>, b: Iterable<string>) => JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
 const linesOf = (lines: readonly { menuItemId: string; quantity: number }[]) => lines.map((line) => [line.menuItemId, line.quantity]);
