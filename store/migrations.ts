@@ -626,10 +626,19 @@ const storeAdoptions: Migration = {
   },
 };
 
+const staffFieldTimes: Migration = {
+  version: 29,
+  name: "store mode: when each field of a staff member was last written, merged field by field across the store's tills",
+  up(db) {
+    // JSON { name, role, pin_hash, active } of ms; NULL: every field at the row's updated_at (store-staff.ts).
+    db.exec('ALTER TABLE staff ADD COLUMN field_times TEXT CHECK (field_times IS NULL OR json_valid(field_times));');
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
   unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts, pinAttempts, bridgeRequests,
   walkouts, floorPlan, refundNote, locationCountry, seatsAndCourses, orderGratuity,
-  storeModeLog, storeModeForwards, orderLinks, kitchenDisplay, storeStaff, storeAdoptions,
+  storeModeLog, storeModeForwards, orderLinks, kitchenDisplay, storeStaff, storeAdoptions, staffFieldTimes,
 ];

@@ -9,7 +9,7 @@
 // it (its own sequence); it never refills the budget: only time does.
 import type { SqlRunner } from './database';
 import { StoreError } from './errors';
-import { sharedMember, staffEntry, staffReceived, type StaffOutlet } from './store-staff';
+import { fieldTimesOf, sharedMember, STAFF_FIELDS, staffEntry, staffReceived, type StaffOutlet } from './store-staff';
 
 export type StaffRole = 'cashier' | 'manager' | 'owner';
 
@@ -28,6 +28,8 @@ interface StaffRow extends Omit<StaffDoc, 'active' | 'provisioned'> {
   active: number;
   provisioned: number;
   written_by: string | null;
+  /** When each field was last written (store-staff.ts), JSON; NULL: all at updated_at. */
+  field_times: string | null;
 }
 
 /**
@@ -36,7 +38,7 @@ interface StaffRow extends Omit<StaffDoc, 'active' | 'provisioned'> {
  */
 export const RELEASED_PIN_HASH = 'released';
 
-const fromRow = ({ written_by: _writer, ...r }: StaffRow): StaffDoc => ({ ...r, active: r.active === 1, provisioned: r.provisioned === 1 });
+const fromRow = ({ written_by: _writer, field_times: _times, ...r }: StaffRow): StaffDoc => ({ ...r, active: r.active === 1, provisioned: r.provisioned === 1 });
 
 /** Wrong PINs in a row, and until when PIN entry is refused (ms). */
 export interface SignInGuardState {
@@ -123,7 +125,8 @@ export class StaffRoster {
     this.sql.runSql('UPDATE staff SET written_by = ? WHERE id = ?', [outlet?.tillId ?? null, member.id]);
     if (!outlet) return;
     const { provisioned: _provisioned, ...version } = member;
-    outlet.append(staffEntry(version, outlet.tillId, now));
+    const [row] = this.sql.allSql<{ field_times: string | null }>('SELECT field_times FROM staff WHERE id = ?', [member.id]);
+    outlet.append(staffEntry({ ...version, field_times: fieldTimesOf(row?.field_times ?? null, member.updated_at) }, outlet.tillId, now));
   }
 
   list(): StaffDoc[] {
@@ -161,7 +164,11 @@ export class StaffRoster {
     // a change made here after seeing that version wins over it on every till.
     const at = Math.max(now, current.updated_at + 1);
     return this.transaction(() => {
-      this.sql.runSql('UPDATE staff SET name = ?, role = ?, pin_hash = ?, active = ?, updated_at = ? WHERE id = ?', [next.name, next.role, next.pin_hash, next.active ? 1 : 0, at, id]);
+      // Only the fields this write changes take its time: a field another till changed meanwhile keeps its change (store-staff.ts).
+      const [row] = this.sql.allSql<{ field_times: string | null }>('SELECT field_times FROM staff WHERE id = ?', [id]);
+      const times = fieldTimesOf(row?.field_times ?? null, current.updated_at);
+      for (const field of STAFF_FIELDS) if (next[field] !== current[field]) times[field] = at;
+      this.sql.runSql('UPDATE staff SET name = ?, role = ?, pin_hash = ?, active = ?, updated_at = ?, field_times = ? WHERE id = ?', [next.name, next.role, next.pin_hash, next.active ? 1 : 0, at, JSON.stringify(times), id]);
       const updated = this.get(id)!;
       this.#publish(updated, now);
       return updated;

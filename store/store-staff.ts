@@ -1,10 +1,13 @@
 // Store mode's staff (docs/store-mode.md, "Built (layer 4)"): staff are the store's. Each write of a
 // member on a till goes out as one entry of that till's log, in the write's transaction: the row with
-// its PIN hash (never a PIN) and the till that wrote it. A till applying a peer's page keeps the newer
-// version of each member: the later updated_at, then the greater writer till id, so every till ends on
-// the same row whatever order the pages arrive in, and a version applied twice changes nothing.
-// Provisioned members are not shared: each till's configuration owns them (the same id on every till,
-// from the name), and so is the manager a till made from its old settings' manager PIN.
+// its PIN hash (never a PIN), when each of its fields was last written, and the till that wrote it. A
+// till applying a peer's page merges field by field: each of name, role, PIN hash and active keeps its
+// latest write (a tie: the greater value), so two tills changing different fields of one member in an
+// outage both keep their change (a deactivation is not undone by a PIN change made elsewhere), every
+// till ends on the same row whatever order the pages arrive in, and a version applied twice changes
+// nothing. An entry without field times (a till of an older version) stands for all of them at its
+// updated_at. Provisioned members are not shared: each till's configuration owns them (the same id on
+// every till, from the name), and so is the manager a till made from its old settings' manager PIN.
 import { z } from 'zod';
 import { newId } from '../common/ids';
 import type { SqlRunner } from './database';
@@ -24,6 +27,8 @@ export const StaffEntryBody = z.object({
     active: z.boolean(),
     created_at: z.number().int(),
     updated_at: z.number().int(),
+    /** When each field was last written (absent from an older till's entry: all at updated_at). */
+    field_times: z.object({ name: z.number().int(), role: z.number().int(), pin_hash: z.number().int(), active: z.number().int() }).optional(),
   }),
   /** The till whose write this is: breaks a tie of two writes in the same ms. */
   till: z.string().min(1).max(100),
@@ -36,6 +41,39 @@ export interface StaffOutlet {
   append(entry: RawEntry): void;
 }
 
+/** The fields merged one by one, each keeping its latest write. */
+export const STAFF_FIELDS = ['name', 'role', 'pin_hash', 'active'] as const;
+export type StaffField = (typeof STAFF_FIELDS)[number];
+export type FieldTimes = Record<StaffField, number>;
+
+/** A row's field times as stored (JSON, or NULL: every field at the row's updated_at). */
+export function fieldTimesOf(stored: string | null, updatedAt: number): FieldTimes {
+  const parsed = stored === null ? null : StaffEntryBody.shape.staff.shape.field_times.safeParse(JSON.parse(stored));
+  return parsed?.success && parsed.data ? parsed.data : { name: updatedAt, role: updatedAt, pin_hash: updatedAt, active: updatedAt };
+}
+
+type MemberValues = Pick<StaffEntryBody['staff'], StaffField>;
+
+/**
+ * `incoming` merged into `current` field by field: the later write of each field wins, a tie the
+ * greater value (the same on every till); null when `current` keeps every field.
+ */
+export function mergeMember(current: { values: MemberValues; times: FieldTimes }, incoming: { values: MemberValues; times: FieldTimes }): { values: MemberValues; times: FieldTimes } | null {
+  const values = { ...current.values };
+  const times = { ...current.times };
+  let changed = false;
+  for (const field of STAFF_FIELDS) {
+    const [mine, theirs] = [current.values[field], incoming.values[field]];
+    const later = incoming.times[field] > current.times[field];
+    const tie = incoming.times[field] === current.times[field] && String(theirs) > String(mine);
+    if (!later && !tie) continue;
+    if (theirs !== mine || incoming.times[field] !== current.times[field]) changed = true;
+    Object.assign(values, { [field]: theirs });
+    times[field] = incoming.times[field];
+  }
+  return changed ? { values, times } : null;
+}
+
 /** The member's version as it goes out in the log. */
 export function staffEntry(member: StaffEntryBody['staff'], tillId: string, now: number): RawEntry {
   const body: StaffEntryBody = { op: 'staff', staff: member, till: tillId };
@@ -44,14 +82,6 @@ export function staffEntry(member: StaffEntryBody['staff'], tillId: string, now:
 
 /** Whether a member is the store's (shared with the other tills) rather than this till's configuration's. */
 export const sharedMember = (member: { id: string; provisioned: boolean }): boolean => !member.provisioned && member.id !== LEGACY_MANAGER_ID;
-
-// The newer version replaces: later updated_at, then the greater writer; never a provisioned row or the legacy manager.
-const UPSERT_SQL = `
-  INSERT INTO staff (id, name, role, pin_hash, active, provisioned, created_at, updated_at, written_by) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)
-  ON CONFLICT (id) DO UPDATE SET
-    name = excluded.name, role = excluded.role, pin_hash = excluded.pin_hash, active = excluded.active, updated_at = excluded.updated_at, written_by = excluded.written_by
-  WHERE staff.provisioned = 0
-    AND (excluded.updated_at > staff.updated_at OR (excluded.updated_at = staff.updated_at AND excluded.written_by > COALESCE(staff.written_by, '')))`;
 
 /**
  * A page's entry, if it is a member's version: kept when newer than this till's (inside the page's
@@ -63,8 +93,30 @@ export function receiveStaff(sql: SqlRunner, body: unknown): boolean {
   if (!entry.success) return false;
   const { staff: m, till } = entry.data;
   if (m.id === LEGACY_MANAGER_ID) return true;
-  const changed = sql.runSql(UPSERT_SQL, [m.id, m.name, m.role, m.pin_hash, m.active ? 1 : 0, m.created_at, m.updated_at, till]).changes;
-  if (changed > 0) {
+  const incoming = { values: { name: m.name, role: m.role, pin_hash: m.pin_hash, active: m.active }, times: m.field_times ?? fieldTimesOf(null, m.updated_at) };
+  const [row] = sql.allSql<{ name: string; role: MemberValues['role']; pin_hash: string; active: number; provisioned: number; updated_at: number; field_times: string | null; written_by: string | null }>(
+    'SELECT name, role, pin_hash, active, provisioned, updated_at, field_times, written_by FROM staff WHERE id = ?',
+    [m.id],
+  );
+  if (row?.provisioned === 1) return true;
+  let changed: boolean;
+  if (!row) {
+    sql.runSql('INSERT INTO staff (id, name, role, pin_hash, active, provisioned, created_at, updated_at, field_times, written_by) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?)', [
+      m.id, m.name, m.role, m.pin_hash, m.active ? 1 : 0, m.created_at, Math.max(...Object.values(incoming.times)), JSON.stringify(incoming.times), till,
+    ]);
+    changed = true;
+  } else {
+    const current = { values: { name: row.name, role: row.role, pin_hash: row.pin_hash, active: row.active === 1 }, times: fieldTimesOf(row.field_times, row.updated_at) };
+    const merged = mergeMember(current, incoming);
+    changed = merged !== null;
+    if (merged) {
+      // A write of this till not logged yet (written_by NULL) stays to be logged, merged.
+      sql.runSql('UPDATE staff SET name = ?, role = ?, pin_hash = ?, active = ?, updated_at = ?, field_times = ?, written_by = COALESCE(?, written_by) WHERE id = ?', [
+        merged.values.name, merged.values.role, merged.values.pin_hash, merged.values.active ? 1 : 0, Math.max(...Object.values(merged.times)), JSON.stringify(merged.times), row.written_by === null ? null : till, m.id,
+      ]);
+    }
+  }
+  if (changed) {
     sql.runSql("INSERT INTO store_meta (key, value) VALUES ('staff_received', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1", []);
   }
   return true;

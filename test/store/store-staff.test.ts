@@ -1,6 +1,7 @@
 // Store mode's staff on real SQLite files: each write of a shared member is one entry of the till's
-// log holding its PIN hash (never the PIN); a peer keeps the newer version of each member, ignores an
-// older one, and two writes in the same ms end as the same row on every till, whatever the order.
+// log holding its PIN hash (never the PIN); a peer keeps the newer write of each field of a member,
+// ignores an older one, two writes in the same ms end as the same row on every till, whatever the
+// order, and two tills changing different fields of one member both keep their change.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock';
 import { hashManagerPin } from '../../main/config/manager-pin';
@@ -42,7 +43,11 @@ describe("the store's staff", () => {
     expect(entries.map((entry) => bodyOf(entry).staff.role)).toEqual(['cashier', 'manager']);
     expect(bodyOf(entries[1]!)).toEqual({
       op: 'staff',
-      staff: { id: 'stf_nia', name: 'Nia', role: 'manager', pin_hash: PIN_HASH, active: true, created_at: T0, updated_at: T0 + 1_000 },
+      staff: {
+        id: 'stf_nia', name: 'Nia', role: 'manager', pin_hash: PIN_HASH, active: true, created_at: T0, updated_at: T0 + 1_000,
+        // Only the role was written at T0 + 1 s.
+        field_times: { name: T0, role: T0 + 1_000, pin_hash: T0, active: T0 },
+      },
       till: TILL_A,
     });
     for (const entry of entries) expect(Buffer.from(entry.body).toString('utf8')).not.toContain(PIN);
@@ -142,5 +147,43 @@ describe("the store's staff", () => {
     const converged = { name: 'Nia from B', role: 'cashier', pin_hash: PIN_HASH, active: 1, updated_at: T0 + 1_000, written_by: TILL_B };
     for (const store of [a, b, c, d]) expect(row(store)).toEqual(converged);
     for (const store of [a, b, c, d]) store.close();
+  });
+  it('keeps both changes when two tills change different fields of one member meanwhile: a deactivation is not undone by a PIN change elsewhere', () => {
+    const { store: a, clock } = till(TILL_A);
+    const { store: b } = till(TILL_B);
+    a.staff.insert(nia(), clock.now());
+    pull(b, a, TILL_A, TILL_B);
+    // The LAN is down: A deactivates Nia; a little later B gives her a new PIN and a new name.
+    clock.advance(1_000);
+    a.staff.update('stf_nia', { active: false }, clock.now());
+    clock.advance(1_000);
+    const newPin = hashManagerPin('740261');
+    b.staff.update('stf_nia', { pin_hash: newPin, name: 'Nia R.' }, clock.now());
+    // Healed, in either order, and a third till hearing B first.
+    const { store: c } = till('c'.repeat(64));
+    pull(c, b, TILL_B, 'c');
+    pull(c, a, TILL_A, 'c');
+    pull(a, b, TILL_B, TILL_A);
+    pull(b, a, TILL_A, TILL_B);
+    for (const store of [a, b, c]) {
+      expect(store.staff.get('stf_nia')).toMatchObject({ name: 'Nia R.', pin_hash: newPin, active: false, updated_at: T0 + 2_000 });
+    }
+    // Applied again, nothing moves.
+    const received = a.staff.receivedFromPeers();
+    pull(a, b, TILL_B, TILL_A);
+    expect(a.staff.receivedFromPeers()).toBe(received);
+    for (const store of [a, b, c]) store.close();
+  });
+
+  it('takes an entry of a till of an older version (no field times) as all of its fields written at its updated_at', () => {
+    const { store: a, clock } = till(TILL_A);
+    a.staff.insert(nia(), clock.now());
+    clock.advance(1_000);
+    a.staff.update('stf_nia', { role: 'manager' }, clock.now());
+    const older = { op: 'staff', staff: { id: 'stf_nia', name: 'Nia O.', role: 'cashier', pin_hash: PIN_HASH, active: true, created_at: T0, updated_at: T0 + 500 }, till: TILL_B };
+    a.replicas.apply(TILL_B, 'log_old', [{ seq: 1, opId: 'stw_old', body: Buffer.from(JSON.stringify(older)) }], T0, TILL_A);
+    // Its name (T0 + 500) is later than A's (T0); its role (T0 + 500) is older than A's (T0 + 1 s).
+    expect(a.staff.get('stf_nia')).toMatchObject({ name: 'Nia O.', role: 'manager' });
+    a.close();
   });
 });
