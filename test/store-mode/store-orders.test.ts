@@ -93,7 +93,7 @@ describe('store mode: every till sees the store orders', () => {
     const till = await startCoreTill({ dataDir: spec.dataDir, tillName: spec.name, tillLetter: spec.letter, storeMode: 'off', listenHost: '0.0.0.0', port: spec.port, discovery: 'on', peers: [`127.0.0.1:${port! + 1}`], deadlineMs: 80_000 }, STORE_SECRET);
     started.push(till);
     await place(till, 3, '4');
-    expect(await call(till, 'storeMode.status')).toEqual({ mode: 'off', till: null, refusals: {}, peers: [] });
+    expect(await call(till, 'storeMode.status')).toEqual({ mode: 'off', till: null, refusals: {}, peers: [], pairing: { open: null, last: null } });
     expect(await listed(till)).toEqual([]);
     // Nothing answers on the configured address, and the process holds no listening socket at all.
     const refused = await new Promise<boolean>((resolve) => {
