@@ -1,11 +1,11 @@
-// Finding whose PIN it is (main/config/manager-pin.ts holds the hash format). Checking a PIN against
-// the staff hashes runs on libuv's thread pool, as many at once as the machine has cores. A wrong
-// PIN is always checked against every hash, so its answer takes as long whatever it is and its
-// timing names no one; a right PIN stops at the batch that holds its owner (who learns nothing new).
+// Finding whose PIN it is (main/config/manager-pin.ts holds the hash format). A PIN is checked
+// against the staff hashes one after the other, on the core's one scrypt thread (a thread of its
+// own, for memory: main/config/scrypt-thread.ts). A wrong PIN is always checked against every hash,
+// so its answer takes as long whatever it is and its timing names no one; a right PIN stops at its
+// owner's hash (who learns nothing new).
 // An approval looks among managers and owners only, an owner's override among owners only: any
 // other PIN (a cashier's) is checked against every one of them, as a wrong PIN is.
 import { createHmac, randomBytes } from 'node:crypto';
-import { availableParallelism } from 'node:os';
 import { pinMatches } from '../../config/manager-pin';
 
 /**
@@ -39,17 +39,14 @@ export class PinDirectory {
   async find<T extends { id: string; pin_hash: string }>(pin: string, candidates: readonly T[]): Promise<T | null> {
     const known = this.known(pin, candidates);
     if (known) return known;
-    // Those who signed in most recently first: the regulars are found in the first batch.
+    // Those who signed in most recently first: the regulars are found first.
     const ordered = [...candidates].sort((a, b) => (this.#lastSeen.get(b.id) ?? 0) - (this.#lastSeen.get(a.id) ?? 0));
-    const batch = Math.max(2, Math.min(4, availableParallelism()));
-    for (let start = 0; start < ordered.length; start += batch) {
-      const group = ordered.slice(start, start + batch);
-      const results = await Promise.all(group.map((c) => pinMatches(pin, c.pin_hash)));
-      const found = group.find((_, i) => results[i]);
-      if (found) {
-        this.#known.set(this.#digest(pin), found.id);
-        this.#lastSeen.set(found.id, ++this.#seen);
-        return found;
+    // One at a time: the scrypt thread hashes one at a time anyway, and a right PIN hashes no one after its owner.
+    for (const candidate of ordered) {
+      if (await pinMatches(pin, candidate.pin_hash)) {
+        this.#known.set(this.#digest(pin), candidate.id);
+        this.#lastSeen.set(candidate.id, ++this.#seen);
+        return candidate;
       }
     }
     return null;

@@ -19,8 +19,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { childArgs } from '../../child-script';
-import { seedDataDir } from '../../core/fixtures';
-import type { CoreTillConfig } from '../../store-mode/fixtures/core-till';
+import { seedDataDir, testStaffConfig } from '../../core/fixtures';
+import type { MemoryTillConfig } from '../../store-mode/fixtures/memory-core-till';
 import { freePorts } from '../../store-mode/fixtures/ports';
 import {
   closeCleanly,
@@ -87,7 +87,7 @@ function procMemory(pid: number): { rssKb: number; hwmKb: number } {
 }
 
 /** A core till (store mode on or off) as a child process, answering over IPC as core-till.ts does. */
-async function startMemoryTill(config: CoreTillConfig, nodeFlags: readonly string[] = []): Promise<MemoryTill> {
+async function startMemoryTill(config: MemoryTillConfig, nodeFlags: readonly string[] = []): Promise<MemoryTill> {
   const env: NodeJS.ProcessEnv = { ...process.env, POS_LOG_LEVEL: 'warn', POS_STORE_SECRET: SECRET };
   const child = spawn(process.execPath, [...nodeFlags, ...childArgs(SCRIPT), JSON.stringify(config)], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   let output = '';
@@ -303,11 +303,12 @@ const suite: BenchSuite = {
   async run(): Promise<BenchRow[]> {
     const started: MemoryTill[] = [];
     const dirs: string[] = [];
-    const config = (dataDir: string, tillName: string, tillLetter: string, storeMode: 'on' | 'off', port: number, peers: string[]): CoreTillConfig => {
+    const config = (dataDir: string, tillName: string, tillLetter: string, storeMode: 'on' | 'off', port: number, peers: string[]): MemoryTillConfig => {
       dirs.push(dataDir);
-      return { dataDir, tillName, tillLetter, storeMode, port, peers, deadlineMs: DEADLINE_MS };
+      // Hashed here, once: a till given hashes, as the product is, runs no scrypt on its main thread.
+      return { dataDir, tillName, tillLetter, storeMode, port, peers, deadlineMs: DEADLINE_MS, staff: testStaffConfig() };
     };
-    const start = async (c: CoreTillConfig, nodeFlags: readonly string[] = []) => {
+    const start = async (c: MemoryTillConfig, nodeFlags: readonly string[] = []) => {
       const till = await startMemoryTill(c, nodeFlags);
       started.push(till);
       return till;
