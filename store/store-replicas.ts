@@ -21,13 +21,19 @@ export interface ReplicaEntry {
   body: Uint8Array;
 }
 
+/**
+ * A JSON object, taken as it is: a record schema would visit and copy every field of every document
+ * of a catch-up (docs/store-mode-catch-up.md), and the document is stored as it came anyway.
+ */
+const JsonObject = z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'expected an object');
+
 /** What a replica needs of an entry's body (store-log.ts LogBody); the document is kept as it came. */
 const EntryBody = z.object({
   kind: z.string().min(1).max(40),
   id: z.string().min(1).max(100),
   order: z.string().max(100).nullable(),
   synced: z.boolean(),
-  doc: z.record(z.string(), z.unknown()).nullable(),
+  doc: JsonObject.nullable(),
   staff: z.string().max(100).nullable().optional(),
   serverId: z.string().max(200).optional(),
 });
@@ -288,7 +294,8 @@ export class StoreReplicas {
 
 function parseJson(body: Uint8Array): unknown {
   try {
-    return JSON.parse(Buffer.from(body).toString('utf8'));
+    // A view of the body's bytes: Buffer.from(body) alone would copy them first.
+    return JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
   } catch {
     return null;
   }

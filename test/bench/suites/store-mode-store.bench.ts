@@ -14,6 +14,8 @@
 //     the same bytes over one mutual TLS 1.3 connection between two processes on this machine; and a
 //     register tap on B (`orders.list`, limit 20, through its core's bridge, timed inside B) during the
 //     catch-up next to the same tap on B idle afterwards.
+// STORE_MODE_BENCH_CPU_PROF=<dir>: B runs under node --cpu-prof, its profile written there when it stops
+// (read it with test/bench/profile/summarise.ts).
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,9 +27,10 @@ import { openStore } from '../../../store/index';
 import { seedDataDir } from '../../core/fixtures';
 import { ROUTING } from '../../kitchen/fixtures';
 import { BENCH_CORE_TILL, BENCH_DISPLAY, BENCH_TLS_ECHO, startBenchChild } from '../../store-mode/fixtures/bench-processes';
+import type { BenchCoreTillConfig } from '../../store-mode/fixtures/bench-core-till';
 import { keyFile } from '../../store-mode/fixtures/key-file';
 import { freePorts } from '../../store-mode/fixtures/ports';
-import { startCoreTill, startTill, type TillProcess } from '../../store-mode/till-process';
+import { startChildProcess, startCoreTill, startTill, type TillProcess } from '../../store-mode/till-process';
 import { percentile, row, type BenchRow, type BenchSuite } from '../harness';
 
 const SECRET = Buffer.alloc(32, 0x5c).toString('base64');
@@ -320,7 +323,11 @@ async function catchUp(): Promise<CatchUpFigures> {
     })();
     let b: TillProcess;
     try {
-      b = await startBenchChild(BENCH_CORE_TILL, { dataDir: dirB, tillName: 'Patio', tillLetter: 'P', port: portB, peers: [`127.0.0.1:${portA}`], deadlineMs: 150_000, tap: TAP }, SECRET);
+      const profileDir = process.env.STORE_MODE_BENCH_CPU_PROF;
+      // node's flags go before the script: a shell execs node ($0) with them and the child's own arguments.
+      const launcher = profileDir ? ['/bin/sh', '-c', `exec "$0" --cpu-prof --cpu-prof-dir='${profileDir}' "$@"`] : [];
+      const configB: BenchCoreTillConfig = { dataDir: dirB, tillName: 'Patio', tillLetter: 'P', port: portB, peers: [`127.0.0.1:${portA}`], deadlineMs: 150_000, tap: TAP };
+      b = await startChildProcess(BENCH_CORE_TILL, configB, SECRET, { launcher, readyTimeoutMs: 60_000 });
       started.push(b);
       const deadline = Date.now() + 90_000;
       while (caughtUpAt === undefined && Date.now() < deadline) await sleep(50);
