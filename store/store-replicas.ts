@@ -4,7 +4,7 @@
 // fetched twice, or a log read again after its file was replaced, changes nothing it already had.
 import { z } from 'zod';
 import type { SqlRunner } from './database';
-import { OrderLineDoc } from './documents';
+import { DiscountDoc, OrderLineDoc } from './documents';
 import { NOT_ADOPTED_AWAY, receiveAdoption } from './store-adoption';
 import { receiveForwarding } from './store-forwards';
 import { receiveStaff } from './store-staff';
@@ -62,6 +62,7 @@ const ListedOrder = z.object({
   customer: z.object({ name: z.string() }).nullable().catch(null),
   service: z.object({ type: z.string().nullable(), table: z.string().nullable() }).nullable().catch(null),
   lines: z.array(OrderLineDoc).catch([]),
+  discount: DiscountDoc.nullable().catch(null),
 });
 
 export interface ReplicaOrder {
@@ -84,6 +85,8 @@ export interface ReplicaOrder {
   updatedAt: number;
   ownerHeardAt: number | null;
   lines: OrderLineDoc[];
+  /** The order's own discount. */
+  discount: DiscountDoc | null;
 }
 
 /** One of another till's documents as replicated here, for the store's day. */
@@ -258,6 +261,7 @@ export class StoreReplicas {
         updatedAt: doc.updated_at,
         ownerHeardAt: row.ownerHeardAt,
         lines: doc.lines,
+        discount: doc.discount ?? null,
       });
     }
     return orders;

@@ -81,13 +81,15 @@ export const ForwardLine = z.strictObject({
 });
 export type ForwardLine = z.infer<typeof ForwardLine>;
 
-/** What a till may change on another till's order (more to come: discount, split, payment). */
+/** What a till may change on another till's order (more to come: split, payment). */
 export const ForwardChange = z.discriminatedUnion('kind', [
   /** The order's lines as they should be (lines added, quantities changed), as orders.update takes them. */
   z.strictObject({ kind: z.literal('lines'), lines: z.array(ForwardLine).min(1, 'an order needs at least one item').max(100, 'an order has at most 100 lines') }),
   z.strictObject({ kind: z.literal('cancel'), reason: z.string().trim().min(1, 'say why the order is cancelled').max(120) }),
   /** Marked fulfilled (done, handed over): what a kitchen display's bump sends. */
   z.strictObject({ kind: z.literal('fulfil') }),
+  /** The order's own discount (off what its lines come to after theirs), or none (null). */
+  z.strictObject({ kind: z.literal('discount'), discount: Discount.nullable() }),
 ]);
 export type ForwardChange = z.infer<typeof ForwardChange>;
 
@@ -141,6 +143,10 @@ export const StoreModeOrder = z.object({
   updatedAt: IsoTime,
   ownerLastHeardAt: IsoTime.nullable(),
   lines: z.array(StoreModeOrderLine),
+  /** The order's own discount, as its owner last logged it. */
+  discount: Discount.nullable(),
+  /** What an order discount comes off: the lines after their own discounts, before tax. */
+  discountBase: Amount,
   /** This till's changes to it that its owner has not applied (pending) or refused lately, oldest first. */
   forwards: z.array(StoreModeForward),
 });

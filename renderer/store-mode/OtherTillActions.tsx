@@ -1,15 +1,17 @@
 // What a cashier can do here to an order another till owns (docs/store-mode.md, "Built (layer 3)"):
-// change its quantities, cancel it with a reason, mark it fulfilled. Each is checked here with this
+// change its quantities, discount it, cancel it with a reason, mark it fulfilled. Each is checked here with this
 // till's permissions and PIN approvals, kept in this till's log, and sent to the owner, which applies
 // it once; until then the row says so ("Sent to Bar, waiting for it."), and a refusal in words.
 // Adding items from the menu: AddItemsDialog.tsx ("Add items" on the row, or from the details).
 import { useState } from 'react';
-import type { MenuSnapshot } from '../../bridge/contract';
+import type { Discount, MenuSnapshot } from '../../bridge/contract';
 import type { ForwardChange, StoreModeForward, StoreModeOrder } from '../../bridge/store-mode/contract';
 import { ApprovedActionDialog } from '../components/ApprovedActionDialog';
 import { useApprovalPin } from '../components/ApprovalPin';
 import { Dialog, ErrorNote } from '../components/Dialog';
+import { DiscountDialog } from '../components/DiscountDialog';
 import { useReasonField } from '../components/ReasonField';
+import { describeDiscount } from '../lib/discounts';
 import { describeError, useBridge, useMenu } from '../lib/hooks';
 import { useApproval } from '../lib/session';
 import { AddItemsDialog, linesSignature, type DetailsQuantities } from './AddItemsDialog';
@@ -25,6 +27,7 @@ const ownerOf = (order: StoreModeOrder) => tillName(order.ownerTillName, order.o
 function changeWords(change: ForwardChange, order: StoreModeOrder | null, menu: MenuSnapshot | null): string {
   if (change.kind === 'cancel') return `Cancel: ${change.reason}`;
   if (change.kind === 'fulfil') return 'Mark fulfilled';
+  if (change.kind === 'discount') return change.discount ? `Discount: ${describeDiscount(change.discount, order?.total.currency ?? menu?.currency ?? 'usd')}` : 'Remove the discount';
   const names = new Map([...(menu?.items.map((item) => [item.id, item.name] as const) ?? []), ...(order?.lines.map((line) => [line.menuItemId, line.name] as const) ?? [])]);
   return `Items: ${change.lines.map((line) => `${line.quantity} × ${names.get(line.menuItemId) ?? 'an item'}`).join(', ')}`;
 }
@@ -65,7 +68,7 @@ export function ForwardsElsewhere({ forwards }: { forwards: readonly StoreModeFo
 }
 
 /** The add-items dialog carries the details dialog's quantities (and the lines they were made on) when it is opened from there. */
-type Open = 'details' | { add: DetailsQuantities | undefined } | 'cancel' | null;
+type Open = 'details' | { add: DetailsQuantities | undefined } | 'cancel' | 'discount' | null;
 
 /** The row's actions, and their dialogs; `onSent` once a change is kept here (the list asks again). */
 export function OtherTillActions({ order, onSent }: { order: StoreModeOrder; onSent: () => void }) {
@@ -97,6 +100,9 @@ export function OtherTillActions({ order, onSent }: { order: StoreModeOrder; onS
       <button type="button" className="secondary" onClick={() => setOpen({ add: undefined })}>
         Add items
       </button>
+      <button type="button" className="secondary" onClick={() => setOpen('discount')}>
+        Discount
+      </button>
       <button type="button" className="secondary" disabled={busy} onClick={() => void markFulfilled()}>
         Mark fulfilled
       </button>
@@ -107,7 +113,42 @@ export function OtherTillActions({ order, onSent }: { order: StoreModeOrder; onS
       {open === 'details' ? <OtherOrderDetails order={order} onClose={() => setOpen(null)} onSent={sent} onAddItems={(quantities) => setOpen({ add: quantities })} /> : null}
       {open !== null && typeof open === 'object' ? <AddItemsDialog order={order} quantities={open.add} onClose={() => setOpen(null)} onSent={sent} /> : null}
       {open === 'cancel' ? <CancelOtherOrder order={order} onClose={() => setOpen(null)} onSent={sent} /> : null}
+      {open === 'discount' ? <DiscountOtherOrder order={order} onClose={() => setOpen(null)} onSent={sent} onRefused={setError} /> : null}
     </div>
+  );
+}
+
+/**
+ * The order's own discount, as on this till's own orders (the register's dialog, its quick reasons and
+ * approval limits): sent to the owner, which applies it once. A refusal is said on the row.
+ */
+function DiscountOtherOrder({ order, onClose, onSent, onRefused }: { order: StoreModeOrder; onClose: () => void; onSent: () => void; onRefused: (message: string) => void }) {
+  const client = useBridge();
+  const { menu } = useMenu();
+  const approval = useApproval('discount.above_limit');
+  if (!menu) return null;
+  const send = async (discount: Discount | null, managerPin: string) => {
+    onClose();
+    try {
+      await client.call('storeMode.changeOrder', { orderId: order.id, change: { kind: 'discount', discount }, ...(managerPin === '' ? {} : { managerPin }) });
+      onSent();
+    } catch (caught) {
+      onRefused(describeError(caught));
+    }
+  };
+  return (
+    <DiscountDialog
+      title={`Discount ${order.label} at ${ownerOf(order)}`}
+      base={order.discountBase.amount}
+      currency={order.discountBase.currency}
+      current={order.discount}
+      approval={menu.checkout.discountApproval}
+      pinNeeded={approval.needed}
+      managerPin=""
+      onApply={(discount, managerPin) => void send(discount, managerPin)}
+      onRemove={() => void send(null, '')}
+      onClose={onClose}
+    />
   );
 }
 

@@ -95,6 +95,35 @@ describe("store mode: a change to another till's order, checked where it is made
     expect(read(bar, "SELECT json_extract(detail, '$.from') FROM audit_log WHERE action = 'order.adopt'")).toBe('stf_cfg_cass-cashier');
   }, 60_000);
 
+  it('discounts another till’s order: above the limits only with a manager’s PIN, applied once on its owner, and taken off again', async () => {
+    const { bar, front, order } = await barAndFront('cashier');
+    const listedOnFront = async () => (await front.call('storeMode.orders', {})).orders.find((o) => o.id === order.id)!;
+    const before = await listedOnFront();
+    expect(before.discount).toBeNull();
+    expect(before.discountBase.amount).toBe((await bar.call('orders.get', { id: order.id })).check.subtotal);
+    // Cass's own order, on Front: half off is above the limits, refused 10 times at once, writing nothing.
+    await front.call('staff.signIn', { pin: STAFF.cashier.pin });
+    const half = { orderId: order.id, change: { kind: 'discount' as const, discount: { kind: 'percent' as const, value: 5_000, reason: 'regulars' } } };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => front.raw('storeMode.changeOrder', half)));
+    for (const answer of answers) expect(answer).toMatchObject({ ok: false, error: { code: 'needs_manager', message: expect.stringMatching(/^A discount above the approval limits needs a manager/) } });
+    expect(count(front, 'SELECT COUNT(*) FROM store_forwards')).toBe(0);
+
+    // With a manager's PIN it is sent, and Bar applies it once: the order's total is halved before tax.
+    const sent = await front.call('storeMode.changeOrder', { ...half, managerPin: STAFF.manager.pin });
+    expect(sent).toMatchObject({ state: 'pending', change: { kind: 'discount' } });
+    await expect.poll(async () => (await bar.call('orders.get', { id: order.id })).check.orderDiscount?.value ?? null, { timeout: 10_000 }).toBe(5_000);
+    const onBar = await bar.call('orders.get', { id: order.id });
+    expect(onBar.check.discountTotal).toBe(Math.round(onBar.check.subtotal / 2));
+    await expect.poll(async () => (await listedOnFront()).discount?.value ?? null, { timeout: 10_000 }).toBe(5_000);
+    expect(count(bar, "SELECT COUNT(*) FROM store_inbox WHERE state = 'applied'")).toBe(1);
+    expect(JSON.parse(read(bar, "SELECT json(detail) FROM audit_log WHERE action = 'store.forward.applied'") as string)).toMatchObject({ change: 'discount', approvedBy: 'stf_cfg_max-manager' });
+
+    // Taken off again (giving nothing away needs no one): the order is back to its price.
+    await front.call('storeMode.changeOrder', { orderId: order.id, change: { kind: 'discount', discount: null } });
+    await expect.poll(async () => (await bar.call('orders.get', { id: order.id })).check.orderDiscount, { timeout: 10_000 }).toBeNull();
+    expect((await bar.call('orders.get', { id: order.id })).check.discountTotal).toBe(0);
+  }, 60_000);
+
   it('answers 10 parallel repeats of one request with one forward; refuses an order of its own, one no till has, and everything with store mode off', async () => {
     const { bar, front, order, ports } = await barAndFront();
     const request = { command: 'storeMode.changeOrder', payload: addLatte(order.id), requestId: 'forward-request-0001' };

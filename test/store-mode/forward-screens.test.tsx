@@ -7,7 +7,8 @@
 // manager's PIN for a cashier, shows as waiting while Bar is away. Items added from the menu ("Add
 // items": a plain one, and one whose size must be chosen in the register's modifier dialog) go as one
 // change holding the order's lines and the new ones, made on Bar; a refusal is said in the dialog and
-// nothing is sent; a dialog cancelled sends nothing.
+// nothing is sent; a dialog cancelled sends nothing. The order's discount, from the register's dialog,
+// made on Bar.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OtherTillsOrders } from '../../renderer/store-mode/OtherTillsOrders';
@@ -182,4 +183,23 @@ describe("store mode: another till's order changed from this till's screen", () 
     expect((await client.call('storeMode.forwards', {})).forwards).toEqual([]);
     expect(await onBar()).toHaveLength(4);
   }, 60_000);
+  it('discounts the order from the row with the register’s dialog: 10% off for regulars, made on Bar, nothing left pending', async () => {
+    const [barPort, frontPort] = (await freePorts(2)) as [number, number];
+    const bar = await startTestCore(storeMode('Bar', 'B', barPort, frontPort));
+    others.push(bar);
+    const client = await front.start(storeMode('Front', 'F', frontPort, barPort));
+    const order = await bar.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 2 }], service: { type: 'dine_in', table: '4', guests: 2 } });
+    renderWith(client, <OtherTillsOrders search="" />);
+    await waitFor(() => expect(row(order.id)).toBeTruthy(), { timeout: 10_000 });
+
+    fireEvent.click(within(row(order.id)!).getByRole('button', { name: 'Discount' }));
+    const dialog = await screen.findByRole('dialog', { name: `Discount ${order.label} at Bar` });
+    fireEvent.change(within(dialog).getByLabelText('Percent off'), { target: { value: '10' } });
+    fireEvent.change(within(dialog).getByLabelText('Reason (or type your own)'), { target: { value: 'Regulars' } });
+    fireEvent.click(within(dialog).getByTestId('apply-discount'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await expect.poll(async () => (await bar.call('orders.get', { id: order.id })).check.orderDiscount, { timeout: 10_000 }).toMatchObject({ kind: 'percent', value: 1_000, reason: 'Regulars' });
+    // Applied: nothing pending on the row any more.
+    await waitFor(() => expect(row(order.id)!.querySelector('[data-forward-state]')).toBeNull(), { timeout: 10_000 });
+  });
 });

@@ -130,6 +130,7 @@ export class ForwardInbox {
     const act = actOf(body);
     if (change.kind === 'cancel') cashier.cancelOrder({ id: order.id, reason: change.reason }, act);
     else if (change.kind === 'fulfil') cashier.fulfilOrder({ id: order.id }, act);
+    else if (change.kind === 'discount') cashier.updateOrder({ id: order.id, discount: change.discount }, act);
     else cashier.updateOrder({ id: order.id, lines: mergedLines(change.lines, body.basedOn.lines, order.lines) }, act);
   }
 }

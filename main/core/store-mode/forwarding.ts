@@ -95,12 +95,21 @@ export class ForwardDesk {
   #requirePermissions(change: ForwardChange, current: OrderLineDoc[], replica: { staff: string | null; doc: Record<string, unknown> }, act: Act) {
     const needs: Permission[] = [];
     if (change.kind === 'cancel') needs.push('order.void');
+    // Someone else's order here is someone else's there: the server travels with the order's entries.
+    const othersOrder = replica.staff !== null && replica.staff !== act.by.id;
+    const orderDiscount = (() => {
+      const parsed = DiscountDoc.safeParse(replica.doc.discount);
+      return parsed.success ? parsed.data : null;
+    })();
     if (change.kind === 'lines') {
       const drafted = this.#draftLines(change.lines);
       if (takesUnitsOff(current, drafted)) needs.push('order.void');
-      // Someone else's order here is someone else's there: the server travels with the order's entries.
-      if (replica.staff !== null && replica.staff !== act.by.id) needs.push('order.adopt');
-      if (this.#givesMoreAway(current, drafted, replica.doc)) needs.push('discount.above_limit');
+      if (othersOrder) needs.push('order.adopt');
+      if (this.#givesMoreAway({ lines: current, discount: orderDiscount }, { lines: drafted, discount: orderDiscount }, replica.doc)) needs.push('discount.above_limit');
+    }
+    if (change.kind === 'discount') {
+      if (othersOrder) needs.push('order.adopt');
+      if (this.#givesMoreAway({ lines: current, discount: orderDiscount }, { lines: current, discount: change.discount }, replica.doc)) needs.push('discount.above_limit');
     }
     let approvedBy: string | null = null;
     for (const permission of needs) approvedBy = this.deps.staff.require(act, permission) ?? approvedBy;
@@ -132,16 +141,14 @@ export class ForwardDesk {
     });
   }
 
-  /** Whether the new lines give away more than the approval limits allow (and more than the order already did). */
-  #givesMoreAway(before: OrderLineDoc[], after: OrderLineDoc[], doc: Record<string, unknown>): boolean {
+  /** Whether the change gives away more than the approval limits allow (and more than the order already did): its lines or its order discount. */
+  #givesMoreAway(before: { lines: OrderLineDoc[]; discount: DiscountDoc | null }, after: { lines: OrderLineDoc[]; discount: DiscountDoc | null }, doc: Record<string, unknown>): boolean {
     const { cashier, settings } = this.deps;
     const { source: _source, ...rules } = cashier.pricing();
     const currency = typeof doc.currency === 'string' ? doc.currency : cashier.currency();
-    const parsedDiscount = DiscountDoc.safeParse(doc.discount);
-    const discount = parsedDiscount.success ? parsedDiscount.data : null;
     const limits = settings.effective().checkout.discountApproval;
-    const was = reviewDraft(before, priceLines(before, discount, rules, currency), limits, currency);
-    return givesMoreAway(was, reviewDraft(after, priceLines(after, discount, rules, currency), limits, currency));
+    const review = ({ lines, discount }: typeof before) => reviewDraft(lines, priceLines(lines, discount, rules, currency), limits, currency);
+    return givesMoreAway(review(before), review(after));
   }
 }
 

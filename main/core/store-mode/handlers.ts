@@ -9,6 +9,7 @@ import type { CommandContext } from '../dispatch';
 import type { DayReports } from '../staff/reports';
 import type { StoreLink } from '../store-link';
 import { AdoptionDesk, adoptionRefusal, QUIET_BEFORE_ADOPTION_MS } from './adoption';
+import { priceLines } from '../checkout';
 import { ForwardDesk, type ForwardingDeps } from './forwarding';
 import type { PairingDesk } from './pairing';
 import { buildStoreDay, dayWindow } from './store-z';
@@ -20,7 +21,14 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 const SERVICE_TYPES = new Set(['dine_in', 'takeout', 'delivery']);
 
-function orderView(order: ReplicaOrder, forwards: readonly StoreModeForward[]): StoreModeOrder {
+/** What an order discount comes off: the lines after their own discounts, priced by this till's rules. */
+function discountBase(order: ReplicaOrder, cashier: ForwardingDeps['cashier']): number {
+  const { source: _source, ...rules } = cashier.pricing();
+  const check = priceLines(order.lines, null, rules, order.currency);
+  return check.subtotal - check.lineDiscountTotal;
+}
+
+function orderView(order: ReplicaOrder, forwards: readonly StoreModeForward[], cashier: ForwardingDeps['cashier']): StoreModeOrder {
   return {
     id: order.id,
     number: order.number,
@@ -45,6 +53,8 @@ function orderView(order: ReplicaOrder, forwards: readonly StoreModeForward[]): 
       note: line.note,
       discount: line.discount,
     })),
+    discount: order.discount,
+    discountBase: { amount: discountBase(order, cashier), currency: order.currency },
     forwards: forwards.filter((forward) => forward.orderId === order.id),
   };
 }
@@ -134,7 +144,7 @@ export function storeModeHandlers(
     'storeMode.orders': () => {
       if (!link()) return { orders: [], forwardsElsewhere: [] };
       const forwards = desk.forwards();
-      const orders = store.replicas.openOrders().map((order) => orderView(order, forwards));
+      const orders = store.replicas.openOrders().map((order) => orderView(order, forwards, cashier));
       const listed = new Set(orders.map((order) => order.id));
       return { orders, forwardsElsewhere: forwards.filter((forward) => !listed.has(forward.orderId)) };
     },
