@@ -3,7 +3,7 @@
 // browser till lists Bar's open orders under "At other tills"; screenshots at both till sizes,
 // checked by the layout audit. Then "Add items" on a row: the menu picker with a plain item and one
 // whose size is asked by the register's chooser, at both sizes, tidy and axe-clean (cancelled: nothing
-// is sent, Bar's menu here is not the demo's).
+// is sent, Bar's menu here is not the demo's); the order's discount dialog likewise.
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +70,16 @@ describe('store mode on the Orders screen', () => {
     await tillShots(() => page, 'store-mode')('add-items');
     await expectAccessible(page, 'the add-items dialog');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+
+    // The order's own discount, from the register's dialog (closed: nothing is sent).
+    await rows.first().getByRole('button', { name: 'Discount' }).click();
+    const discount = page.getByRole('dialog', { name: /^Discount .* at Bar$/ });
+    await discount.getByLabel('Percent off').fill('10');
+    await discount.getByRole('button', { name: 'Loyalty' }).click();
+    await tillShots(() => page, 'store-mode')('discount');
+    await expectAccessible(page, 'the discount dialog on another till’s order');
+    await discount.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     await page.context().close();
   });
