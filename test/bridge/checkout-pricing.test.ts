@@ -138,11 +138,12 @@ describe('priceCheck: properties', () => {
           const perLine = priceCheck(c.lines, c.orderDiscount, { ...c.rules, taxIncluded, rounding: 'per_line' });
           const perOrder = priceCheck(c.lines, c.orderDiscount, { ...c.rules, taxIncluded, rounding: 'per_order' });
           expect(perOrder.taxes.map((t) => t.taxable)).toEqual(perLine.taxes.map((t) => t.taxable));
+          const linesOf = (taxClass: string) => c.lines.filter((l) => l.taxClass === taxClass).length;
           perLine.taxes.forEach((t, k) => {
-            const n = c.lines.filter((l) => l.taxClass === t.taxClass).length;
-            expect(Math.abs(t.amount - perOrder.taxes[k]!.amount)).toBeLessThanOrEqual(n);
+            expect(Math.abs(t.amount - perOrder.taxes[k]!.amount)).toBeLessThanOrEqual(linesOf(t.taxClass));
           });
-          expect(Math.abs(perLine.taxTotal - perOrder.taxTotal)).toBeLessThanOrEqual(c.lines.length);
+          // Each rate rounds on its own: a line under several rates (a state and a city tax) counts once per rate.
+          expect(Math.abs(perLine.taxTotal - perOrder.taxTotal)).toBeLessThanOrEqual(sum(perLine.taxes.map((t) => linesOf(t.taxClass))));
         }
       }),
       RUNS,
