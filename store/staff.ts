@@ -9,7 +9,7 @@
 // it (its own sequence); it never refills the budget: only time does.
 import type { SqlRunner } from './database';
 import { StoreError } from './errors';
-import { fieldTimesOf, sharedMember, STAFF_FIELDS, staffEntry, staffReceived, type StaffOutlet } from './store-staff';
+import { fieldTimesOf, sharedMember, STAFF_FIELDS, staffEntry, staffReceived, type FieldTimes, type StaffOutlet } from './store-staff';
 
 export type StaffRole = 'cashier' | 'manager' | 'owner';
 
@@ -125,8 +125,13 @@ export class StaffRoster {
     this.sql.runSql('UPDATE staff SET written_by = ? WHERE id = ?', [outlet?.tillId ?? null, member.id]);
     if (!outlet) return;
     const { provisioned: _provisioned, ...version } = member;
-    const [row] = this.sql.allSql<{ field_times: string | null }>('SELECT field_times FROM staff WHERE id = ?', [member.id]);
-    outlet.append(staffEntry({ ...version, field_times: fieldTimesOf(row?.field_times ?? null, member.updated_at) }, outlet.tillId, now));
+    outlet.append(staffEntry({ ...version, field_times: this.#fieldTimes(member.id, member.updated_at) }, outlet.tillId, now));
+  }
+
+  /** When each field of the member was last written (store-staff.ts). */
+  #fieldTimes(id: string, updatedAt: number): FieldTimes {
+    const [row] = this.sql.allSql<{ field_times: string | null }>('SELECT field_times FROM staff WHERE id = ?', [id]);
+    return fieldTimesOf(row?.field_times ?? null, updatedAt);
   }
 
   list(): StaffDoc[] {
@@ -165,8 +170,7 @@ export class StaffRoster {
     const at = Math.max(now, current.updated_at + 1);
     return this.transaction(() => {
       // Only the fields this write changes take its time: a field another till changed meanwhile keeps its change (store-staff.ts).
-      const [row] = this.sql.allSql<{ field_times: string | null }>('SELECT field_times FROM staff WHERE id = ?', [id]);
-      const times = fieldTimesOf(row?.field_times ?? null, current.updated_at);
+      const times = this.#fieldTimes(id, current.updated_at);
       for (const field of STAFF_FIELDS) if (next[field] !== current[field]) times[field] = at;
       this.sql.runSql('UPDATE staff SET name = ?, role = ?, pin_hash = ?, active = ?, updated_at = ?, field_times = ? WHERE id = ?', [next.name, next.role, next.pin_hash, next.active ? 1 : 0, at, JSON.stringify(times), id]);
       const updated = this.get(id)!;

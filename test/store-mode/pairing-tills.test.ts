@@ -154,4 +154,18 @@ describe('store mode: pairing a till by a code', () => {
       await new Promise((resolve) => squatter.close(resolve));
     }
   });
+  it('the right code typed 10 times at once joins once: one answer, one secret, one pairing on each side', async () => {
+    const [barPort, patioPort] = [await freePortPair(), await freePortPair()];
+    const bar = await started(storeModeConfig('Bar', 'B', barPort, patioPort, STORE_SECRET), []);
+    const patio = await started(storeModeConfig('Patio', 'P', patioPort, barPort, ''), []);
+    const shown = await bar.call('storeMode.pairingCode', {});
+    const answers = await Promise.all(Array.from({ length: 10 }, () => patio.raw('storeMode.join', { address: shown.address, code: shown.code })));
+    expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
+    for (const answer of answers.filter((one) => !one.ok)) expect(refusal(answer)?.message).toMatch(/already (joining|in) the store/);
+    expect(Buffer.from((await storedSecret(patio)) ?? '', 'base64').equals(Buffer.from(STORE_SECRET, 'base64'))).toBe(true);
+    expect((await patio.call('storeMode.status', {})).mode).toBe('on');
+    const audit = (till: TestCore, action: string) => new Database(join(till.dataDir, 'terminal.db'), { readonly: true }).prepare('SELECT COUNT(*) FROM audit_log WHERE action = ?').pluck().get(action);
+    await expect.poll(() => audit(bar, 'store.paired')).toBe(1);
+    expect(audit(patio, 'store.joined')).toBe(1);
+  });
 });

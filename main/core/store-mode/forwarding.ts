@@ -97,10 +97,7 @@ export class ForwardDesk {
     if (change.kind === 'cancel') needs.push('order.void');
     // Someone else's order here is someone else's there: the server travels with the order's entries.
     const othersOrder = replica.staff !== null && replica.staff !== act.by.id;
-    const orderDiscount = (() => {
-      const parsed = DiscountDoc.safeParse(replica.doc.discount);
-      return parsed.success ? parsed.data : null;
-    })();
+    const orderDiscount = DiscountDoc.nullable().catch(null).parse(replica.doc.discount ?? null);
     if (change.kind === 'lines') {
       const drafted = this.#draftLines(change.lines);
       if (takesUnitsOff(current, drafted)) needs.push('order.void');
