@@ -635,10 +635,50 @@ const staffFieldTimes: Migration = {
   },
 };
 
+const replicasAppended: Migration = {
+  version: 30,
+  name: "store mode: the replicas as rowid tables, appended in the order pulled, with only the keys their reads and exactly-once need",
+  up(db) {
+    // A catch-up writes thousands of entries (docs/store-mode-catch-up.md). As WITHOUT ROWID tables keyed by
+    // random ids, each entry rewrote a leaf page of its own in every key, and a body or document over ~1 KB
+    // spilled to an overflow page of its own. As rowid tables, rows are appended in the order pulled, in-row
+    // up to ~4 KB. What each key was for:
+    // - store_replica_log (origin, op_id) unique: an entry is applied once per origin. (origin, log_id, seq)
+    //   is not kept: no query looks an entry up by it, and a peer's seqs are unique in its log anyway.
+    // - store_replica_docs (entity_kind, entity_id, origin) unique: the upsert's conflict target, and the
+    //   lookup of an entity whatever till holds it (the name of the index it replaces, for INDEXED BY).
+    // - store_replica_docs_by_order, now (origin, order_id, entity_kind, synced), also serves what the dropped
+    //   store_replica_docs_unsynced (origin, order_id, synced) did: what an order's documents of a kind come to,
+    //   and what of it the cloud lacks (with _unsynced alone, the listing's sums were planned on _by_status).
+    db.exec(`
+      CREATE TABLE store_replica_log_appended (
+        origin TEXT NOT NULL, log_id TEXT NOT NULL, seq INTEGER NOT NULL, op_id TEXT NOT NULL, body BLOB NOT NULL) STRICT;
+      INSERT INTO store_replica_log_appended (origin, log_id, seq, op_id, body)
+        SELECT origin, log_id, seq, op_id, body FROM store_replica_log ORDER BY origin, log_id, seq;
+      DROP TABLE store_replica_log;
+      ALTER TABLE store_replica_log_appended RENAME TO store_replica_log;
+      CREATE UNIQUE INDEX store_replica_log_by_op ON store_replica_log (origin, op_id);
+
+      CREATE TABLE store_replica_docs_appended (
+        origin TEXT NOT NULL, entity_kind TEXT NOT NULL, entity_id TEXT NOT NULL, order_id TEXT, log_id TEXT NOT NULL,
+        seq INTEGER NOT NULL, synced INTEGER NOT NULL CHECK (synced IN (0, 1)), doc TEXT CHECK (doc IS NULL OR json_valid(doc)),
+        staff TEXT, server_id TEXT) STRICT;
+      INSERT INTO store_replica_docs_appended (origin, entity_kind, entity_id, order_id, log_id, seq, synced, doc, staff, server_id)
+        SELECT origin, entity_kind, entity_id, order_id, log_id, seq, synced, doc, staff, server_id FROM store_replica_docs ORDER BY origin, seq;
+      DROP TABLE store_replica_docs;
+      ALTER TABLE store_replica_docs_appended RENAME TO store_replica_docs;
+      CREATE UNIQUE INDEX store_replica_docs_by_entity ON store_replica_docs (entity_kind, entity_id, origin);
+      CREATE INDEX store_replica_docs_by_server ON store_replica_docs (server_id) WHERE server_id IS NOT NULL;
+      CREATE INDEX store_replica_docs_by_order ON store_replica_docs (origin, order_id, entity_kind, synced);
+      CREATE INDEX store_replica_docs_by_status ON store_replica_docs (entity_kind, json_extract(doc, '$.status'));
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
   unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts, pinAttempts, bridgeRequests,
   walkouts, floorPlan, refundNote, locationCountry, seatsAndCourses, orderGratuity,
-  storeModeLog, storeModeForwards, orderLinks, kitchenDisplay, storeStaff, storeAdoptions, staffFieldTimes,
+  storeModeLog, storeModeForwards, orderLinks, kitchenDisplay, storeStaff, storeAdoptions, staffFieldTimes, replicasAppended,
 ];

@@ -101,7 +101,7 @@ export class StoreAdoptions {
 
   /** `origin`'s orders another till would take over: open, or with something the cloud does not have; none adopted yet. */
   adoptable(origin: string): AdoptableOrder[] {
-    // The orders with something not in the cloud, found once on the (origin, order_id, synced) index.
+    // The orders with something not in the cloud, found once on the (origin, order_id, entity_kind, synced) index.
     return this.sql
       .allSql<{ orderId: string; number: string | null; status: string; undelivered: number }>(
         `WITH unsynced AS (SELECT DISTINCT order_id FROM store_replica_docs WHERE origin = ? AND synced = 0 AND order_id IS NOT NULL)

@@ -133,6 +133,10 @@ const UPSERT_DOC_SQL = `
     server_id = COALESCE(excluded.server_id, store_replica_docs.server_id)
   WHERE excluded.seq > store_replica_docs.seq OR excluded.log_id <> store_replica_docs.log_id`;
 
+/** Log rows per INSERT: fewer statements per slice; the last of a slice holds what is left (its SQL is cached per count). */
+const LOG_ROWS_PER_INSERT = 50;
+const LOG_ROW = '(?, ?, ?, ?, ?),';
+
 export class StoreReplicas {
   readonly #sql: SqlRunner;
   readonly #transaction: <T>(fn: () => T) => T;
@@ -163,8 +167,8 @@ export class StoreReplicas {
       // An entity's document is written once per page, from its newest entry (a catch-up brings several
       // per order: created, changed, paid, in the cloud); the cloud id any of them carried goes with it.
       const latest = new Map<string, { seq: number; body: z.infer<typeof EntryBody>; serverId: string | null }>();
+      this.#appendToLog(origin, logId, entries);
       for (const entry of entries) {
-        this.#sql.runSql('INSERT OR IGNORE INTO store_replica_log (origin, log_id, seq, op_id, body) VALUES (?, ?, ?, ?, ?)', [origin, logId, entry.seq, entry.opId, entry.body]);
         const json = parseJson(entry.body);
         const body = EntryBody.safeParse(json);
         if (!body.success) {
@@ -185,6 +189,16 @@ export class StoreReplicas {
       );
       return { logId, seq: last.seq };
     });
+  }
+
+  /** The entries into the replica of `origin`'s log, LOG_ROWS_PER_INSERT a statement; one already there (its op id) is left as it is. */
+  #appendToLog(origin: string, logId: string, entries: readonly ReplicaEntry[]): void {
+    for (let start = 0; start < entries.length; start += LOG_ROWS_PER_INSERT) {
+      const rows = entries.slice(start, start + LOG_ROWS_PER_INSERT);
+      const values: unknown[] = [];
+      for (const entry of rows) values.push(origin, logId, entry.seq, entry.opId, entry.body);
+      this.#sql.runSql(`INSERT OR IGNORE INTO store_replica_log (origin, log_id, seq, op_id, body) VALUES ${LOG_ROW.repeat(rows.length).slice(0, -1)}`, values);
+    }
   }
 
   /** `origin`'s log file was replaced (another log id, or shorter than the cursor): read it again from 0, keeping what is here. */
