@@ -6,7 +6,10 @@
 // many staff. The main thread still never waits for a hash.
 // The thread is started on the first key, restarted on the next one if it died (what was pending is
 // rejected, never answered), and kept alive only while a key is pending: it never holds the
-// process open at exit. It is started from source text (eval), so the bundles need no entry of their own.
+// process open at exit. It ends after 10 s without a key: PINs are hashed only at a first
+// sign-in since launch or a wrong PIN, and an idle isolate costs ~7 MB of a till's RSS for hours
+// against ~30 ms to start one again (docs/store-mode-memory.md). It is started from source text
+// (eval), so the bundles need no entry of their own.
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -37,16 +40,28 @@ interface Pending {
   reject(error: Error): void;
 }
 
+/** How long the thread outlives its last key: a burst of sign-ins (a shift starting, a PIN retried) reuses it. */
+export const SCRYPT_IDLE_MS = 10_000;
+
 export class ScryptThread {
   #worker: Worker | null = null;
   #pending = new Map<number, Pending>();
   #nextId = 0;
+  #idle: NodeJS.Timeout | null = null;
 
-  /** `onStart` sees each worker started (tests stop one to see the next key restart it). */
-  constructor(private readonly onStart?: (worker: Worker) => void) {}
+  /**
+   * `onStart` sees each worker started (tests stop one to see the next key restart it); `idleMs`:
+   * how long the thread lives on without a key.
+   */
+  constructor(
+    private readonly onStart?: (worker: Worker) => void,
+    private readonly idleMs = SCRYPT_IDLE_MS,
+  ) {}
 
   /** scrypt(pin, salt, length) with Node's default cost (N = 16384, r = 8, p = 1), as crypto.scrypt. */
   derive(pin: string, salt: Uint8Array, length: number): Promise<Buffer> {
+    if (this.#idle !== null) clearTimeout(this.#idle);
+    this.#idle = null;
     const worker = this.#worker ?? this.#start();
     const id = ++this.#nextId;
     return new Promise<Buffer>((resolve, reject) => {
@@ -80,13 +95,26 @@ export class ScryptThread {
 
   #settled(id: number, worker: Worker): void {
     this.#pending.delete(id);
-    if (this.#pending.size === 0) worker.unref();
+    if (this.#pending.size > 0) return;
+    worker.unref();
+    this.#idle = setTimeout(() => this.#end(worker), this.idleMs);
+    this.#idle.unref();
+  }
+
+  /** Idle for idleMs: the thread ends (nothing is pending), and the next key starts a new one. */
+  #end(worker: Worker): void {
+    this.#idle = null;
+    if (this.#worker !== worker || this.#pending.size > 0) return;
+    this.#worker = null;
+    void worker.terminate();
   }
 
   /** The thread died: every pending key is refused, and the next one starts a new thread. */
   #stopped(worker: Worker, reason: string): void {
     if (this.#worker !== worker) return;
     this.#worker = null;
+    if (this.#idle !== null) clearTimeout(this.#idle);
+    this.#idle = null;
     const pending = [...this.#pending.values()];
     this.#pending.clear();
     void worker.terminate();

@@ -14,6 +14,7 @@ import { createSyncEngine } from '../../sync/engine';
 import { OAUTH_SECRET_NAMES, OAuthCredentials, runDesktopOAuthFlow } from '../../sync/oauth';
 import { FileSecretStore, type SecretStore } from '../../sync/secret-store';
 import type { TerminalConfig } from '../config/schema';
+import { trimYoungGenerationWhenQuiet } from '../diagnostics/young-generation';
 import { PrintLink } from './print-link';
 import { Cashier } from './cashier';
 import { businessDayAt } from '../../bridge/business-day';
@@ -173,6 +174,9 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
   let closing = false;
   let keptAtShutdown: number | null = null;
   const inFlight = new Set<Promise<BridgeResponse>>();
+  // Start-up grew V8's young generation to its largest: given back once no command runs (docs/store-mode-memory.md).
+  let lastCommandAt = performance.now();
+  const trim = trimYoungGenerationWhenQuiet(() => (inFlight.size > 0 ? 0 : performance.now() - lastCommandAt), logger);
   /** A reset under way: every other command waits for the fresh store (none runs on the old one). */
   let resetting: Promise<BridgeResponse> | null = null;
 
@@ -201,7 +205,10 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
       if (closing) {
         return Promise.resolve({ ok: false, error: { code: 'unavailable', message: 'The terminal is closing. Open it again to continue.' } });
       }
-      const running = run(request).finally(() => inFlight.delete(running));
+      const running = run(request).finally(() => {
+        inFlight.delete(running);
+        lastCommandAt = performance.now();
+      });
       inFlight.add(running);
       return running;
     },
@@ -218,6 +225,7 @@ export async function startCore(config: TerminalConfig, deps: CoreDeps = {}): Pr
       if (closing) return;
       closing = true;
       clearInterval(ticker);
+      trim.stop();
       await Promise.allSettled([...inFlight]);
       if (storeState === 'open') keptAtShutdown = await session.stop();
     },

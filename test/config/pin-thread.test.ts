@@ -2,7 +2,7 @@
 // runs on one worker thread of its own, not on libuv's pool (docs/store-mode-memory.md). It answers
 // as crypto.scrypt did (the stored hashes still verify), one thread for any number of checks at once,
 // a thread that died is replaced on the next check, a failure rejects the check (never a match),
-// and it never holds a process open at exit.
+// it ends once idle (a new one starts for the next check), and it never holds a process open at exit.
 import { spawnSync } from 'node:child_process';
 import { randomBytes, scryptSync } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -15,9 +15,9 @@ import { ScryptThread } from '../../main/config/scrypt-thread';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /** A thread of the test's own, with the workers it started. */
-function watchedThread(): { thread: ScryptThread; started: Worker[] } {
+function watchedThread(idleMs?: number): { thread: ScryptThread; started: Worker[] } {
   const started: Worker[] = [];
-  return { thread: new ScryptThread((worker) => started.push(worker)), started };
+  return { thread: new ScryptThread((worker) => started.push(worker), idleMs), started };
 }
 
 describe('the scrypt thread', () => {
@@ -65,6 +65,19 @@ describe('the scrypt thread', () => {
       if (check.status === 'rejected') expect(String(check.reason)).toMatch(stopped);
     }
 
+    expect(await pinMatches('4826', hash, thread)).toBe(true);
+    expect(await pinMatches('5937', hash, thread)).toBe(false);
+    expect(started).toHaveLength(2);
+  });
+
+  it('ends its thread once idle, not while checks follow each other, and starts a new one for the next check', async () => {
+    const { thread, started } = watchedThread(300);
+    const hash = hashManagerPin('4826');
+    // One after the other, as a sign-in checks a PIN against each hash: one thread.
+    for (const pin of ['5937', '6048', '4826']) await pinMatches(pin, hash, thread);
+    expect(started).toHaveLength(1);
+    const ended = new Promise<number>((resolve) => started[0]!.once('exit', resolve));
+    expect(await ended).toBe(1); // terminated
     expect(await pinMatches('4826', hash, thread)).toBe(true);
     expect(await pinMatches('5937', hash, thread)).toBe(false);
     expect(started).toHaveLength(2);

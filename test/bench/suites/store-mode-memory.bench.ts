@@ -15,10 +15,10 @@
 // (3 × 33,335 entries pulled over the feed). Last (it can block the till's thread), how long
 // storeMode.status takes to answer on the measured till.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { childArgs } from '../../child-script';
+import { buildSync } from 'esbuild';
 import { seedDataDir, testStaffConfig } from '../../core/fixtures';
 import type { MemoryTillConfig } from '../../store-mode/fixtures/memory-core-till';
 import { freePorts } from '../../store-mode/fixtures/ports';
@@ -79,6 +79,24 @@ interface MemoryTill {
   stop(): Promise<void>;
 }
 
+let tillBundle: string | null = null;
+
+/**
+ * The till's script bundled as the Electron main is (build/bundle-electron.ts: its map in a file of
+ * its own, source maps not enabled), not as test/child-script.ts bundles the tests' children (an
+ * inline map, enabled): that map alone held 20–25 MB of each till's RSS (docs/store-mode-memory.md).
+ */
+function tillArgs(): string[] {
+  if (tillBundle === null) {
+    const out = join(ROOT, 'node_modules', '.cache', 'store-mode-memory');
+    mkdirSync(out, { recursive: true });
+    tillBundle = join(out, `memory-core-till-${process.pid}.mjs`);
+    // Inside node_modules, so that its bare imports resolve. Built before any till starts.
+    buildSync({ entryPoints: [SCRIPT], outfile: tillBundle, bundle: true, platform: 'node', format: 'esm', packages: 'external', target: 'node22', sourcemap: 'linked', legalComments: 'none', logLevel: 'error' });
+  }
+  return [tillBundle];
+}
+
 /** VmRSS and VmHWM of a process, in kB. */
 function procMemory(pid: number): { rssKb: number; hwmKb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -89,7 +107,7 @@ function procMemory(pid: number): { rssKb: number; hwmKb: number } {
 /** A core till (store mode on or off) as a child process, answering over IPC as core-till.ts does. */
 async function startMemoryTill(config: MemoryTillConfig, nodeFlags: readonly string[] = []): Promise<MemoryTill> {
   const env: NodeJS.ProcessEnv = { ...process.env, POS_LOG_LEVEL: 'warn', POS_STORE_SECRET: SECRET };
-  const child = spawn(process.execPath, [...nodeFlags, ...childArgs(SCRIPT), JSON.stringify(config)], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child = spawn(process.execPath, [...nodeFlags, ...tillArgs(), JSON.stringify(config)], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000));
   child.stdout?.on('data', keep);
@@ -425,6 +443,7 @@ const suite: BenchSuite = {
     } finally {
       await Promise.all(started.map((t) => t.stop()));
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+      if (tillBundle !== null) for (const file of [tillBundle, `${tillBundle}.map`]) rmSync(file, { force: true });
     }
   },
 };
