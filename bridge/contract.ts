@@ -599,6 +599,11 @@ export const ShiftView = z.object({
   cashSales: z.number().int().nullable(),
   cashTips: z.number().int().nullable(),
   cashRefunds: z.number().int().nullable(),
+  /**
+   * Of the cash sales and tips above, what was taken here toward other tills' orders (store mode: their
+   * sales are on their reports, the cash is in this drawer); null when the others are.
+   */
+  cashForOtherTills: z.number().int().nullable(),
   paidOuts: z.number().int(),
   drops: z.number().int(),
   cardSales: z.number().int(),
@@ -706,6 +711,8 @@ export const ZReport = z.object({
     sales: z.number().int(),
     tips: z.number().int(),
     refunds: z.number().int(),
+    /** Of the sales and tips, taken toward other tills' orders (store mode): on their reports as sales. */
+    forOtherTills: z.number().int(),
     paidOuts: z.number().int(),
     drops: z.number().int(),
     /** null while no shift is closed. */

@@ -11,6 +11,9 @@ export const ONCE_COMMANDS: ReadonlySet<CommandName> = new Set<CommandName>([
   'orders.reopen',
   // A change sent to another till's order: a repeat after a lost answer must not send it twice.
   'storeMode.changeOrder',
+  // Money into this drawer, or out of it: a repeat after a lost answer must not take or hand back twice.
+  'storeMode.takePayment',
+  'storeMode.giveBack',
   'payments.take',
   'payments.refund',
   'payments.refundItems',

@@ -152,6 +152,8 @@ function prefixEnd(prefix: string): string {
 export interface PaymentExtras {
   tip?: number;
   splitPart?: string | null;
+  /** The id another till gave the payment it took toward this till's order (store mode); else a new one. */
+  id?: string;
 }
 
 export interface AuditEntry {
@@ -463,7 +465,7 @@ export class CashierRepositories {
   createPaymentIntent(orderId: string, amount: number, currency: string, { actor }: Actor, extras: PaymentExtras = {}): PaymentIntentDoc {
     if (!this.layers.merged('order', orderId)) throw new StoreError('not_found', `no order ${orderId}`);
     const now = this.clock.now();
-    const id = newId('pi_', now);
+    const id = extras.id ?? newId('pi_', now);
     const charged = z.number().int().positive().parse(amount);
     const tip = z.number().int().min(0).max(charged).parse(extras.tip ?? 0);
     const doc: PaymentIntentDoc = {
@@ -518,7 +520,7 @@ export class CashierRepositories {
       const now = this.clock.now();
       const taken = z.number().int().positive().parse(amount);
       const doc: PaymentDoc = {
-        id: newId('pay_', now),
+        id: extras.id ?? newId('pay_', now),
         order_id: orderId,
         payment_intent_id: null,
         method: 'cash',

@@ -35,4 +35,5 @@ export {
   LocationChangeInput,
   type Actor,
   type AuditEntry,
+  type PaymentExtras,
 } from './cashier';

@@ -675,10 +675,35 @@ const replicasAppended: Migration = {
   },
 };
 
+const storePaymentsTaken: Migration = {
+  version: 31,
+  name: "store mode: payments taken here toward other tills' orders",
+  up(db) {
+    // The money is this till's (its drawer, its terminal) while the order is another till's: the
+    // drawer's figures read it here, the owner records the payment on the order (forward_id).
+    db.exec(`
+      CREATE TABLE store_payments_taken (
+        id TEXT PRIMARY KEY,
+        forward_id TEXT NOT NULL UNIQUE REFERENCES store_forwards (op_id),
+        order_id TEXT NOT NULL,
+        method TEXT NOT NULL CHECK (method IN ('cash', 'card')),
+        amount INTEGER NOT NULL CHECK (amount > 0),
+        tip INTEGER NOT NULL CHECK (tip >= 0),
+        currency TEXT NOT NULL,
+        shift_id TEXT REFERENCES shifts (id),
+        staff_id TEXT NOT NULL,
+        taken_at INTEGER NOT NULL,
+        given_back_movement TEXT REFERENCES cash_movements (id)) STRICT;
+      CREATE INDEX store_payments_taken_by_shift ON store_payments_taken (shift_id);
+      CREATE INDEX store_payments_taken_by_order ON store_payments_taken (order_id);
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
   unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts, pinAttempts, bridgeRequests,
   walkouts, floorPlan, refundNote, locationCountry, seatsAndCourses, orderGratuity,
-  storeModeLog, storeModeForwards, orderLinks, kitchenDisplay, storeStaff, storeAdoptions, staffFieldTimes, replicasAppended,
+  storeModeLog, storeModeForwards, orderLinks, kitchenDisplay, storeStaff, storeAdoptions, staffFieldTimes, replicasAppended, storePaymentsTaken,
 ];

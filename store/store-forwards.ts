@@ -68,7 +68,27 @@ export interface SentForward {
   reason: string | null;
   createdAt: number;
   answeredAt: number | null;
+  /** A payment taken here toward the order: what it was, and whether its cash was handed back after a refusal. */
+  payment: PaymentTaken | null;
 }
+
+/** A payment this till took toward another till's order (its drawer's or its terminal's money). */
+export interface PaymentTaken {
+  id: string;
+  method: 'cash' | 'card';
+  /** Toward the order, tip left out. */
+  amount: number;
+  tip: number;
+  currency: string;
+  /** The shift whose drawer took the cash (a card: the open one, if any). */
+  shiftId: string | null;
+  staffId: string;
+  /** The paid-out that handed the cash of a refused payment back; null while it is in the drawer. */
+  givenBackMovement: string | null;
+}
+
+/** A payment taken here, with what its owner made of it. */
+export type PaymentTakenState = PaymentTaken & { state: ForwardState };
 
 /** A forward addressed to this till, not applied or refused yet. */
 export interface WaitingForward {
@@ -76,6 +96,8 @@ export interface WaitingForward {
   origin: string;
   body: ForwardBody;
 }
+
+const PAYMENT_COLUMNS = 'p.id, p.method, p.amount, p.tip, p.currency, p.shift_id AS shiftId, p.staff_id AS staffId, p.given_back_movement AS givenBackMovement';
 
 export class StoreForwards {
   readonly #sql: SqlRunner;
@@ -93,17 +115,77 @@ export class StoreForwards {
       opId, body.owner, body.order, JSON.stringify(body.change), body.by.name, 'pending', body.at,
     ]);
     this.#append({ entryId: opId, kind: 'forward', id: body.order, body, now: body.at });
-    return { opId, owner: body.owner, orderId: body.order, change: body.change, byName: body.by.name, state: 'pending', reason: null, createdAt: body.at, answeredAt: null };
+    return { opId, owner: body.owner, orderId: body.order, change: body.change, byName: body.by.name, state: 'pending', reason: null, createdAt: body.at, answeredAt: null, payment: null };
   }
 
-  /** This till's forwards still waiting for their owner, and those refused since `refusedSince`, oldest first. */
+  /** A payment taken here: its forward and the drawer's record of it, together; call inside the store's transaction. */
+  sendPayment(opId: string, body: ForwardBody, payment: Omit<PaymentTaken, 'givenBackMovement'>): SentForward {
+    const sent = this.send(opId, body);
+    this.#sql.runSql(
+      'INSERT INTO store_payments_taken (id, forward_id, order_id, method, amount, tip, currency, shift_id, staff_id, taken_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [payment.id, opId, body.order, payment.method, payment.amount, payment.tip, payment.currency, payment.shiftId, payment.staffId, body.at],
+    );
+    return { ...sent, payment: { ...payment, givenBackMovement: null } };
+  }
+
+  /** What this till took toward `orderId` that its owner has not applied yet (tips left out): not due any more. */
+  pendingPayments(orderId: string): number {
+    const [row] = this.#sql.allSql<{ total: number }>(
+      `SELECT COALESCE(SUM(p.amount), 0) AS total FROM store_payments_taken AS p JOIN store_forwards AS f ON f.op_id = p.forward_id
+       WHERE p.order_id = ? AND f.state = 'pending'`,
+      [orderId],
+    );
+    return row?.total ?? 0;
+  }
+
+  /** The payments a shift took toward other tills' orders, with their owners' answers. */
+  paymentsOfShift(shiftId: string): PaymentTakenState[] {
+    return this.#sql.allSql<PaymentTakenState>(
+      `SELECT ${PAYMENT_COLUMNS}, f.state FROM store_payments_taken AS p JOIN store_forwards AS f ON f.op_id = p.forward_id WHERE p.shift_id = ? ORDER BY p.taken_at, p.id`,
+      [shiftId],
+    );
+  }
+
+  /** A payment's forward, as sent(). */
+  sentForward(opId: string): SentForward | null {
+    return this.#sentWhere('f.op_id = ?', [opId])[0] ?? null;
+  }
+
+  /**
+   * Records that the cash of a refused payment was handed back by the paid-out `movementId`; call
+   * inside the transaction that writes the paid-out. False, and nothing written, when it was already.
+   */
+  givenBack(opId: string, movementId: string): boolean {
+    const changed = this.#sql.runSql(
+      `UPDATE store_payments_taken SET given_back_movement = ? WHERE forward_id = ? AND method = 'cash' AND given_back_movement IS NULL
+         AND EXISTS (SELECT 1 FROM store_forwards AS f WHERE f.op_id = forward_id AND f.state = 'refused')`,
+      [movementId, opId],
+    );
+    return changed.changes === 1;
+  }
+
+  /**
+   * This till's forwards still waiting for their owner, those refused since `refusedSince`, and refused
+   * payments whose cash is still to be handed back (whenever refused), oldest first.
+   */
   sent(refusedSince: number): SentForward[] {
-    const rows = this.#sql.allSql<{ opId: string; owner: string; orderId: string; change: string; byName: string; state: ForwardState; reason: string | null; createdAt: number; answeredAt: number | null }>(
-      `SELECT op_id AS opId, owner, order_id AS orderId, change, by_name AS byName, state, reason, created_at AS createdAt, answered_at AS answeredAt
-       FROM store_forwards WHERE state = 'pending' OR (state = 'refused' AND answered_at >= ?) ORDER BY created_at, op_id`,
+    return this.#sentWhere(
+      `f.state = 'pending' OR (f.state = 'refused' AND (f.answered_at >= ? OR (p.method = 'cash' AND p.given_back_movement IS NULL)))`,
       [refusedSince],
     );
-    return rows.map((row) => ({ ...row, change: JSON.parse(row.change) as ForwardBody['change'] }));
+  }
+
+  #sentWhere(where: string, params: readonly unknown[]): SentForward[] {
+    const rows = this.#sql.allSql<{ opId: string; owner: string; orderId: string; change: string; byName: string; state: ForwardState; reason: string | null; createdAt: number; answeredAt: number | null } & Partial<PaymentTaken>>(
+      `SELECT f.op_id AS opId, f.owner, f.order_id AS orderId, f.change, f.by_name AS byName, f.state, f.reason, f.created_at AS createdAt, f.answered_at AS answeredAt, ${PAYMENT_COLUMNS}
+       FROM store_forwards AS f LEFT JOIN store_payments_taken AS p ON p.forward_id = f.op_id WHERE ${where} ORDER BY f.created_at, f.op_id`,
+      params,
+    );
+    return rows.map(({ id, method, amount, tip, currency, shiftId, staffId, givenBackMovement, ...row }) => ({
+      ...row,
+      change: JSON.parse(row.change) as ForwardBody['change'],
+      payment: id === undefined || id === null ? null : { id, method: method!, amount: amount!, tip: tip!, currency: currency!, shiftId: shiftId ?? null, staffId: staffId!, givenBackMovement: givenBackMovement ?? null },
+    }));
   }
 
   state(opId: string): ForwardState | null {

@@ -4,7 +4,7 @@
 // fetched twice, or a log read again after its file was replaced, changes nothing it already had.
 import { z } from 'zod';
 import type { SqlRunner } from './database';
-import { DiscountDoc, OrderLineDoc } from './documents';
+import { DiscountDoc, OrderLineDoc, SplitDoc } from './documents';
 import { NOT_ADOPTED_AWAY, receiveAdoption } from './store-adoption';
 import { receiveForwarding } from './store-forwards';
 import { receiveStaff } from './store-staff';
@@ -63,6 +63,7 @@ const ListedOrder = z.object({
   service: z.object({ type: z.string().nullable(), table: z.string().nullable() }).nullable().catch(null),
   lines: z.array(OrderLineDoc).catch([]),
   discount: DiscountDoc.nullable().catch(null),
+  split: SplitDoc.nullable().catch(null),
 });
 
 export interface ReplicaOrder {
@@ -87,6 +88,8 @@ export interface ReplicaOrder {
   lines: OrderLineDoc[];
   /** The order's own discount. */
   discount: DiscountDoc | null;
+  /** How its bill is split; null: not split. */
+  split: SplitDoc | null;
 }
 
 /** One of another till's documents as replicated here, for the store's day. */
@@ -231,6 +234,21 @@ export class StoreReplicas {
   }
 
   /**
+   * What another till's order has been paid, as replicated here, by the part of its split bill each
+   * payment named (null: toward the whole), tips left out: cash, and cards captured.
+   */
+  paidByPart(origin: string, orderId: string): Map<string | null, number> {
+    const rows = this.#sql.allSql<{ part: string | null; paid: number }>(
+      `SELECT json_extract(m.doc, '$.split_part') AS part, SUM(json_extract(m.doc, '$.amount') - COALESCE(json_extract(m.doc, '$.tip'), 0)) AS paid
+       FROM store_replica_docs AS m WHERE m.origin = ? AND m.order_id = ? AND m.doc IS NOT NULL
+         AND ((m.entity_kind = 'payment' AND json_extract(m.doc, '$.payment_intent_id') IS NULL) OR (m.entity_kind = 'payment_intent' AND json_extract(m.doc, '$.status') = 'captured'))
+       GROUP BY part`,
+      [origin, orderId],
+    );
+    return new Map(rows.map((row) => [row.part, row.paid]));
+  }
+
+  /**
    * Which of these orders (this till's ids: an order pulled from the cloud goes by its cloud id) are
    * open orders another till of the store owns, with its name: the cloud's copy of another till's
    * order is that order, shown under "At other tills" and changed through its owner, never here.
@@ -276,6 +294,7 @@ export class StoreReplicas {
         ownerHeardAt: row.ownerHeardAt,
         lines: doc.lines,
         discount: doc.discount ?? null,
+        split: doc.split ?? null,
       });
     }
     return orders;

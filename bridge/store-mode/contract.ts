@@ -6,6 +6,12 @@ import { z } from 'zod';
 const IsoTime = z.iso.datetime({ offset: true });
 /** A till's id: the hex SHA-256 of its public key. */
 const TillId = z.string().regex(/^[0-9a-f]{64}$/);
+/**
+ * The caps of bridge/money.ts (MAX_AMOUNT, MAX_TILL_CASH), repeated: this room's shapes stand alone.
+ * test/core/bridge-caps.test.ts checks they agree.
+ */
+export const PAYMENT_CAPS = { amount: 100_000_000, tillCash: 10_000_000 } as const;
+const { amount: MAX_AMOUNT, tillCash: MAX_TILL_CASH } = PAYMENT_CAPS;
 /** The bridge's money shape (integer minor units and a lowercase ISO 4217 code), so the screens format it as any amount. */
 const Amount = z.strictObject({ amount: z.number().int(), currency: z.string().regex(/^[a-z]{3}$/) });
 /** Refusals by reason (no client certificate, untrusted certificate, forged till id, …): each changed nothing. */
@@ -81,7 +87,14 @@ export const ForwardLine = z.strictObject({
 });
 export type ForwardLine = z.infer<typeof ForwardLine>;
 
-/** What a till may change on another till's order (more to come: split, payment). */
+/** How the bill is shared (bridge/contract.ts SplitPlan), repeated: evenly by N, or line by line into numbered checks. */
+const SplitPlan = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('even'), parts: z.number().int().min(2).max(20) }),
+  /** assignment[i]: the check (1-based) line i goes to; 0: shared evenly by every check. */
+  z.strictObject({ kind: z.literal('items'), assignment: z.array(z.number().int().min(0).max(20)).min(1).max(100) }),
+]);
+
+/** What a till may change on another till's order through storeMode.changeOrder (a payment goes through storeMode.takePayment). */
 export const ForwardChange = z.discriminatedUnion('kind', [
   /** The order's lines as they should be (lines added, quantities changed), as orders.update takes them. */
   z.strictObject({ kind: z.literal('lines'), lines: z.array(ForwardLine).min(1, 'an order needs at least one item').max(100, 'an order has at most 100 lines') }),
@@ -90,8 +103,31 @@ export const ForwardChange = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('fulfil') }),
   /** The order's own discount (off what its lines come to after theirs), or none (null). */
   z.strictObject({ kind: z.literal('discount'), discount: Discount.nullable() }),
+  /** How the bill is split, or not at all (null), as orders.update's split. */
+  z.strictObject({ kind: z.literal('split'), split: SplitPlan.nullable() }),
 ]);
 export type ForwardChange = z.infer<typeof ForwardChange>;
+
+/**
+ * A payment taken on this till toward another till's order, as it travels to the owner: the money
+ * is in this till's drawer (cash) or was charged here (card); the owner records it on the order with
+ * this id, outside its own drawer. Made only by storeMode.takePayment, never accepted from a screen.
+ */
+export const PaymentChange = z.strictObject({
+  kind: z.literal('payment'),
+  paymentId: z.string().min(1).max(80),
+  method: z.enum(['cash', 'card']),
+  /** Toward the order, tip left out. */
+  amount: z.number().int().positive().max(MAX_AMOUNT),
+  tip: z.number().int().min(0).max(MAX_AMOUNT),
+  /** The part of a split bill it pays ("2 of 3"); null: toward the whole. Older tills send none. */
+  splitPart: z.string().min(1).max(20).nullable().default(null),
+});
+export type PaymentChange = z.infer<typeof PaymentChange>;
+
+/** Every change a forward may carry: the screens' own, and a payment taken here. */
+export const ForwardedChange = z.discriminatedUnion('kind', [...ForwardChange.options, PaymentChange]);
+export type ForwardedChange = z.infer<typeof ForwardedChange>;
 
 /** A change this till sent to another till's order, and what became of it. */
 export const StoreModeForward = z.object({
@@ -99,7 +135,7 @@ export const StoreModeForward = z.object({
   orderId: z.string(),
   ownerTillId: TillId,
   ownerTillName: z.string().nullable(),
-  change: ForwardChange,
+  change: ForwardedChange,
   /** Who made it here. */
   byName: z.string(),
   /** pending: durable here, not applied by the owner yet; refused: the owner said why. */
@@ -108,6 +144,11 @@ export const StoreModeForward = z.object({
   reason: z.string().nullable(),
   /** "Sent to Bar, waiting for it", "Bar refused: …". */
   sentence: z.string(),
+  /**
+   * A cash payment the owner refused, still in this till's drawer: hand it back to the guest and
+   * say so (storeMode.giveBack); null otherwise (a refused card payment was never charged).
+   */
+  giveBack: Amount.nullable(),
   createdAt: IsoTime,
 });
 export type StoreModeForward = z.infer<typeof StoreModeForward>;
@@ -147,6 +188,8 @@ export const StoreModeOrder = z.object({
   discount: Discount.nullable(),
   /** What an order discount comes off: the lines after their own discounts, before tax. */
   discountBase: Amount,
+  /** How its bill is split, each part's amount (the owner's pricing) and whether the owner has it paid; null: not split. */
+  split: z.object({ plan: SplitPlan, parts: z.array(z.object({ label: z.string(), amount: z.number().int(), paid: z.boolean() })) }).nullable(),
   /** This till's changes to it that its owner has not applied (pending) or refused lately, oldest first. */
   forwards: z.array(StoreModeForward),
 });
@@ -266,6 +309,32 @@ export const storeModeCommands = {
     z.strictObject({ orderId: z.string().min(1).max(80), change: ForwardChange, managerPin: z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits').optional() }),
     StoreModeForward,
   ),
+  /**
+   * Takes a payment here toward an open order another till owns, with the permissions payments.take
+   * needs (another server's order: 'order.adopt'; an offline card above the limits: a manager): cash
+   * goes into this till's open drawer, a card is charged here. Durable in this till's log with the
+   * drawer's record in one transaction; the owner records it on the order once, outside its own
+   * drawer. At most what is due, less what this till sent already and the owner has not applied.
+   */
+  'storeMode.takePayment': command(
+    z.strictObject({
+      orderId: z.string().min(1).max(80),
+      method: z.enum(['cash', 'card']),
+      amount: z.number().int().positive('a payment is more than nothing').max(MAX_AMOUNT),
+      tip: z.number().int().min(0, 'a tip cannot be negative').max(MAX_AMOUNT).default(0),
+      /** Cash handed over (change is given back); null: the exact amount. */
+      tendered: z.number().int().positive().max(MAX_TILL_CASH, 'that is more cash than any till holds').nullable().default(null),
+      /** The part of the split bill it pays (its label); null: toward the whole. */
+      splitPart: z.string().trim().min(1).max(20).nullable().default(null),
+      managerPin: ManagerPin.optional(),
+    }),
+    z.object({ forward: StoreModeForward, change: z.number().int().min(0) }),
+  ),
+  /**
+   * The cash of a payment the owner refused is handed back to the guest: it leaves this till's
+   * open drawer as a paid-out naming the order, once (a repeat is refused).
+   */
+  'storeMode.giveBack': command(z.strictObject({ forwardId: z.string().min(1).max(80) }), StoreModeForward),
   /**
    * Takes over the orders a quiet till holds that the cloud does not have, and its open ones
    * ('store.adopt', a manager's PIN): once it has not answered for 2 minutes. This till sends them

@@ -9,7 +9,7 @@ import { indexMenu, searchMenu } from '../../bridge/menu-search';
 import { formatMoney, MAX_AMOUNT, MAX_TILL_CASH } from '../../bridge/money';
 import { can } from '../../bridge/staff/roles';
 import type { Clock } from '../../common/clock';
-import type { CategoryDoc, MenuItemDoc, ModifierDoc, OrderDoc, OrderLineDoc, PaymentDoc, PricingDoc, ServiceDoc, Store } from '../../store/index';
+import type { CategoryDoc, MenuItemDoc, ModifierDoc, OrderDoc, OrderLineDoc, PaymentDoc, PaymentExtras, PricingDoc, ServiceDoc, Store } from '../../store/index';
 import {
   checkoutRefusal,
   effectivePricing,
@@ -48,6 +48,9 @@ interface MenuCache {
   items: MenuItemDoc[];
   views: MenuItem[];
 }
+
+/** Offline: the queued intents to mark a new card payment among (null online), and who approved going over the limits. */
+type OfflineCardCheck = { exposure: { stillQueuedIds: string[] } | null; approvedBy: string | null };
 
 export class Cashier {
   #menu: MenuCache | null = null;
@@ -983,37 +986,13 @@ export class Cashier {
       return { payment: view.after.payments.find((p) => p.id === view.paymentId) as Order['payments'][number], order: view.after, change: handed - charged };
     }
 
-    const offline = !this.sync.isOnline();
-    const settings = this.settings.effective();
-    const exposure = offline ? this.#offlineExposure(settings.offlineIntentIds) : null;
-    let offlineApprovedBy: string | null = null;
-    if (exposure) {
-      const limits = settings.offlineLimits;
-      // The card is charged the tip too: it is as much at risk as the rest.
-      const queued = exposure.total;
-      const overSingle = charged > limits.perTransaction;
-      const overTotal = queued + charged > limits.total;
-      if (overSingle || overTotal) {
-        const why = overSingle
-          ? `above the ${formatMoney(limits.perTransaction, order.currency)} limit for one offline card payment`
-          : `over the ${formatMoney(limits.total, order.currency)} limit for card payments stored offline (${formatMoney(queued, order.currency)} already waiting)`;
-        try {
-          offlineApprovedBy = this.staff.require(act, 'payment.offline_above_limit');
-        } catch (error) {
-          if (!(error instanceof CoreError)) throw error;
-          throw new CoreError(error.code, `The terminal is offline and this card payment is ${why}. Take cash, or wait for the connection. ${error.message}`, error.issues);
-        }
-      }
-    }
+    const offlineCard = this.#offlineCardCheck(charged, order.currency, act);
     const adopt = this.#requireOwnOrder(order, act);
     // Intent, capture and the offline marker commit together: a crash leaves all or nothing.
     const intent = this.store.transaction(() => {
       adopt();
-      const created = this.store.cashier.createPaymentIntent(orderId, charged, order.currency, { actor: act.by.id }, extras);
-      this.store.cashier.capturePaymentIntent(created.id, { actor: act.by.id });
+      const created = this.#chargeCard(order, charged, act, extras, offlineCard);
       this.#attribute('payment', created.id, act, shift?.id ?? null);
-      if (offlineApprovedBy) this.store.cashier.recordAudit(act.by.id, 'payment.offline_approved', StaffDesk.approval(offlineApprovedBy), { kind: 'payment_intent', id: created.id });
-      if (exposure) this.settings.update({ offlineIntentIds: [...exposure.stillQueuedIds, created.id] }, act.by.id);
       this.#print(this.printing.forPayment(this.#view(order), this.locationDetails(), this.#tillLetter(), { id: created.id, method: 'card' }, 0));
       return created;
     });
@@ -1021,6 +1000,75 @@ export class Cashier {
     this.printing.notify();
     const view = this.#view(order);
     return { payment: view.payments.find((p) => p.id === intent.id) as Order['payments'][number], order: view, change: 0 };
+  }
+
+  /**
+   * Offline, a card payment above the limits for card money stored offline needs a manager. Answers
+   * the exposure to mark the new intent in (null online) and who approved going over, if anyone did.
+   */
+  #offlineCardCheck(charged: number, currency: string, act: Act): OfflineCardCheck {
+    if (this.sync.isOnline()) return { exposure: null, approvedBy: null };
+    const settings = this.settings.effective();
+    const exposure = this.#offlineExposure(settings.offlineIntentIds);
+    const limits = settings.offlineLimits;
+    // The card is charged the tip too: it is as much at risk as the rest.
+    const queued = exposure.total;
+    const overSingle = charged > limits.perTransaction;
+    const overTotal = queued + charged > limits.total;
+    if (!overSingle && !overTotal) return { exposure, approvedBy: null };
+    const why = overSingle
+      ? `above the ${formatMoney(limits.perTransaction, currency)} limit for one offline card payment`
+      : `over the ${formatMoney(limits.total, currency)} limit for card payments stored offline (${formatMoney(queued, currency)} already waiting)`;
+    try {
+      return { exposure, approvedBy: this.staff.require(act, 'payment.offline_above_limit') };
+    } catch (error) {
+      if (!(error instanceof CoreError)) throw error;
+      throw new CoreError(error.code, `The terminal is offline and this card payment is ${why}. Take cash, or wait for the connection. ${error.message}`, error.issues);
+    }
+  }
+
+  /** The card's intent created and captured, and marked while offline; call inside the payment's transaction. */
+  #chargeCard(order: OrderDoc, charged: number, act: Act, extras: PaymentExtras, { exposure, approvedBy }: OfflineCardCheck) {
+    const created = this.store.cashier.createPaymentIntent(order.id, charged, order.currency, { actor: act.by.id }, extras);
+    this.store.cashier.capturePaymentIntent(created.id, { actor: act.by.id });
+    if (approvedBy) this.store.cashier.recordAudit(act.by.id, 'payment.offline_approved', StaffDesk.approval(approvedBy), { kind: 'payment_intent', id: created.id });
+    if (exposure) this.settings.update({ offlineIntentIds: [...exposure.stillQueuedIds, created.id] }, act.by.id);
+    return created;
+  }
+
+  /**
+   * Store mode: a payment another till took toward an order of this till's (storeMode.takePayment
+   * there), applied from its forward. It goes on the order under that till's id for it, outside this
+   * till's drawers (the cash is in that till's, the card was charged there), with the checks of
+   * payments.take that are the order's: what is due, the gratuity, the offline card limits here.
+   * Refusals are in words, as the other till shows them ("the order was paid meanwhile.").
+   */
+  recordPaymentTakenElsewhere(
+    { orderId, paymentId, method, amount, tip, splitPart }: { orderId: string; paymentId: string; method: 'cash' | 'card'; amount: number; tip: number; splitPart: string | null },
+    act: Act,
+  ): void {
+    const order = this.#requireOrder(orderId);
+    const before = this.#view(order);
+    const due = before.total - before.paidAmount;
+    if (amount > due) throw new CoreError('conflict', due <= 0 ? 'the order was paid meanwhile.' : `only ${formatMoney(due, order.currency)} is due on it now.`);
+    if (splitPart !== null && !before.split?.parts.some((part) => part.label === splitPart && !part.paid)) {
+      throw new CoreError('conflict', `the bill has no unpaid part "${splitPart}" now: its split changed or that part was paid meanwhile.`);
+    }
+    const gratuityPart = gratuityDueWith(before.gratuity, before.total, before.paidAmount, amount);
+    if (tip < gratuityPart) throw new CoreError('conflict', `the check carries ${before.gratuity!.name}: this payment's tip is at least ${formatMoney(gratuityPart, order.currency)}.`);
+    const charged = amount + tip;
+    const extras: PaymentExtras = { tip, splitPart, id: paymentId };
+    const offlineCard = method === 'card' ? this.#offlineCardCheck(charged, order.currency, act) : null;
+    const adopt = this.#requireOwnOrder(order, act);
+    this.store.transaction(() => {
+      adopt();
+      const recorded = offlineCard
+        ? this.#chargeCard(order, charged, act, extras, offlineCard)
+        : this.store.cashier.recordCashPayment(orderId, charged, order.currency, { actor: act.by.id }, extras);
+      // No shift: the money is in no drawer of this till.
+      this.#attribute('payment', recorded.id, act, null);
+    });
+    this.#ordersChanged([orderId]);
   }
 
   /** The payment record a refund goes against: a card payment is shown by its intent, refunded through the cloud's payment. */

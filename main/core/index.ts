@@ -476,7 +476,8 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     ...storeModeHandlers(
       () => storeLink,
       {
-        store, staff, cashier, settings, clock,
+        store, staff, cashier, settings, clock, shifts, printing,
+        online: () => sync.isOnline(),
         onAdopted: () => {
           // The changes other tills had sent to the quiet till for these orders are applied here now.
           storeLink?.drainInbox();
@@ -488,7 +489,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
       { desk: pairing, awaiting: () => awaitingPairing },
       deps.storeModeTiming?.quietBeforeAdoptionMs,
     ),
-    ...kitchenHandlers(() => storeLink, { store, staff, cashier, settings, clock, config }),
+    ...kitchenHandlers(() => storeLink, { store, staff, cashier, settings, clock, shifts, printing, online: () => sync.isOnline(), config }),
     'menu.snapshot': () => cashier.menuSnapshot(),
     'menu.search': (p) => cashier.menuSearch(p),
     'menu.createItem': (p, c) => cashier.createMenuItem(p, c.act()),

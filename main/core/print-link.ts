@@ -244,6 +244,15 @@ export class PrintLink {
     return jobs;
   }
 
+  /**
+   * Cash taken here toward another till's order, or handed back when that till refused it (store
+   * mode): this drawer opens, once per `key`. No receipt yet: it is the order's, and the order is
+   * the other till's.
+   */
+  drawerForOtherTill(key: string, orderId: string): NewPrintJob[] {
+    return this.setup.receipt === null ? [] : [drawerJob({ key, orderId })];
+  }
+
   /** After a refund: a refund receipt, and the drawer when cash goes back. */
   forRefund(order: Order, location: Location, tillLetter: string, refund: RefundPrinted): NewPrintJob[] {
     if (this.setup.receipt === null) return [];

@@ -7,19 +7,19 @@ import { describeError, useBridge } from '../lib/hooks';
 import { previewEvenSplit, previewItemSplit, type Preview } from '../lib/order-check';
 import { ErrorNote } from './Dialog';
 
-const MIN_PARTS = 2;
+export const MIN_PARTS = 2;
 const MAX_PARTS = 20;
 
 /** The plan being shaped: the whole bill, N even parts, or each line on a numbered check. */
 export type Draft = { kind: 'whole' } | { kind: 'even'; count: number } | { kind: 'items'; count: number; assignment: number[] };
 
-function draftOf(plan: SplitPlan | null, lines: number): Draft {
+export function draftOf(plan: SplitPlan | null, lines: number): Draft {
   if (plan === null) return { kind: 'whole' };
   if (plan.kind === 'even') return { kind: 'even', count: plan.parts };
   return { kind: 'items', count: Math.max(MIN_PARTS, ...plan.assignment), assignment: Array.from({ length: lines }, (_, i) => plan.assignment[i] ?? 1) };
 }
 
-function planOf(draft: Draft): SplitPlan | null {
+export function planOf(draft: Draft): SplitPlan | null {
   if (draft.kind === 'whole') return null;
   return draft.kind === 'even' ? { kind: 'even', parts: draft.count } : { kind: 'items', assignment: draft.assignment };
 }
@@ -31,13 +31,13 @@ function samePlan(a: SplitPlan | null, b: SplitPlan | null): boolean {
   return false;
 }
 
-const KINDS: { kind: Draft['kind']; label: string }[] = [
+export const SPLIT_KINDS: { kind: Draft['kind']; label: string }[] = [
   { kind: 'whole', label: 'Whole bill' },
   { kind: 'even', label: 'Split evenly' },
   { kind: 'items', label: 'By items' },
 ];
 
-function Stepper({ label, value, onChange }: { label: string; value: number; onChange: (value: number) => void }) {
+export function Stepper({ label, value, onChange }: { label: string; value: number; onChange: (value: number) => void }) {
   return (
     <div className="stepper" role="group" aria-label={label}>
       <button type="button" className="qty-btn" aria-label={`Fewer ${label.toLowerCase()}`} disabled={value <= MIN_PARTS} onClick={() => onChange(value - 1)}>
@@ -54,7 +54,7 @@ function Stepper({ label, value, onChange }: { label: string; value: number; onC
 }
 
 /** One line's check (0: shared by every check, a split by seat's lines for the table): a tap moves it to the next, arrows step, a digit picks it. */
-function AssignButton({ name, check, count, onChange }: { name: string; check: number; count: number; onChange: (check: number) => void }) {
+export function AssignButton({ name, check, count, onChange }: { name: string; check: number; count: number; onChange: (check: number) => void }) {
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     const step = event.key === 'ArrowRight' || event.key === 'ArrowUp' ? 1 : event.key === 'ArrowLeft' || event.key === 'ArrowDown' ? -1 : 0;
     const digit = /^[1-9]$/.test(event.key) ? Number(event.key) : null;
@@ -196,7 +196,7 @@ export function SplitPanel({
     <fieldset className="split">
       <legend>Bill</legend>
       <div className="segmented segmented-3">
-        {KINDS.map(({ kind, label }) => (
+        {SPLIT_KINDS.map(({ kind, label }) => (
           <label key={kind} className={draft.kind === kind ? 'segment selected' : 'segment'}>
             <input type="radio" name="split-kind" checked={draft.kind === kind} disabled={locked} onChange={() => pick(kind)} />
             {label}

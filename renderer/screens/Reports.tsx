@@ -404,6 +404,7 @@ function ReportBody({ report }: { report: ZReport }) {
             ['+ Cash sales', m(report.cash.sales)],
             ['+ Cash tips', m(report.cash.tips)],
             ['− Cash refunds', m(report.cash.refunds)],
+            ...(report.cash.forOtherTills > 0 ? [["Of the sales and tips: taken for other tills' orders (their sales)", m(report.cash.forOtherTills)]] : []),
             ['− Paid-outs', m(report.cash.paidOuts)],
             ['− Drops', m(report.cash.drops)],
             ['Expected', report.cash.expected === null ? '—' : m(report.cash.expected)],

@@ -287,6 +287,7 @@ function OpenShift({
             ['Cash sales', 'shift-cash-sales', m(shift.cashSales)],
             ['Cash tips', 'shift-cash-tips', m(shift.cashTips)],
             ['Cash refunds', 'shift-cash-refunds', m(shift.cashRefunds)],
+            ...(shift.cashForOtherTills ? [["Of it, for other tills' orders", 'shift-cash-other-tills', m(shift.cashForOtherTills)] satisfies [string, string, string]] : []),
             ['Paid-outs', 'shift-paid-outs', m(shift.paidOuts)],
             ['Drops', 'shift-drops', m(shift.drops)],
           ]}

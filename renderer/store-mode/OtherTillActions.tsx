@@ -1,20 +1,23 @@
 // What a cashier can do here to an order another till owns (docs/store-mode.md, "Built (layer 3)"):
-// change its quantities, discount it, cancel it with a reason, mark it fulfilled. Each is checked here with this
+// change its quantities, discount it, take payment on it and split its bill (PayOtherOrder.tsx), cancel it
+// with a reason, mark it fulfilled. Each is checked here with this
 // till's permissions and PIN approvals, kept in this till's log, and sent to the owner, which applies
 // it once; until then the row says so ("Sent to Bar, waiting for it."), and a refusal in words.
 // Adding items from the menu: AddItemsDialog.tsx ("Add items" on the row, or from the details).
 import { useState } from 'react';
 import type { Discount, MenuSnapshot } from '../../bridge/contract';
-import type { ForwardChange, StoreModeForward, StoreModeOrder } from '../../bridge/store-mode/contract';
+import type { ForwardedChange, StoreModeForward, StoreModeOrder } from '../../bridge/store-mode/contract';
 import { ApprovedActionDialog } from '../components/ApprovedActionDialog';
 import { useApprovalPin } from '../components/ApprovalPin';
 import { Dialog, ErrorNote } from '../components/Dialog';
 import { DiscountDialog } from '../components/DiscountDialog';
 import { useReasonField } from '../components/ReasonField';
 import { describeDiscount } from '../lib/discounts';
+import { money } from '../lib/format';
 import { describeError, useBridge, useMenu } from '../lib/hooks';
 import { useApproval } from '../lib/session';
 import { AddItemsDialog, linesSignature, type DetailsQuantities } from './AddItemsDialog';
+import { dueHere, HandBackButton, PayOtherOrderDialog } from './PayOtherOrder';
 import { tillName } from './till-words';
 
 /** The order's own till, as the row names it. */
@@ -24,7 +27,16 @@ const ownerOf = (order: StoreModeOrder) => tillName(order.ownerTillName, order.o
  * "Items: 2 × Fries, 1 × Latte", "Cancel: guest left", "Mark fulfilled" (items named from the order's
  * lines when it is listed, else from this till's menu: an item added here is not on the order yet).
  */
-function changeWords(change: ForwardChange, order: StoreModeOrder | null, menu: MenuSnapshot | null): string {
+function changeWords(change: ForwardedChange, order: StoreModeOrder | null, menu: MenuSnapshot | null): string {
+  if (change.kind === 'payment') {
+    const currency = order?.total.currency ?? menu?.currency ?? 'usd';
+    const tip = change.tip > 0 ? ` + ${money(change.tip, currency)} tip` : '';
+    return `${change.method === 'cash' ? 'Cash' : 'Card'} payment${change.splitPart ? ` (${change.splitPart})` : ''}: ${money(change.amount, currency)}${tip}`;
+  }
+  if (change.kind === 'split') {
+    if (change.split === null) return 'Whole bill (no split)';
+    return change.split.kind === 'even' ? `Split evenly ${change.split.parts} ways` : `Split by items onto ${Math.max(...change.split.assignment)} checks`;
+  }
   if (change.kind === 'cancel') return `Cancel: ${change.reason}`;
   if (change.kind === 'fulfil') return 'Mark fulfilled';
   if (change.kind === 'discount') return change.discount ? `Discount: ${describeDiscount(change.discount, order?.total.currency ?? menu?.currency ?? 'usd')}` : 'Remove the discount';
@@ -32,12 +44,12 @@ function changeWords(change: ForwardChange, order: StoreModeOrder | null, menu: 
   return `Items: ${change.lines.map((line) => `${line.quantity} × ${names.get(line.menuItemId) ?? 'an item'}`).join(', ')}`;
 }
 
-function ForwardList({ forwards, order, label }: { forwards: readonly StoreModeForward[]; order: StoreModeOrder | null; label: string }) {
-  return forwards.length === 0 ? null : <ForwardItems forwards={forwards} order={order} label={label} />;
+function ForwardList({ forwards, order, label, onChanged }: { forwards: readonly StoreModeForward[]; order: StoreModeOrder | null; label: string; onChanged: () => void }) {
+  return forwards.length === 0 ? null : <ForwardItems forwards={forwards} order={order} label={label} onChanged={onChanged} />;
 }
 
 /** Asks for the menu (to name added items) only where there are changes to list. */
-function ForwardItems({ forwards, order, label }: { forwards: readonly StoreModeForward[]; order: StoreModeOrder | null; label: string }) {
+function ForwardItems({ forwards, order, label, onChanged }: { forwards: readonly StoreModeForward[]; order: StoreModeOrder | null; label: string; onChanged: () => void }) {
   const { menu } = useMenu();
   return (
     <ul className="other-till-forwards" aria-label={label}>
@@ -45,6 +57,7 @@ function ForwardItems({ forwards, order, label }: { forwards: readonly StoreMode
         <li key={forward.id} className={forward.state === 'refused' ? 'error-note' : 'muted'} data-forward-state={forward.state}>
           <span className={`badge ${forward.state === 'refused' ? 'badge-open' : 'sync-pending'}`}>{forward.state === 'refused' ? 'Refused' : 'Pending'}</span>{' '}
           {changeWords(forward.change, order, menu)} — {forward.sentence}
+          <HandBackButton forward={forward} onDone={onChanged} />
         </li>
       ))}
     </ul>
@@ -52,27 +65,28 @@ function ForwardItems({ forwards, order, label }: { forwards: readonly StoreMode
 }
 
 /** This till's changes to the order its owner has not applied yet, or refused: on the order's row. */
-export function ForwardNotes({ order }: { order: StoreModeOrder }) {
-  return <ForwardList forwards={order.forwards} order={order} label="Changes sent from this till" />;
+export function ForwardNotes({ order, onChanged }: { order: StoreModeOrder; onChanged: () => void }) {
+  return <ForwardList forwards={order.forwards} order={order} label="Changes sent from this till" onChanged={onChanged} />;
 }
 
 /** This till's changes waiting or refused whose order is no longer listed (closed meanwhile): under the list. */
-export function ForwardsElsewhere({ forwards }: { forwards: readonly StoreModeForward[] }) {
+export function ForwardsElsewhere({ forwards, onChanged }: { forwards: readonly StoreModeForward[]; onChanged: () => void }) {
   if (forwards.length === 0) return null;
   return (
     <div data-testid="forwards-elsewhere">
       <h3>Changes sent for orders no longer open</h3>
-      <ForwardList forwards={forwards} order={null} label="Changes sent for orders no longer open" />
+      <ForwardList forwards={forwards} order={null} label="Changes sent for orders no longer open" onChanged={onChanged} />
     </div>
   );
 }
 
 /** The add-items dialog carries the details dialog's quantities (and the lines they were made on) when it is opened from there. */
-type Open = 'details' | { add: DetailsQuantities | undefined } | 'cancel' | 'discount' | null;
+type Open = 'details' | { add: DetailsQuantities | undefined } | 'cancel' | 'discount' | 'pay' | null;
 
 /** The row's actions, and their dialogs; `onSent` once a change is kept here (the list asks again). */
 export function OtherTillActions({ order, onSent }: { order: StoreModeOrder; onSent: () => void }) {
   const client = useBridge();
+  const { menu } = useMenu();
   const [open, setOpen] = useState<Open>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -103,6 +117,9 @@ export function OtherTillActions({ order, onSent }: { order: StoreModeOrder; onS
       <button type="button" className="secondary" onClick={() => setOpen('discount')}>
         Discount
       </button>
+      <button type="button" className="secondary" disabled={dueHere(order) === 0} onClick={() => setOpen('pay')}>
+        Take payment
+      </button>
       <button type="button" className="secondary" disabled={busy} onClick={() => void markFulfilled()}>
         Mark fulfilled
       </button>
@@ -113,6 +130,7 @@ export function OtherTillActions({ order, onSent }: { order: StoreModeOrder; onS
       {open === 'details' ? <OtherOrderDetails order={order} onClose={() => setOpen(null)} onSent={sent} onAddItems={(quantities) => setOpen({ add: quantities })} /> : null}
       {open !== null && typeof open === 'object' ? <AddItemsDialog order={order} quantities={open.add} onClose={() => setOpen(null)} onSent={sent} /> : null}
       {open === 'cancel' ? <CancelOtherOrder order={order} onClose={() => setOpen(null)} onSent={sent} /> : null}
+      {open === 'pay' && menu ? <PayOtherOrderDialog order={order} checkout={menu.checkout} onClose={() => setOpen(null)} onSent={onSent} /> : null}
       {open === 'discount' ? <DiscountOtherOrder order={order} onClose={() => setOpen(null)} onSent={sent} onRefused={setError} /> : null}
     </div>
   );

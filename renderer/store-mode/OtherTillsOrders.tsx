@@ -49,9 +49,10 @@ function OtherTillsList({ search }: { search: string }) {
               <th scope="col">Actions</th>
             </tr>
           </thead>
-          <tbody>
-            {orders.map((order) => (
-              <tr key={order.id} data-other-order-id={order.id}>
+          {/* One body per order: its row, then this till's changes to it in sentences as wide as the table. */}
+          {orders.map((order) => (
+            <tbody key={order.id} data-other-order-id={order.id}>
+              <tr>
                 <td className="order-label">{order.label}</td>
                 <td>{serviceText(order)}</td>
                 <td>{money(order.total.amount, order.total.currency)}</td>
@@ -61,19 +62,25 @@ function OtherTillsList({ search }: { search: string }) {
                 <td>
                   <span className="other-till-name">{tillName(order.ownerTillName, order.ownerTillId)}</span>
                   {order.reachedCloud ? null : <span className="badge sync-pending">Not in the cloud yet</span>}
-                  <ForwardNotes order={order} />
                 </td>
                 <td>
                   <OtherTillActions order={order} onSent={reload} />
                 </td>
               </tr>
-            ))}
-          </tbody>
+              {order.forwards.length > 0 ? (
+                <tr className="other-till-notes">
+                  <td colSpan={6}>
+                    <ForwardNotes order={order} onChanged={reload} />
+                  </td>
+                </tr>
+              ) : null}
+            </tbody>
+          ))}
         </table>
       ) : data ? (
         <p className="muted empty">{data.orders.length === 0 ? 'No open orders at the other tills.' : 'No order of the other tills matches the search.'}</p>
       ) : null}
-      <ForwardsElsewhere forwards={data?.forwardsElsewhere ?? []} />
+      <ForwardsElsewhere forwards={data?.forwardsElsewhere ?? []} onChanged={reload} />
     </section>
   );
 }

@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DISCOUNT_REASON_MAX } from '../../api/records';
 import { DISCOUNTS_MAX, ORDER_LINES_MAX as API_ORDER_LINES_MAX } from '../../api/requests';
 import { ORDER_LINES_MAX } from '../../bridge/contract';
+import { MAX_AMOUNT, MAX_TILL_CASH } from '../../bridge/money';
+import { PAYMENT_CAPS } from '../../bridge/store-mode/contract';
 import { ITEMS, reopenStore, STAFF, startTestCore, type TestCore } from './fixtures';
 
 let t: TestCore | undefined;
@@ -24,6 +26,10 @@ async function refused(command: string, payload: unknown): Promise<{ code: strin
 describe('what the bridge accepts, capped at what /v1 takes', () => {
   it('agrees with the wire contract', () => {
     expect(ORDER_LINES_MAX).toBe(API_ORDER_LINES_MAX);
+  });
+
+  it('takes a payment on another till’s order under the same caps as payments.take', () => {
+    expect(PAYMENT_CAPS).toEqual({ amount: MAX_AMOUNT, tillCash: MAX_TILL_CASH });
   });
 
   it('refuses a 101-line order, a change to 101 lines and a refund of 101 items, with nothing written', async () => {

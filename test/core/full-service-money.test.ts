@@ -122,6 +122,7 @@ describe('the Z report', () => {
       sales: paid.total + 300,
       tips: 0,
       refunds: 0,
+      forOtherTills: 0,
       paidOuts: 0,
       drops: 0,
       expected: 10_000 + paid.total + 300,

@@ -502,6 +502,8 @@ const SAMPLE: Record<CommandName, unknown> = {
   'kitchen.bump': { orderId: 'ord_x' },
   'kitchen.recall': { orderId: 'ord_x' },
   'storeMode.changeOrder': { orderId: 'ord_elsewhere', change: { kind: 'fulfil' } },
+  'storeMode.takePayment': { orderId: 'ord_elsewhere', method: 'cash', amount: 500 },
+  'storeMode.giveBack': { forwardId: 'fwd_elsewhere' },
   'storeMode.adoptTill': { tillId: 'a'.repeat(64), managerPin: STAFF.manager.pin },
   'storeMode.pairingCode': { managerPin: STAFF.manager.pin },
   'storeMode.cancelPairing': {},

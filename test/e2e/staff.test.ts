@@ -521,8 +521,8 @@ describe('staff, shifts and the Z report in the browser', () => {
     expect(block('by staff')).toEqual(['staff,orders,sales,payments,tips,refunds,voids', `${CASHIER.name},2,28.50,28.50,0.00,0.00,0`]);
     expect(block('by tender')).toEqual(['tender,payments,amount,tips,refunds,net', 'card,1,7.50,0.00,0.00,7.50', 'cash,1,21.00,0.00,0.00,21.00']);
     expect(block('cash of the closed shifts')).toEqual([
-      'closed shifts,open shifts,float,sales,tips,refunds,paid outs,drops,expected,counted,over short',
-      '1,0,87.50,21.00,0.00,0.00,12.00,0.00,96.50,95.50,-1.00',
+      'closed shifts,open shifts,float,sales,tips,refunds,paid outs,drops,expected,counted,over short,of sales and tips for other tills',
+      '1,0,87.50,21.00,0.00,0.00,12.00,0.00,96.50,95.50,-1.00,0.00',
     ]);
     expect(consoleErrors, 'console errors and CSP violations').toEqual([]);
     });

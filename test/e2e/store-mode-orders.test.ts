@@ -3,7 +3,9 @@
 // browser till lists Bar's open orders under "At other tills"; screenshots at both till sizes,
 // checked by the layout audit. Then "Add items" on a row: the menu picker with a plain item and one
 // whose size is asked by the register's chooser, at both sizes, tidy and axe-clean (cancelled: nothing
-// is sent, Bar's menu here is not the demo's); the order's discount dialog likewise.
+// is sent, Bar's menu here is not the demo's); the order's discount dialog likewise, and taking payment
+// here toward Bar's order (cash shows the change; a card is sent and recorded on Bar), and its bill split
+// from here, then offered part by part.
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +23,7 @@ let terminal: Terminal;
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const [barPort, frontPort] = [await freePort(), await freePort()];
-  bar = await startTestCore({ checkout: { tillLetter: 'B' }, storeMode: { mode: 'on', listen: `127.0.0.1:${barPort}`, tillName: 'Bar', secret: SECRET } });
+  bar = await startTestCore({ checkout: { tillLetter: 'B' }, storeMode: { mode: 'on', listen: `127.0.0.1:${barPort}`, peers: `127.0.0.1:${frontPort}`, tillName: 'Bar', secret: SECRET } });
   browser = await launchChromium();
   terminal = await startTerminal({
     // startTerminal parses the config it is given: the store-mode part as a config file would say it.
@@ -44,7 +46,7 @@ describe('store mode on the Orders screen', () => {
     await bar.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 1 }], service: { type: 'takeout', table: null, guests: null }, customer: { name: 'Ada', phone: '' } });
     const { page } = await openRegister(browser, terminal);
     await goToScreen(page, 'Orders');
-    const rows = page.locator('tr[data-other-order-id]');
+    const rows = page.locator('tbody[data-other-order-id]');
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3);
     // The demo's own history is long: open orders only, and the section scrolled into view for the shots.
     await page.getByRole('combobox', { name: 'Status' }).selectOption('open');
@@ -81,6 +83,40 @@ describe('store mode on the Orders screen', () => {
     await expectAccessible(page, 'the discount dialog on another till’s order');
     await discount.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+
+    // Payment here toward Bar's order: cash handed over shows the change; then a card, sent and recorded on Bar.
+    const firstId = (await rows.first().getAttribute('data-other-order-id'))!;
+    await rows.first().getByRole('button', { name: 'Take payment' }).click();
+    const payment = page.getByRole('dialog', { name: /^Take payment for .* at Bar · .* due$/ });
+    await payment.getByText('Cash', { exact: true }).click();
+    await payment.getByLabel('Cash handed over').fill('20.00');
+    await tillShots(() => page, 'store-mode')('take-payment');
+    await expectAccessible(page, 'taking payment on another till’s order');
+    await payment.getByText('Card', { exact: true }).click();
+    await payment.getByTestId('confirm-other-payment').click();
+    const sent = page.getByRole('dialog', { name: /^Payment taken for / });
+    await expect.poll(() => sent.getByTestId('other-payment-done').textContent()).toMatch(/by card\. Sent to Bar, which records it on /);
+    await tillShots(() => page, 'store-mode')('payment-sent');
+    await sent.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(async () => (await bar.call('orders.get', { id: firstId })).paidAmount > 0, { timeout: 10_000 }).toBe(true);
+
+    // The takeout's bill split evenly from here, made on Bar; the payment dialog then offers its parts.
+    const takeout = rows.nth(2);
+    const takeoutId = (await takeout.getAttribute('data-other-order-id'))!;
+    await takeout.getByRole('button', { name: 'Take payment' }).click();
+    await page.getByRole('dialog', { name: /^Take payment for / }).getByRole('button', { name: 'Split the bill…' }).click();
+    const split = page.getByRole('dialog', { name: /^Split .* at Bar$/ });
+    await split.getByText('Split evenly', { exact: true }).click();
+    await split.getByRole('button', { name: 'More ways' }).click();
+    await tillShots(() => page, 'store-mode')('split');
+    await expectAccessible(page, 'splitting another till’s order');
+    await split.getByRole('button', { name: 'Send the split to Bar' }).click();
+    await expect.poll(async () => (await bar.call('orders.get', { id: takeoutId })).split?.plan ?? null, { timeout: 10_000 }).toEqual({ kind: 'even', parts: 3 });
+    const parts = page.getByRole('dialog', { name: /^Take payment for / }).getByTestId('split-part');
+    await expect.poll(() => parts.count(), { timeout: 10_000 }).toBe(3);
+    await tillShots(() => page, 'store-mode')('take-payment-split');
+    await expectAccessible(page, 'paying a part of another till’s order');
+    await page.getByRole('dialog', { name: /^Take payment for / }).getByRole('button', { name: 'Not now' }).click();
     await page.context().close();
   });
 });

@@ -8,12 +8,15 @@
 // items": a plain one, and one whose size must be chosen in the register's modifier dialog) go as one
 // change holding the order's lines and the new ones, made on Bar; a refusal is said in the dialog and
 // nothing is sent; a dialog cancelled sends nothing. The order's discount, from the register's dialog,
-// made on Bar.
+// made on Bar. Cash taken here toward Bar's order, the change said, recorded on Bar; a payment Bar
+// refused handed back from the row.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OtherTillsOrders } from '../../renderer/store-mode/OtherTillsOrders';
 import { FLAT_WHITE, ITEMS, seedCoffee, SIZES, STAFF, startTestCore, type TestCore } from '../core/fixtures';
 import { coreForEachTest, renderWith } from '../renderer/with-core';
+import { join } from 'node:path';
+import { FileSecretStore } from '../../sync/secret-store';
 import { freePorts } from './fixtures/ports';
 import { STORE_SECRET } from './fixtures/store-tills';
 
@@ -28,7 +31,7 @@ const storeMode = (name: string, letter: string, port: number, peer: number) => 
   storeMode: { mode: 'on' as const, listen: `127.0.0.1:${port}`, peers: `127.0.0.1:${peer}`, tillName: name, secret: STORE_SECRET },
 });
 
-const row = (id: string) => document.querySelector<HTMLElement>(`tr[data-other-order-id="${id}"]`);
+const row = (id: string) => document.querySelector<HTMLElement>(`tbody[data-other-order-id="${id}"]`);
 
 describe("store mode: another till's order changed from this till's screen", () => {
   it('sends a quantity change, shows a refusal in the owner’s words, and a cancel approved by a manager’s PIN waits while the owner is away', async () => {
@@ -201,5 +204,52 @@ describe("store mode: another till's order changed from this till's screen", () 
     await expect.poll(async () => (await bar.call('orders.get', { id: order.id })).check.orderDiscount, { timeout: 10_000 }).toMatchObject({ kind: 'percent', value: 1_000, reason: 'Regulars' });
     // Applied: nothing pending on the row any more.
     await waitFor(() => expect(row(order.id)!.querySelector('[data-forward-state]')).toBeNull(), { timeout: 10_000 });
+  });
+
+  it('takes cash toward the order here, says the change, and Bar records it; a payment Bar refused is handed back from the row, once', async () => {
+    const [barPort, frontPort] = (await freePorts(2)) as [number, number];
+    let bar = await startTestCore(storeMode('Bar', 'B', barPort, frontPort));
+    others.push(bar);
+    const barDir = bar.dataDir;
+    const barConfig = (mode: 'on' | 'off') => ({ ...storeMode('Bar', 'B', barPort, frontPort), dataDir: barDir, storeMode: { ...storeMode('Bar', 'B', barPort, frontPort).storeMode, mode } });
+    const client = await front.start(storeMode('Front', 'F', frontPort, barPort));
+    const order = await bar.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 2 }], service: { type: 'dine_in', table: '4', guests: 2 } });
+    const second = await bar.call('orders.place', { lines: [{ menuItemId: ITEMS.latte, quantity: 1 }], service: { type: 'dine_in', table: '5', guests: 2 } });
+    renderWith(client, <OtherTillsOrders search="" />);
+    await waitFor(() => expect(row(order.id) && row(second.id)).toBeTruthy(), { timeout: 10_000 });
+
+    // Cash, with more handed over than is due: the change is said, the payment lands on Bar.
+    fireEvent.click(within(row(order.id)!).getByRole('button', { name: 'Take payment' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByLabelText('Cash'));
+    fireEvent.change(within(dialog).getByLabelText('Cash handed over'), { target: { value: '50.00' } });
+    fireEvent.click(within(dialog).getByTestId('confirm-other-payment'));
+    const done = await screen.findByTestId('other-payment-done');
+    expect(done.textContent).toMatch(new RegExp(`in cash is in this drawer\\. Sent to Bar, which records it on ${order.label}\\. Give \\$[\\d.]+ change\\.$`));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Done' }));
+    await expect.poll(async () => (await bar.call('orders.get', { id: order.id })).paidAmount, { timeout: 10_000 }).toBe(order.total);
+    await waitFor(() => expect(within(row(order.id)!).getByText('Paid')).toBeTruthy(), { timeout: 10_000 });
+
+    // Bar away; cash taken here on the second order; Bar, alone, is paid in full itself; back, it refuses.
+    others.splice(others.indexOf(bar), 1);
+    await bar.core.shutdown();
+    fireEvent.click(within(row(second.id)!).getByRole('button', { name: 'Take payment' }));
+    const cash = await screen.findByRole('dialog');
+    fireEvent.click(within(cash).getByLabelText('Cash'));
+    fireEvent.click(within(cash).getByTestId('confirm-other-payment'));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: `Payment taken for ${second.label}` })).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(row(second.id)!.textContent).toMatch(/Cash payment: \$[\d.]+ — Sent to Bar, waiting for it\./), { timeout: 10_000 });
+    const secrets = { secretStore: new FileSecretStore(join(barDir, 'secrets.json')) };
+    const alone = await startTestCore(barConfig('off'), secrets, undefined, { openShift: false });
+    await alone.call('payments.take', { orderId: second.id, method: 'card', amount: second.total });
+    await alone.core.shutdown();
+    bar = await startTestCore(barConfig('on'), secrets, undefined, { openShift: false });
+    others.push(bar);
+    const handBack = await screen.findByRole('button', { name: /^Handed back \$/ }, { timeout: 15_000 });
+    expect(handBack.closest('li')!.textContent).toMatch(/Bar refused: the order was paid meanwhile\. Hand back \$[\d.]+ in cash\./);
+    fireEvent.click(handBack);
+    await waitFor(() => expect(screen.queryByRole('button', { name: /^Handed back \$/ })).toBeNull(), { timeout: 10_000 });
+    const shift = (await client.call('shift.current', {}))!;
+    expect(shift.movements.filter((m) => m.kind === 'paid_out').map((m) => m.amount)).toEqual([second.total]);
   });
 });

@@ -152,7 +152,8 @@ export function zReportCsv(report: ZReport, location: { timeZone: string }): { f
     ),
     block(
       'cash of the closed shifts',
-      ['closed shifts', 'open shifts', 'float', 'sales', 'tips', 'refunds', 'paid outs', 'drops', 'expected', 'counted', 'over short'],
+      // 'for other tills' last: the columns before keep their places for the sheets that read them.
+      ['closed shifts', 'open shifts', 'float', 'sales', 'tips', 'refunds', 'paid outs', 'drops', 'expected', 'counted', 'over short', 'of sales and tips for other tills'],
       [
         [
           n(report.cash.closedShifts),
@@ -166,6 +167,7 @@ export function zReportCsv(report: ZReport, location: { timeZone: string }): { f
           mOrEmpty(report.cash.expected),
           mOrEmpty(report.cash.counted),
           mOrEmpty(report.cash.overShort),
+          m(report.cash.forOtherTills),
         ],
       ],
     ),

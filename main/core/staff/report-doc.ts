@@ -165,6 +165,7 @@ export function zReportDoc(report: ZReport, location: { name: string; address: s
         row('Cash sales', maybe(sh.cashSales, money)),
         row('Cash tips', maybe(sh.cashTips, money)),
         row('Cash refunds', maybe(sh.cashRefunds, minus)),
+        ...(sh.cashForOtherTills ? [row('  of which other tills', money(sh.cashForOtherTills))] : []),
         row('Paid outs', minus(sh.paidOuts)),
         row('Drops', minus(sh.drops)),
         row('Expected', maybe(sh.expected, money)),
@@ -182,6 +183,8 @@ export function zReportDoc(report: ZReport, location: { name: string; address: s
       row('Cash sales', money(cash.sales)),
       row('Cash tips', money(cash.tips)),
       row('Cash refunds', minus(cash.refunds)),
+      // Taken here toward other tills' orders (store mode): the sales are on their reports.
+      ...(cash.forOtherTills > 0 ? [row('  of which other tills', money(cash.forOtherTills))] : []),
       row('Paid outs', minus(cash.paidOuts)),
       row('Drops', minus(cash.drops)),
       row('Expected', cash.expected === null ? '-' : money(cash.expected)),

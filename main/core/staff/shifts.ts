@@ -21,6 +21,7 @@ interface ShiftFigures {
   cashSales: number;
   cashTips: number;
   cashRefunds: number;
+  cashForOtherTills: number;
   cardSales: number;
   cardTips: number;
   payments: number;
@@ -72,7 +73,7 @@ export class ShiftDesk {
    */
   #blindFor(by: StaffDoc, view: ShiftView): ShiftView {
     if (view.status === 'closed' || can(by.role, 'reports.view')) return view;
-    return { ...view, cashSales: null, cashTips: null, cashRefunds: null, expected: null, overShort: null };
+    return { ...view, cashSales: null, cashTips: null, cashRefunds: null, cashForOtherTills: null, expected: null, overShort: null };
   }
 
   /** The shift's view checked against the contract: a record that does not read is reported, never thrown. */
@@ -164,6 +165,23 @@ export class ShiftDesk {
     return this.#blindFor(act.by, view);
   }
 
+  /**
+   * Cash handed back to a guest for a payment another till refused (store mode): a paid-out needing no
+   * approval (its amount and its once are the refused payment's), from the drawer that took it while
+   * that shift is open, else from the open drawer of whoever hands it back; written in one transaction
+   * with `settle`, which records it against that payment (and throws when it was already).
+   */
+  handBack(act: Act, takenIn: string | null, amount: number, reason: string, settle: (movementId: string) => void): void {
+    const taker = takenIn === null ? undefined : this.store.shifts.get(takenIn);
+    const shift = taker && taker.closed_at === null ? taker : this.requireOpenShift(act.by);
+    this.store.transaction(() => {
+      const movement = this.store.shifts.addMovement({ id: newId('cm_', this.clock.now()), shift_id: shift.id, kind: 'paid_out', amount, reason, staff_id: act.by.id, at: this.clock.now() });
+      settle(movement.id);
+      this.store.cashier.recordAudit(act.by.id, 'cash.handed_back', { shiftId: shift.id, movementId: movement.id, amount, reason });
+    });
+    this.events.emit('shift.changed', {});
+  }
+
   close(act: Act, count: CashCount, note: string): ShiftView {
     const approvedBy = this.staff.require(act, 'shift.close');
     const shift = this.requireOpenShift(act.by);
@@ -179,7 +197,7 @@ export class ShiftDesk {
   }
 
   #figures(shift: ShiftDoc): ShiftFigures {
-    const figures: ShiftFigures = { cashSales: 0, cashTips: 0, cashRefunds: 0, cardSales: 0, cardTips: 0, payments: 0, paidOuts: 0, drops: 0 };
+    const figures: ShiftFigures = { cashSales: 0, cashTips: 0, cashRefunds: 0, cashForOtherTills: 0, cardSales: 0, cardTips: 0, payments: 0, paidOuts: 0, drops: 0 };
     for (const row of this.store.shifts.ofShift(shift.id)) {
       if (row.entity_kind === 'payment') {
         const intent = this.store.cashier.getPaymentIntent(row.entity_id);
@@ -198,6 +216,20 @@ export class ShiftDesk {
         const refund = this.store.cashier.getRefund(row.entity_id);
         const payment = refund ? this.store.cashier.getPayment(refund.payment_id) : undefined;
         if (refund && payment?.method === 'cash') figures.cashRefunds += refund.amount;
+      }
+    }
+    // Taken here toward other tills' orders: the money is this drawer's (or this terminal's) whoever owns the order.
+    // Refused cash stays in the drawer until it is handed back, as a paid-out; a refused card was never charged.
+    for (const taken of this.store.log.forwards.paymentsOfShift(shift.id)) {
+      if (taken.method === 'card' && taken.state === 'refused') continue;
+      figures.payments += 1;
+      if (taken.method === 'cash') {
+        figures.cashSales += taken.amount;
+        figures.cashTips += taken.tip;
+        figures.cashForOtherTills += taken.amount + taken.tip;
+      } else {
+        figures.cardSales += taken.amount;
+        figures.cardTips += taken.tip;
       }
     }
     for (const movement of this.store.shifts.movements(shift.id)) {

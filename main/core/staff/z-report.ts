@@ -229,6 +229,7 @@ export function buildZReport(records: DayRecords): ZReport {
     sales: sum((s) => s.cashSales),
     tips: sum((s) => s.cashTips),
     refunds: sum((s) => s.cashRefunds),
+    forOtherTills: sum((s) => s.cashForOtherTills),
     paidOuts: sum((s) => s.paidOuts),
     drops: sum((s) => s.drops),
     expected: closed.length === 0 ? null : sum((s) => s.expected),

@@ -5,7 +5,7 @@
 // this till's log. So a forward is applied once whether its page comes twice, this till restarts
 // between, or a drain runs again: the inbox row is answered, or the change never happened.
 import { ZodError } from 'zod';
-import { ForwardChange, type ForwardLine } from '../../../bridge/store-mode/contract';
+import { ForwardedChange, type ForwardLine } from '../../../bridge/store-mode/contract';
 import type { Clock } from '../../../common/clock';
 import type { Logger } from '../../../common/log';
 import { StoreError, type OrderLineDoc, type OrderLineInput, type StaffDoc, type Store } from '../../../store/index';
@@ -126,11 +126,15 @@ export class ForwardInbox {
       const paid = order.status === 'fulfilled' && view.total > 0 && view.paidAmount >= view.total;
       throw new CoreError('conflict', `the order was ${paid ? 'paid' : order.status} meanwhile.`);
     }
-    const change = ForwardChange.parse(body.change);
+    const change = ForwardedChange.parse(body.change);
     const act = actOf(body);
-    if (change.kind === 'cancel') cashier.cancelOrder({ id: order.id, reason: change.reason }, act);
+    if (change.kind === 'payment') {
+      const { paymentId, method, amount, tip, splitPart } = change;
+      cashier.recordPaymentTakenElsewhere({ orderId: order.id, paymentId, method, amount, tip, splitPart }, act);
+    } else if (change.kind === 'cancel') cashier.cancelOrder({ id: order.id, reason: change.reason }, act);
     else if (change.kind === 'fulfil') cashier.fulfilOrder({ id: order.id }, act);
     else if (change.kind === 'discount') cashier.updateOrder({ id: order.id, discount: change.discount }, act);
+    else if (change.kind === 'split') cashier.updateOrder({ id: order.id, split: change.split }, act);
     else cashier.updateOrder({ id: order.id, lines: mergedLines(change.lines, body.basedOn.lines, order.lines) }, act);
   }
 }

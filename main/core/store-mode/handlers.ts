@@ -10,7 +10,7 @@ import type { DayReports } from '../staff/reports';
 import type { StoreLink } from '../store-link';
 import { AdoptionDesk, adoptionRefusal, QUIET_BEFORE_ADOPTION_MS } from './adoption';
 import { priceLines } from '../checkout';
-import { ForwardDesk, type ForwardingDeps } from './forwarding';
+import { ForwardDesk, splitOf, type ForwardingDeps } from './forwarding';
 import type { PairingDesk } from './pairing';
 import { buildStoreDay, dayWindow } from './store-z';
 
@@ -28,7 +28,7 @@ function discountBase(order: ReplicaOrder, cashier: ForwardingDeps['cashier']): 
   return check.subtotal - check.lineDiscountTotal;
 }
 
-function orderView(order: ReplicaOrder, forwards: readonly StoreModeForward[], cashier: ForwardingDeps['cashier']): StoreModeOrder {
+function orderView(order: ReplicaOrder, forwards: readonly StoreModeForward[], cashier: ForwardingDeps['cashier'], store: Store): StoreModeOrder {
   return {
     id: order.id,
     number: order.number,
@@ -55,6 +55,7 @@ function orderView(order: ReplicaOrder, forwards: readonly StoreModeForward[], c
     })),
     discount: order.discount,
     discountBase: { amount: discountBase(order, cashier), currency: order.currency },
+    split: splitOf(order, store),
     forwards: forwards.filter((forward) => forward.orderId === order.id),
   };
 }
@@ -144,12 +145,14 @@ export function storeModeHandlers(
     'storeMode.orders': () => {
       if (!link()) return { orders: [], forwardsElsewhere: [] };
       const forwards = desk.forwards();
-      const orders = store.replicas.openOrders().map((order) => orderView(order, forwards, cashier));
+      const orders = store.replicas.openOrders().map((order) => orderView(order, forwards, cashier, store));
       const listed = new Set(orders.map((order) => order.id));
       return { orders, forwardsElsewhere: forwards.filter((forward) => !listed.has(forward.orderId)) };
     },
     'storeMode.forwards': () => ({ forwards: link() ? desk.forwards() : [] }),
     'storeMode.changeOrder': ({ orderId, change }, c) => desk.change({ orderId, change }, c.act()),
+    'storeMode.takePayment': ({ orderId, method, amount, tip, tendered, splitPart }, c) => desk.takePayment({ orderId, method, amount, tip, tendered, splitPart }, c.act()),
+    'storeMode.giveBack': ({ forwardId }, c) => desk.giveBack(forwardId, c.act()),
     'reports.storeZ': ({ day }, c) => {
       const timeZone = cashier.location()?.timezone ?? '';
       const businessDay = day ?? cashier.today();
