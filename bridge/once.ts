@@ -14,6 +14,10 @@ export const ONCE_COMMANDS: ReadonlySet<CommandName> = new Set<CommandName>([
   // Money into this drawer, or out of it: a repeat after a lost answer must not take or hand back twice.
   'storeMode.takePayment',
   'storeMode.giveBack',
+  // A repeat after a lost answer is told what happened (joined, taken over), not refused ("already in the
+  // store", "nothing to adopt"). Not storeMode.pairingCode: its answer is the code, which is kept on no disk.
+  'storeMode.join',
+  'storeMode.adoptTill',
   'payments.take',
   'payments.refund',
   'payments.refundItems',

@@ -168,4 +168,16 @@ describe('store mode: pairing a till by a code', () => {
     await expect.poll(() => audit(bar, 'store.paired')).toBe(1);
     expect(audit(patio, 'store.joined')).toBe(1);
   });
+  it('answers a join whose answer was lost again when the page repeats its request: joined, not "already in the store"', async () => {
+    const [barPort, patioPort] = [await freePortPair(), await freePortPair()];
+    const bar = await started(storeModeConfig('Bar', 'B', barPort, patioPort, STORE_SECRET), []);
+    const patio = await started(storeModeConfig('Patio', 'P', patioPort, barPort, ''), []);
+    const shown = await bar.call('storeMode.pairingCode', {});
+    const request = { command: 'storeMode.join', payload: { address: shown.address, code: shown.code }, requestId: 'join-request-0001' };
+    const first = await patio.core.invoke(request);
+    expect(first).toMatchObject({ ok: true, value: { pairedWith: 'Bar' } });
+    expect(await patio.core.invoke(request)).toEqual(first);
+    // A new press (a new request) is refused as before.
+    expect(refusal(await patio.raw('storeMode.join', { address: shown.address, code: shown.code }))?.message).toMatch(/already in the store/);
+  });
 });
