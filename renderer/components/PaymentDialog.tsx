@@ -1,15 +1,17 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { describePercent, gratuityPartWith, tipBase } from '../../bridge/checkout';
-import { DEFAULT_CONFIRM_CHARGE_ABOVE, type CheckoutRules, type Order, type Payment, type PaymentMethod } from '../../bridge/contract';
+import type { CheckoutRules, Order, Payment, PaymentMethod } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import { BridgeCallError } from '../lib/bridge-client';
 import { money, parseAmount, readAmount, toAmountText } from '../lib/format';
-import { describeError, useBridge, useQuery } from '../lib/hooks';
+import { describeError, useBridge } from '../lib/hooks';
 import { balanceDue } from '../lib/order-check';
-import { cashSuggestions, chargeLabel, NO_TIP, readTip, type TipChoice } from '../lib/payment';
+import { chargeLabel, NO_TIP, readTip, type TipChoice } from '../lib/payment';
 import { serviceLabel } from '../lib/service';
+import { CashHandedOver } from './CashHandedOver';
 import { Dialog, ErrorNote, StatusNote } from './Dialog';
 import { describedBy, FieldError } from './FieldError';
+import { LargeChargeConfirm, useConfirmChargeAbove } from './LargeCharge';
 import { SplitPanel, useSplitChoice } from './SplitPanel';
 import { TipPicker } from './TipPicker';
 
@@ -56,13 +58,12 @@ export function PaymentDialog({
   const [needsManager, setNeedsManager] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const ids = { amount: useId(), tendered: useId(), method: useId() };
+  const ids = { amount: useId(), method: useId() };
   const [busy, setBusy] = useState(false);
   /** What the last part payment did ("Paid 1 of 3…"), while the rest is still due. */
   const [news, setNews] = useState<string | null>(null);
   // A second look before an unusually large charge (a slipped key, a price typed in cents).
-  const { data: settings } = useQuery('settings.get', {}, ['settings.changed']);
-  const confirmAbove = settings?.confirmChargeAbove ?? DEFAULT_CONFIRM_CHARGE_ABOVE;
+  const confirmAbove = useConfirmChargeAbove();
   const [confirmingLarge, setConfirmingLarge] = useState(false);
 
   const split = useSplitChoice(order, setOrder);
@@ -81,7 +82,6 @@ export function PaymentDialog({
   const charge = amount + tip;
   const tenderedShown = tenderedText ?? toAmountText(charge, digits);
   const tendered = parseAmount(tenderedShown, digits);
-  const change = method === 'cash' && tendered !== null ? tendered - charge : null;
   const label = chargeLabel(amount, tip, currency, method, gratuityPart);
   const service = serviceLabel(order.service, order.customer.name, order.channel);
 
@@ -202,40 +202,14 @@ export function PaymentDialog({
               <TipPicker base={tipOn} beforeTax={tipOn !== amount} percents={checkout.tipPercents} currency={currency} choice={tipChoice} error={fieldErrors.tip ?? null} onChange={setTipChoice} />
             ) : null}
             {method === 'cash' ? (
-              <div className="cash">
-                <label>
-                  Cash handed over
-                  <input
-                    className="big-input"
-                    inputMode="decimal"
-                    value={tenderedShown}
-                    onChange={(event) => setTenderedText(event.target.value)}
-                    onFocus={(event) => event.target.select()}
-                    autoFocus
-                    {...describedBy(ids.tendered, fieldErrors.tendered ?? null)}
-                  />
-                </label>
-                <FieldError id={ids.tendered} message={fieldErrors.tendered ?? null} />
-                <div className="quick-cash">
-                  {cashSuggestions(charge, digits).map((suggested) => (
-                    <button
-                      key={suggested}
-                      type="button"
-                      className="secondary"
-                      onClick={() => {
-                        setTenderedText(toAmountText(suggested, digits));
-                        // A suggestion always covers the charge: the refusal it answers goes.
-                        setFieldErrors(({ tendered: _fixed, ...rest }) => rest);
-                      }}
-                    >
-                      {money(suggested, currency)}
-                    </button>
-                  ))}
-                </div>
-                <p className="change" aria-live="polite">
-                  Change: <strong>{change !== null && change >= 0 ? money(change, currency) : '—'}</strong>
-                </p>
-              </div>
+              <CashHandedOver
+                charge={charge}
+                currency={currency}
+                text={tenderedShown}
+                error={fieldErrors.tendered ?? null}
+                onText={setTenderedText}
+                onPicked={() => setFieldErrors(({ tendered: _fixed, ...rest }) => rest)}
+              />
             ) : null}
           </div>
         </div>
@@ -247,20 +221,7 @@ export function PaymentDialog({
         ) : null}
         <ErrorNote message={error} />
         {confirmingLarge ? (
-          <div className="large-charge">
-            <p className="warning-note" role="alert">
-              {`${method === 'cash' ? `Take ${money(charge, currency)} in cash` : `Charge ${money(charge, currency)}`}? That is more than ${money(confirmAbove, currency)}.`}
-            </p>
-            <div className="dialog-actions">
-              {/* The safe answer has the focus: Enter twice must not charge an amount nobody looked at. */}
-              <button type="button" className="secondary big" onClick={() => setConfirmingLarge(false)} autoFocus>
-                No, go back
-              </button>
-              <button type="button" className="primary big" disabled={busy} onClick={() => void submit(undefined, true)}>
-                {busy ? 'Recording…' : method === 'cash' ? `Yes, take ${money(charge, currency)} cash` : `Yes, charge ${money(charge, currency)}`}
-              </button>
-            </div>
-          </div>
+          <LargeChargeConfirm method={method} charge={charge} above={confirmAbove} currency={currency} busy={busy} onBack={() => setConfirmingLarge(false)} onConfirm={() => void submit(undefined, true)} />
         ) : (
           <div className="dialog-actions">
             {/* The order is already saved: leaving keeps it open (docs/config.md, "Charge and open orders"). */}

@@ -37,6 +37,44 @@ export const SPLIT_KINDS: { kind: Draft['kind']; label: string }[] = [
   { kind: 'items', label: 'By items' },
 ];
 
+/** A split by items being shaped: how many checks, and a button per line saying which check it is on. */
+export function ItemsOnChecks({ lines, draft, onChange }: { lines: readonly { name: string; quantity: number }[]; draft: Extract<Draft, { kind: 'items' }>; onChange: (draft: Draft) => void }) {
+  return (
+    <>
+      <Stepper label="Checks" value={draft.count} onChange={(count) => onChange({ kind: 'items', count, assignment: draft.assignment.map((check) => Math.min(check, count)) })} />
+      <ul className="assignments" aria-label="Which check each item goes on">
+        {lines.map((line, index) => (
+          <li key={index}>
+            <AssignButton
+              name={`${line.quantity} × ${line.name}`}
+              check={draft.assignment[index] ?? 1}
+              count={draft.count}
+              onChange={(check) => onChange({ ...draft, assignment: draft.assignment.map((c, i) => (i === index ? check : c)) })}
+            />
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** A split bill's parts, paid or not; the one picked is what is charged now. */
+export function PartsToPay({ parts, currency, selected, onSelect }: { parts: readonly { label: string; amount: number; paid: boolean }[]; currency: string; selected: string | null; onSelect: (label: string) => void }) {
+  return (
+    <fieldset className="parts">
+      <legend>Part to pay now</legend>
+      {parts.map((part) => (
+        <label key={part.label} className={part.paid ? 'part part-paid' : selected === part.label ? 'part selected' : 'part'} data-testid="split-part">
+          <input type="radio" name="split-part" checked={selected === part.label} disabled={part.paid} onChange={() => onSelect(part.label)} />
+          <span>{part.label}</span>
+          <strong>{money(part.amount, currency)}</strong>
+          <span className={part.paid ? 'badge badge-paid' : 'badge badge-open'}>{part.paid ? 'Paid' : 'Unpaid'}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 export function Stepper({ label, value, onChange }: { label: string; value: number; onChange: (value: number) => void }) {
   return (
     <div className="stepper" role="group" aria-label={label}>
@@ -54,7 +92,7 @@ export function Stepper({ label, value, onChange }: { label: string; value: numb
 }
 
 /** One line's check (0: shared by every check, a split by seat's lines for the table): a tap moves it to the next, arrows step, a digit picks it. */
-export function AssignButton({ name, check, count, onChange }: { name: string; check: number; count: number; onChange: (check: number) => void }) {
+function AssignButton({ name, check, count, onChange }: { name: string; check: number; count: number; onChange: (check: number) => void }) {
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     const step = event.key === 'ArrowRight' || event.key === 'ArrowUp' ? 1 : event.key === 'ArrowLeft' || event.key === 'ArrowDown' ? -1 : 0;
     const digit = /^[1-9]$/.test(event.key) ? Number(event.key) : null;
@@ -210,40 +248,10 @@ export function SplitPanel({
       ) : null}
       {locked ? <p className="muted">Part of the bill is paid: the split stays as it is.</p> : null}
       {draft.kind === 'even' && !locked ? <Stepper label="Ways" value={draft.count} onChange={(count) => change({ kind: 'even', count })} /> : null}
-      {draft.kind === 'items' && !locked ? (
-        <>
-          <Stepper
-            label="Checks"
-            value={draft.count}
-            onChange={(count) => change({ kind: 'items', count, assignment: draft.assignment.map((check) => Math.min(check, count)) })}
-          />
-          <ul className="assignments" aria-label="Which check each item goes on">
-            {order.lines.map((line, index) => (
-              <li key={index}>
-                <AssignButton
-                  name={`${line.quantity} × ${line.name}`}
-                  check={draft.assignment[index] ?? 1}
-                  count={draft.count}
-                  onChange={(check) => change({ ...draft, assignment: draft.assignment.map((c, i) => (i === index ? check : c)) })}
-                />
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
+      {draft.kind === 'items' && !locked ? <ItemsOnChecks lines={order.lines} draft={draft} onChange={change} /> : null}
       {preview?.error ? <p className="muted">{preview.error}</p> : null}
       {blocked === null && order.split ? (
-        <fieldset className="parts">
-          <legend>Part to pay now</legend>
-          {order.split.parts.map((part) => (
-            <label key={part.label} className={part.paid ? 'part part-paid' : selectedPart === part.label ? 'part selected' : 'part'} data-testid="split-part">
-              <input type="radio" name="split-part" checked={selectedPart === part.label} disabled={part.paid} onChange={() => onSelectPart(part.label)} />
-              <span>{part.label}</span>
-              <strong>{money(part.amount, order.currency)}</strong>
-              <span className={part.paid ? 'badge badge-paid' : 'badge badge-open'}>{part.paid ? 'Paid' : 'Unpaid'}</span>
-            </label>
-          ))}
-        </fieldset>
+        <PartsToPay parts={order.split.parts} currency={order.currency} selected={selectedPart} onSelect={onSelectPart} />
       ) : preview?.value ? (
         // Being saved: the parts as they will be, not yet to pick.
         <ul className="split-preview" data-testid="split-preview" aria-busy={blocked !== null}>

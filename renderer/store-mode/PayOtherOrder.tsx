@@ -7,13 +7,16 @@ import { useId, useState, type FormEvent } from 'react';
 import type { CheckoutRules, PaymentMethod } from '../../bridge/contract';
 import { minorDigits } from '../../bridge/money';
 import type { StoreModeForward, StoreModeOrder } from '../../bridge/store-mode/contract';
+import { CashHandedOver } from '../components/CashHandedOver';
 import { Dialog, ErrorNote, StatusNote } from '../components/Dialog';
 import { describedBy, FieldError } from '../components/FieldError';
+import { LargeChargeConfirm, useConfirmChargeAbove } from '../components/LargeCharge';
+import { PartsToPay } from '../components/SplitPanel';
 import { TipPicker } from '../components/TipPicker';
 import { BridgeCallError } from '../lib/bridge-client';
 import { money, readAmount, toAmountText } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
-import { cashSuggestions, chargeLabel, NO_TIP, readTip, type TipChoice } from '../lib/payment';
+import { chargeLabel, NO_TIP, readTip, type TipChoice } from '../lib/payment';
 import { SplitOtherOrder } from './SplitOtherOrder';
 import { tillName } from './till-words';
 
@@ -44,7 +47,9 @@ export function PayOtherOrderDialog({ order, checkout, onClose, onSent }: { orde
   const [done, setDone] = useState<string | null>(null);
   const [splitting, setSplitting] = useState(false);
   const [chosenPart, setChosenPart] = useState<string | null>(null);
-  const ids = { amount: useId(), tendered: useId() };
+  const ids = { amount: useId() };
+  const confirmAbove = useConfirmChargeAbove();
+  const [confirmingLarge, setConfirmingLarge] = useState(false);
 
   const unpaidParts = order.split?.parts.filter((p) => !p.paid) ?? [];
   const part = unpaidParts.find((p) => p.label === chosenPart) ?? unpaidParts[0] ?? null;
@@ -58,10 +63,9 @@ export function PayOtherOrderDialog({ order, checkout, onClose, onSent }: { orde
   const charge = amount + tip;
   const tenderedShown = tenderedText ?? toAmountText(charge, digits);
   const tenderedRead = readAmount(tenderedShown, currency, { min: 1 });
-  const change = method === 'cash' && tenderedRead.error === null ? tenderedRead.amount - charge : null;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async (event?: FormEvent, largeConfirmed = false) => {
+    event?.preventDefault();
     if (busy) return;
     const errors: FieldErrors = {};
     if (amountRead.error !== null) errors.amount = amountRead.error;
@@ -72,6 +76,12 @@ export function PayOtherOrderDialog({ order, checkout, onClose, onSent }: { orde
     }
     setFieldErrors(errors);
     if (Object.keys(errors).length > 0) return;
+    // A second look before an unusually large charge, as on the register.
+    if (!largeConfirmed && confirmAbove > 0 && charge > confirmAbove) {
+      setConfirmingLarge(true);
+      return;
+    }
+    setConfirmingLarge(false);
     setBusy(true);
     setError(null);
     try {
@@ -132,17 +142,7 @@ export function PayOtherOrderDialog({ order, checkout, onClose, onSent }: { orde
         <div className="payment-columns">
           <div>
             {order.split ? (
-              <fieldset className="parts">
-                <legend>Part to pay now</legend>
-                {order.split.parts.map((p) => (
-                  <label key={p.label} className={p.paid ? 'part part-paid' : part?.label === p.label ? 'part selected' : 'part'} data-testid="split-part">
-                    <input type="radio" name="other-split-part" checked={part?.label === p.label} disabled={p.paid} onChange={() => setChosenPart(p.label)} />
-                    <span>{p.label}</span>
-                    <strong>{money(p.amount, currency)}</strong>
-                    <span className={p.paid ? 'badge badge-paid' : 'badge badge-open'}>{p.paid ? 'Paid' : 'Unpaid'}</span>
-                  </label>
-                ))}
-              </fieldset>
+              <PartsToPay parts={order.split.parts} currency={currency} selected={part?.label ?? null} onSelect={setChosenPart} />
             ) : (
               <>
                 <label>
@@ -171,30 +171,14 @@ export function PayOtherOrderDialog({ order, checkout, onClose, onSent }: { orde
           <div>
             {tipsAllowed ? <TipPicker base={amount} beforeTax={false} percents={checkout.tipPercents} currency={currency} choice={tipChoice} error={fieldErrors.tip ?? null} onChange={setTipChoice} /> : null}
             {method === 'cash' ? (
-              <div className="cash">
-                <label>
-                  Cash handed over
-                  <input
-                    className="big-input"
-                    inputMode="decimal"
-                    value={tenderedShown}
-                    onChange={(event) => setTenderedText(event.target.value)}
-                    onFocus={(event) => event.target.select()}
-                    {...describedBy(ids.tendered, fieldErrors.tendered ?? null)}
-                  />
-                </label>
-                <FieldError id={ids.tendered} message={fieldErrors.tendered ?? null} />
-                <div className="quick-cash">
-                  {cashSuggestions(charge, digits).map((suggested) => (
-                    <button key={suggested} type="button" className="secondary" onClick={() => setTenderedText(toAmountText(suggested, digits))}>
-                      {money(suggested, currency)}
-                    </button>
-                  ))}
-                </div>
-                <p className="change" aria-live="polite">
-                  Change: <strong>{change !== null && change >= 0 ? money(change, currency) : '—'}</strong>
-                </p>
-              </div>
+              <CashHandedOver
+                charge={charge}
+                currency={currency}
+                text={tenderedShown}
+                error={fieldErrors.tendered ?? null}
+                onText={setTenderedText}
+                onPicked={() => setFieldErrors(({ tendered: _fixed, ...rest }) => rest)}
+              />
             ) : null}
           </div>
         </div>
@@ -205,14 +189,18 @@ export function PayOtherOrderDialog({ order, checkout, onClose, onSent }: { orde
           </label>
         ) : null}
         <ErrorNote message={error} />
-        <div className="dialog-actions">
-          <button type="button" className="secondary big" onClick={onClose}>
-            Not now
-          </button>
-          <button type="submit" className="primary big" disabled={busy || due === 0} data-testid="confirm-other-payment" data-autofocus>
-            {busy ? 'Recording…' : chargeLabel(amount, tip, currency, method)}
-          </button>
-        </div>
+        {confirmingLarge ? (
+          <LargeChargeConfirm method={method} charge={charge} above={confirmAbove} currency={currency} busy={busy} onBack={() => setConfirmingLarge(false)} onConfirm={() => void submit(undefined, true)} />
+        ) : (
+          <div className="dialog-actions">
+            <button type="button" className="secondary big" onClick={onClose}>
+              Not now
+            </button>
+            <button type="submit" className="primary big" disabled={busy || due === 0} data-testid="confirm-other-payment" data-autofocus>
+              {busy ? 'Recording…' : chargeLabel(amount, tip, currency, method)}
+            </button>
+          </div>
+        )}
       </form>
     </Dialog>
   );

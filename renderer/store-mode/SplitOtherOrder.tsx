@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import type { SplitPlan } from '../../bridge/contract';
 import type { StoreModeOrder } from '../../bridge/store-mode/contract';
-import { AssignButton, draftOf, MIN_PARTS, planOf, SPLIT_KINDS, Stepper, type Draft } from '../components/SplitPanel';
+import { draftOf, ItemsOnChecks, MIN_PARTS, planOf, SPLIT_KINDS, Stepper, type Draft } from '../components/SplitPanel';
 import { ErrorNote } from '../components/Dialog';
 import { useApprovalPin } from '../components/ApprovalPin';
 import { BridgeCallError } from '../lib/bridge-client';
@@ -63,23 +63,7 @@ export function SplitOtherOrder({ order, onSent, onBack }: { order: StoreModeOrd
         ))}
       </div>
       {draft.kind === 'even' ? <Stepper label="Ways" value={draft.count} onChange={(count) => setDraft({ kind: 'even', count })} /> : null}
-      {draft.kind === 'items' ? (
-        <>
-          <Stepper label="Checks" value={draft.count} onChange={(count) => setDraft({ kind: 'items', count, assignment: draft.assignment.map((check) => Math.min(check, count)) })} />
-          <ul className="assignments" aria-label="Which check each item goes on">
-            {order.lines.map((line, index) => (
-              <li key={index}>
-                <AssignButton
-                  name={`${line.quantity} × ${line.name}`}
-                  check={draft.assignment[index] ?? 1}
-                  count={draft.count}
-                  onChange={(check) => setDraft({ ...draft, assignment: draft.assignment.map((c, i) => (i === index ? check : c)) })}
-                />
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
+      {draft.kind === 'items' ? <ItemsOnChecks lines={order.lines} draft={draft} onChange={setDraft} /> : null}
       {notReady ? <p className="muted">{notReady}</p> : null}
       {approval.field}
       <ErrorNote message={error} />

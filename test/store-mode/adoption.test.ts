@@ -113,12 +113,19 @@ describe(`adopting a dead till's orders (sandbox profile ${SANDBOX_PROFILE.profi
     expect([patioChange.state, frontChange.state]).toEqual(['pending', 'pending']);
     await until('Front has Patio’s change to Bar’s tab in its replica', async () => count(frontConfig.dataDir, "SELECT COUNT(*) FROM store_replica_log WHERE op_id = ?", patioChange.id), (n) => n === 1);
 
-    // Not adoptable while it may only be restarting; then a manager's adoption takes all five.
-    const refusedEarly = await answer(front, 'storeMode.adoptTill', { tillId: barTillId });
-    const quiet = await until('Bar quiet long enough', barPeer, (peer) => peer?.adoptionRefusal === null, 20_000);
-    if (!refusedEarly.ok) expect(refusedEarly.error?.message).toMatch(/Bar (is answering|was heard from)/);
-    expect(quiet!.adoptableOrders).toBe(5);
-    const adopted = await call<{ orders: number; operations: number; sentence: string }>(front, 'storeMode.adoptTill', { tillId: barTillId });
+    // Not adoptable while it may only be restarting; then a manager's adoption takes all five. On a loaded
+    // machine Bar may have been quiet long enough already when first asked: that first ask is the adoption.
+    type Adopted = { orders: number; operations: number; sentence: string };
+    const early = await answer(front, 'storeMode.adoptTill', { tillId: barTillId });
+    let adopted: Adopted;
+    if (early.ok) {
+      adopted = early.value as Adopted;
+    } else {
+      expect(early.error?.message).toMatch(/Bar (is answering|was heard from)/);
+      const quiet = await until('Bar quiet long enough', barPeer, (peer) => peer?.adoptionRefusal === null, 20_000);
+      expect(quiet!.adoptableOrders).toBe(5);
+      adopted = await call<Adopted>(front, 'storeMode.adoptTill', { tillId: barTillId });
+    }
     expect(adopted.orders).toBe(5);
     expect(adopted.sentence).toMatch(/^Took over 5 orders from Bar/);
     // Twice is once: nothing left to take.

@@ -6,37 +6,15 @@
 // meanwhile, and refuses a true conflict in words.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FileSecretStore } from '../../sync/secret-store';
-import { ITEMS, startTestCore, STAFF, type StaffKey, type TestCore } from '../core/fixtures';
+import { describe, expect, it } from 'vitest';
+import { ITEMS, STAFF, type StaffKey, type TestCore } from '../core/fixtures';
+import { inProcessTills, tillConfig } from './fixtures/in-process-tills';
 import { freePorts } from './fixtures/ports';
 
-const SECRET = Buffer.alloc(32, 0x5c).toString('base64');
-const running: TestCore[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((till) => till.core.shutdown()));
-});
-
-function storeMode(name: string, letter: string, port: number, peer: number, dataDir?: string, mode: 'on' | 'off' = 'on') {
-  return {
-    ...(dataDir ? { dataDir } : {}),
-    checkout: { tillLetter: letter },
-    storeMode: { mode, listen: `127.0.0.1:${port}`, peers: `127.0.0.1:${peer}`, tillName: name, secret: SECRET },
-  };
-}
-
-/** `restarted`: on the folder `config.dataDir` with its till key, the owner's drawer open already. */
-async function start(config: ReturnType<typeof storeMode>, restarted = false): Promise<TestCore> {
-  const secrets = restarted && config.dataDir ? { secretStore: new FileSecretStore(join(config.dataDir, 'secrets.json')) } : {};
-  const till = await startTestCore(config, secrets, undefined, { openShift: !restarted });
-  running.push(till);
-  return till;
-}
-
-async function stop(till: TestCore): Promise<void> {
-  running.splice(running.indexOf(till), 1);
-  await till.core.shutdown();
-}
+const tills = inProcessTills();
+const start = tills.start;
+const stop = tills.stop;
+const storeMode = (name: string, letter: string, port: number, peer: number, dataDir?: string, mode: 'on' | 'off' = 'on') => tillConfig(name, letter, port, peer, { ...(dataDir ? { dataDir } : {}), mode });
 
 /** One value read from a till's file, as another process would see it. */
 function read(till: TestCore, sql: string): unknown {

@@ -7,39 +7,23 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileSecretStore } from '../../sync/secret-store';
-import { ITEMS, startTestCore, STAFF, type StaffKey, type TestCore } from '../core/fixtures';
+import { ITEMS, STAFF, type StaffKey, type TestCore } from '../core/fixtures';
 import { FakePrinter } from '../printing/fake-printer';
+import { inProcessTills, tillConfig } from './fixtures/in-process-tills';
 import { freePorts } from './fixtures/ports';
 
-const SECRET = Buffer.alloc(32, 0x6d).toString('base64');
-const running: TestCore[] = [];
+const tills = inProcessTills();
+const { start, stop } = tills;
 let printer: FakePrinter | undefined;
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((till) => till.core.shutdown()));
   await printer?.stop();
   printer = undefined;
 });
 
+/** A till taking cash tips, its receipt printer (and cash drawer) at `receiptPrinter` if any. */
 function storeMode(name: string, letter: string, port: number, peer: number, dataDir?: string, mode: 'on' | 'off' = 'on', receiptPrinter?: string) {
-  return {
-    ...(dataDir ? { dataDir } : {}),
-    ...(receiptPrinter ? { printing: { receiptPrinter } } : {}),
-    checkout: { tillLetter: letter, cashTips: true },
-    storeMode: { mode, listen: `127.0.0.1:${port}`, peers: `127.0.0.1:${peer}`, tillName: name, secret: SECRET },
-  };
-}
-
-async function start(config: ReturnType<typeof storeMode>, restarted = false): Promise<TestCore> {
-  const secrets = restarted && config.dataDir ? { secretStore: new FileSecretStore(join(config.dataDir, 'secrets.json')) } : {};
-  const till = await startTestCore(config, secrets, undefined, { openShift: !restarted });
-  running.push(till);
-  return till;
-}
-
-async function stop(till: TestCore): Promise<void> {
-  running.splice(running.indexOf(till), 1);
-  await till.core.shutdown();
+  const more = { checkout: { cashTips: true }, ...(receiptPrinter ? { printing: { receiptPrinter } } : {}) };
+  return tillConfig(name, letter, port, peer, { ...(dataDir ? { dataDir } : {}), mode, more });
 }
 
 function rows(till: TestCore, sql: string): unknown[] {
@@ -227,7 +211,7 @@ describe("store mode: a payment taken on another till's order", () => {
     const listed = (await front.call('storeMode.forwards', {})).forwards.find((f) => f.id === cash.forward.id)!;
     expect(listed).toMatchObject({ giveBack: null, sentence: expect.stringMatching(/handed back\.$/) });
     // Nothing of Front's reached Bar's order.
-    const onBar = await running.at(-1)!.call('orders.get', { id: order.id });
+    const onBar = await tills.running().at(-1)!.call('orders.get', { id: order.id });
     expect(onBar.payments).toHaveLength(1);
   }, 90_000);
 });
