@@ -248,6 +248,16 @@ export class StoreReplicas {
     return new Map(rows.map((row) => [row.part, row.paid]));
   }
 
+  /** Another till's order's money as replicated here: its payment intents, payments and refunds, as documents. */
+  moneyOf(origin: string, orderId: string): { intents: unknown[]; payments: unknown[]; refunds: unknown[] } {
+    const rows = this.#sql.allSql<{ kind: string; doc: string }>(
+      `SELECT entity_kind AS kind, doc FROM store_replica_docs WHERE origin = ? AND order_id = ? AND entity_kind IN ('payment_intent', 'payment', 'refund') AND doc IS NOT NULL ORDER BY seq`,
+      [origin, orderId],
+    );
+    const of = (kind: string) => rows.filter((row) => row.kind === kind).map((row) => JSON.parse(row.doc) as unknown);
+    return { intents: of('payment_intent'), payments: of('payment'), refunds: of('refund') };
+  }
+
   /**
    * Which of these orders (this till's ids: an order pulled from the cloud goes by its cloud id) are
    * open orders another till of the store owns, with its name: the cloud's copy of another till's

@@ -245,9 +245,8 @@ export class PrintLink {
   }
 
   /**
-   * Cash taken here toward another till's order, or handed back when that till refused it (store
-   * mode): this drawer opens, once per `key`. No receipt yet: it is the order's, and the order is
-   * the other till's.
+   * Cash taken here toward another till's order that this till cannot read for a receipt, or handed
+   * back when that till refused it (store mode): this drawer opens, once per `key`.
    */
   drawerForOtherTill(key: string, orderId: string): NewPrintJob[] {
     return this.setup.receipt === null ? [] : [drawerJob({ key, orderId })];

@@ -65,6 +65,11 @@ describe("store mode: a payment taken on another till's order", () => {
     expect(frontNow.cashTips! - frontBefore.cashTips!).toBe(tip);
     expect(frontNow.payments - frontBefore.payments).toBe(1);
     await expect.poll(() => printer!.drawerKicks().length, { timeout: 10_000 }).toBe(1);
+    // The guest is at Front: its receipt prints there, the order as Bar has it with this payment on it.
+    await expect.poll(() => printer!.text(), { timeout: 10_000 }).toContain(order.label);
+    const paper = printer!.text();
+    expect(paper).toMatch(/Cash/i);
+    expect(paper).toContain('10.00');
 
     // Bar records it once, with Front's id for it; paid on both tills; not in Bar's drawer.
     const paymentId = (taken.forward.change as { paymentId: string }).paymentId;

@@ -19,6 +19,7 @@ import type { Act, StaffDesk } from '../staff/desk';
 import type { PrintLink } from '../print-link';
 import type { ShiftDesk } from '../staff/shifts';
 import type { StoreLink } from '../store-link';
+import { orderWithPaymentTaken } from './other-till-receipt';
 
 export interface ForwardingDeps {
   store: Store;
@@ -142,7 +143,11 @@ export class ForwardDesk {
         id: change.paymentId, method, amount, tip, currency: listed.currency, shiftId: shift?.id ?? null, staffId: act.by.id,
       });
       store.cashier.recordAudit(act.by.id, 'store.payment.taken', { forward: forward.opId, owner: replica.origin, method, amount, tip, ...(approvedBy ? { approvedBy: approvedBy.id } : {}) }, { kind: 'order', id: listed.id });
-      if (method === 'cash') this.#openDrawer(change.paymentId, listed.id);
+      // The receipt (and the drawer, for cash) here, where the guest is, in the payment's transaction.
+      const receipt = orderWithPaymentTaken(store, replica, listed.id, change, now);
+      const { checkout } = settings.effective();
+      if (receipt) this.#print(this.deps.printing.forPayment(receipt, this.deps.cashier.locationDetails(), checkout.tillLetter, { id: change.paymentId, method }, handed - charged));
+      else if (method === 'cash') this.#print(this.deps.printing.drawerForOtherTill(change.paymentId, listed.id));
       return forward;
     });
     this.deps.printing.notify();
@@ -165,7 +170,7 @@ export class ForwardDesk {
     const reason = `Handed back: ${ownerName ?? 'the till that owns it'} refused a payment toward order ${store.replicas.order(sent.orderId)?.doc.number ?? sent.orderId.slice(-4).toUpperCase()}`;
     shifts.handBack(act, payment.shiftId, payment.amount + payment.tip, reason.slice(0, 120), (movementId) => {
       if (!store.log.forwards.givenBack(forwardId, movementId)) throw new CoreError('conflict', 'This cash was handed back already.');
-      this.#openDrawer(`${payment.id}:back`, sent.orderId);
+      this.#print(this.deps.printing.drawerForOtherTill(`${payment.id}:back`, sent.orderId));
     });
     this.deps.printing.notify();
     return forwardView(store.log.forwards.sentForward(forwardId)!, ownerName);
@@ -176,10 +181,9 @@ export class ForwardDesk {
     return this.deps.store.log.forwards.sent(this.deps.clock.now() - REFUSED_SHOWN_MS).map((forward) => forwardView(forward, this.#tillName(forward.owner)));
   }
 
-  /** This till's cash drawer opens (once per key), in the transaction that moves the cash. */
-  #openDrawer(key: string, orderId: string): void {
-    const kick = this.deps.printing.drawerForOtherTill(key, orderId);
-    if (kick.length > 0) this.deps.store.printQueue.enqueue(kick);
+  /** Queued in the transaction that moves the money: a crash after it still prints, once (per job's key). */
+  #print(jobs: ReturnType<PrintLink['drawerForOtherTill']>): void {
+    if (jobs.length > 0) this.deps.store.printQueue.enqueue(jobs);
   }
 
   #tillName(origin: string): string | null {
