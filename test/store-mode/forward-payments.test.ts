@@ -155,7 +155,7 @@ describe("store mode: a payment taken on another till's order", () => {
     expect(count(front, 'SELECT 1 FROM store_payments_taken')).toBe(2);
   }, 60_000);
 
-  it('refuses in words, writing nothing: more than is due, cash with no open drawer, too little cash handed over, another server’s order without a manager', async () => {
+  it('refuses in words, writing nothing: more than is due, cash with no open drawer, too little cash handed over, another server’s order without a manager, a payment sent as a plain change', async () => {
     const { front, order } = await barAndFront('cashier');
     const before = count(front, 'SELECT 1 FROM store_forwards');
     const refusals = [
@@ -170,6 +170,9 @@ describe("store mode: a payment taken on another till's order", () => {
       const answer = await front.raw('storeMode.takePayment', payload);
       expect(answer, JSON.stringify(payload)).toMatchObject({ ok: false, error: { code, ...('path' in rest ? { issues: [{ path: rest.path }] } : {}) } });
     }
+    // A payment smuggled in as a plain change (no drawer, no checks of its own) is not one.
+    const smuggled = { kind: 'payment', paymentId: 'pay_smuggled', method: 'cash', amount: 100, tip: 0, splitPart: null };
+    expect(await front.raw('storeMode.changeOrder', { orderId: order.id, change: smuggled })).toMatchObject({ ok: false, error: { code: 'invalid_command' } });
     // Cash with the drawer closed: the drawer comes first.
     await front.call('staff.signIn', { pin: STAFF.owner.pin });
     const current = (await drawer(front))!;
