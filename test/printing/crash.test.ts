@@ -38,10 +38,12 @@ async function drain(file: string, url: string): Promise<void> {
 }
 
 describe('print queue crash safety', () => {
-  it('prints every ticket committed before 10 SIGKILLs exactly once, across two restarts', { timeout: 60_000 }, async () => {
+  it('prints every ticket committed before 10 SIGKILLs (or more) exactly once, across two restarts', { timeout: 90_000 }, async () => {
     const file = tempDbPath();
     const reported: string[] = [];
-    for (let i = 0; i < 10; i++) reported.push(...(await runAndKill(writer, [file], 5 + Math.floor(Math.random() * 40))));
+    // 10 kills at random moments, and more (30 at most) until over 10 orders were committed: on a loaded
+    // machine an fsync can take longer than a run (CI once saw 8 orders in 10 runs).
+    for (let i = 0; i < 10 || (reported.length <= 10 && i < 30); i++) reported.push(...(await runAndKill(writer, [file], 5 + Math.floor(Math.random() * 40))));
     expect(reported.length).toBeGreaterThan(10);
 
     printer = await FakePrinter.start();
