@@ -5,24 +5,16 @@
 // kill Front holds all three or none. Once it holds them: each of Bar's operations is in Front's outbox
 // once, with Bar's op id; Front lists each order once as its own, Patio lists each once, and the audit
 // holds one adoption. The kill delays are the test's subject, not a wait for something to happen.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ITEMS, seedDataDir } from '../core/fixtures';
 import type { CoreTillConfig } from './fixtures/core-till';
+import { killedTills } from './fixtures/killed-tills';
 import { freePorts } from './fixtures/ports';
-import { call, count, STORE_SECRET, type ListedOrder } from './fixtures/store-tills';
+import { call, count, type ListedOrder } from './fixtures/store-tills';
 import { until } from './fixtures/until';
-import { startCoreTill, type TillProcess } from './till-process';
+import type { TillProcess } from './till-process';
 
-const started: TillProcess[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((till) => till.kill()));
-});
-
-async function start(config: CoreTillConfig): Promise<TillProcess> {
-  const till = await startCoreTill(config, STORE_SECRET);
-  started.push(till);
-  return till;
-}
+const { start, kill } = killedTills();
 
 interface Peer {
   tillId: string | null;
@@ -55,7 +47,7 @@ describe('store mode: the adopter killed mid-adoption', () => {
       await until('Bar’s log pulled', async () => count(dataDir, 'SELECT seq FROM store_cursors WHERE origin = ?', barTillId), (seq) => seq === barLogEnd);
       expect(till.tillId).not.toBe(barTillId);
     }
-    await bar.kill();
+    await kill(bar);
 
     const barPeer = async (till: TillProcess) => (await call<{ peers: Peer[] }>(till, 'storeMode.status')).peers.find((peer) => peer.tillId === barTillId);
     const heldByFront = () => count(frontConfig.dataDir, `SELECT COUNT(*) FROM orders WHERE id IN (${barOrders.map(() => '?').join(',')})`, ...barOrders);
@@ -65,8 +57,7 @@ describe('store mode: the adopter killed mid-adoption', () => {
       await until('Bar quiet long enough to adopt', () => barPeer(front), (peer) => peer?.adoptionRefusal === null && peer.adoptableOrders === 3, 20_000);
       front.send({ type: 'call', command: 'storeMode.adoptTill', payload: { tillId: barTillId } });
       await new Promise((resolve) => setTimeout(resolve, killAfterMs));
-      await front.kill();
-      started.splice(started.indexOf(front), 1);
+      await kill(front);
       // All or none, on the file the kill left.
       const held = heldByFront();
       expect([0, 3]).toContain(held);

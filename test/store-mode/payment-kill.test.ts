@@ -5,29 +5,15 @@
 // applies them, is SIGKILLed 0, 5, 20 or 80 ms later and restarted on its file. Bar holds each payment once
 // or not yet, never twice; in the end it holds all of them, each under Front's id, and Front's drawer
 // expects exactly their cash. The kill delays are the test's subject, not a wait for something to happen.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ITEMS, seedDataDir } from '../core/fixtures';
 import type { CoreTillConfig } from './fixtures/core-till';
+import { killedTills } from './fixtures/killed-tills';
 import { freePorts } from './fixtures/ports';
-import { call, count, STORE_SECRET, type ListedOrder } from './fixtures/store-tills';
+import { call, count, type ListedOrder } from './fixtures/store-tills';
 import { until } from './fixtures/until';
-import { startCoreTill, type TillProcess } from './till-process';
 
-const started: TillProcess[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((till) => till.kill()));
-});
-
-async function start(config: CoreTillConfig): Promise<TillProcess> {
-  const till = await startCoreTill(config, STORE_SECRET);
-  started.push(till);
-  return till;
-}
-
-async function kill(till: TillProcess): Promise<void> {
-  await till.kill();
-  started.splice(started.indexOf(till), 1);
-}
+const { start, kill } = killedTills();
 
 const KILL_BAR_AFTER_MS = [0, 5, 20, 80];
 const EACH = 100;
