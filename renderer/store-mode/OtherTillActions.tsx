@@ -4,6 +4,7 @@
 // till's permissions and PIN approvals, kept in this till's log, and sent to the owner, which applies
 // it once; until then the row says so ("Sent to Bar, waiting for it."), and a refusal in words.
 // Adding items from the menu: AddItemsDialog.tsx ("Add items" on the row, or from the details).
+// On the row: Take payment and Add items; Details, Discount, Mark fulfilled and Cancel order under "More…".
 import { useState } from 'react';
 import type { Discount, MenuSnapshot } from '../../bridge/contract';
 import type { ForwardedChange, StoreModeForward, StoreModeOrder } from '../../bridge/store-mode/contract';
@@ -11,6 +12,7 @@ import { ApprovedActionDialog } from '../components/ApprovedActionDialog';
 import { useApprovalPin } from '../components/ApprovalPin';
 import { Dialog, ErrorNote } from '../components/Dialog';
 import { DiscountDialog } from '../components/DiscountDialog';
+import { MenuButton } from '../components/ActionMenu';
 import { useReasonField } from '../components/ReasonField';
 import { describeDiscount } from '../lib/discounts';
 import { money } from '../lib/format';
@@ -108,24 +110,23 @@ export function OtherTillActions({ order, onSent }: { order: StoreModeOrder; onS
   };
   return (
     <div className="other-till-actions">
-      <button type="button" className="secondary" onClick={() => setOpen('details')}>
-        Details
+      <button type="button" className="secondary" disabled={dueHere(order) === 0} onClick={() => setOpen('pay')}>
+        Take payment
       </button>
       <button type="button" className="secondary" onClick={() => setOpen({ add: undefined })}>
         Add items
       </button>
-      <button type="button" className="secondary" onClick={() => setOpen('discount')}>
-        Discount
-      </button>
-      <button type="button" className="secondary" disabled={dueHere(order) === 0} onClick={() => setOpen('pay')}>
-        Take payment
-      </button>
-      <button type="button" className="secondary" disabled={busy} onClick={() => void markFulfilled()}>
-        Mark fulfilled
-      </button>
-      <button type="button" className="secondary" onClick={() => setOpen('cancel')}>
-        Cancel order
-      </button>
+      {/* The rarer actions in a menu: six buttons would wrap and make the row tall at 1024 px. */}
+      <MenuButton
+        label="More…"
+        accessibleLabel={`More actions for ${order.label}`}
+        actions={[
+          { label: 'Details', onSelect: () => setOpen('details') },
+          { label: 'Discount', onSelect: () => setOpen('discount') },
+          { label: 'Mark fulfilled', disabled: busy, onSelect: () => void markFulfilled() },
+          { label: 'Cancel order', onSelect: () => setOpen('cancel') },
+        ]}
+      />
       <ErrorNote message={error} />
       {open === 'details' ? <OtherOrderDetails order={order} onClose={() => setOpen(null)} onSent={sent} onAddItems={(quantities) => setOpen({ add: quantities })} /> : null}
       {open !== null && typeof open === 'object' ? <AddItemsDialog order={order} quantities={open.add} onClose={() => setOpen(null)} onSent={sent} /> : null}

@@ -11,6 +11,7 @@ import { CashHandedOver } from '../components/CashHandedOver';
 import { Dialog, ErrorNote, StatusNote } from '../components/Dialog';
 import { describedBy, FieldError } from '../components/FieldError';
 import { LargeChargeConfirm, useConfirmChargeAbove } from '../components/LargeCharge';
+import { ManagerPinField } from '../components/ManagerPinField';
 import { PartsToPay } from '../components/SplitPanel';
 import { TipPicker } from '../components/TipPicker';
 import { BridgeCallError } from '../lib/bridge-client';
@@ -40,6 +41,8 @@ export function PayOtherOrderDialog({ order, checkout, onClose, onSent }: { orde
   const [tenderedText, setTenderedText] = useState<string | null>(null);
   const [pin, setPin] = useState('');
   const [needsManager, setNeedsManager] = useState(false);
+  /** Why a manager's PIN is asked (or the one typed refused), said next to it: never left to be sent again. */
+  const [pinError, setPinError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -47,7 +50,7 @@ export function PayOtherOrderDialog({ order, checkout, onClose, onSent }: { orde
   const [done, setDone] = useState<string | null>(null);
   const [splitting, setSplitting] = useState(false);
   const [chosenPart, setChosenPart] = useState<string | null>(null);
-  const ids = { amount: useId() };
+  const ids = { amount: useId(), pin: useId() };
   const confirmAbove = useConfirmChargeAbove();
   const [confirmingLarge, setConfirmingLarge] = useState(false);
 
@@ -84,6 +87,7 @@ export function PayOtherOrderDialog({ order, checkout, onClose, onSent }: { orde
     setConfirmingLarge(false);
     setBusy(true);
     setError(null);
+    setPinError(null);
     try {
       const result = await client.call('storeMode.takePayment', {
         orderId: order.id,
@@ -98,8 +102,11 @@ export function PayOtherOrderDialog({ order, checkout, onClose, onSent }: { orde
       const taken = method === 'cash' ? `${money(charge, currency)} in cash is in this drawer` : `${money(charge, currency)} by card`;
       setDone(`${taken}. Sent to ${owner}, which records it on ${order.label}.${result.change > 0 ? ` Give ${money(result.change, currency)} change.` : ''}`);
     } catch (caught) {
-      if (caught instanceof BridgeCallError && caught.code === 'needs_manager') setNeedsManager(true);
-      setError(describeError(caught));
+      if (caught instanceof BridgeCallError && caught.code === 'needs_manager') {
+        setNeedsManager(true);
+        setPinError(caught.message);
+        setPin('');
+      } else setError(describeError(caught));
     } finally {
       setBusy(false);
     }
@@ -183,10 +190,10 @@ export function PayOtherOrderDialog({ order, checkout, onClose, onSent }: { orde
           </div>
         </div>
         {needsManager ? (
-          <label>
-            Manager PIN to approve
-            <input className="big-input" type="password" inputMode="numeric" autoComplete="off" value={pin} onChange={(event) => setPin(event.target.value)} autoFocus />
-          </label>
+          <>
+            <ManagerPinField className="big-input" autoFocus value={pin} onChange={setPin} errorId={ids.pin} error={pinError} />
+            <FieldError id={ids.pin} message={pinError} />
+          </>
         ) : null}
         <ErrorNote message={error} />
         {confirmingLarge ? (

@@ -137,12 +137,20 @@ function NotInStoreYet({ onJoined }: { onJoined: (sentence: string) => void }) {
   );
 }
 
-/** The store as this till sees it, asked again every 2 s while the panel is open (a pairing turns 'unpaired' into 'on'). */
-function StoreModeShown() {
-  const { data: status, receivedAt: now, error, reload } = useStoreModeRead('storeMode.status', STORE_REFRESH_MS);
+/** Store mode is on here (paired or not): the part is shown, and the status asked again. */
+const storeModeShown = (status: StoreModeStatus) => status.mode === 'on' || status.mode === 'unpaired';
+
+/**
+ * The part, shown only when store mode is on here (paired or not), asked again every 2 s while the
+ * panel is open (a pairing turns 'unpaired' into 'on'). One read decides and feeds it: the status is
+ * asked once when the panel opens, and with store mode off, never again.
+ */
+export function StoreSyncPart() {
+  const { data: status, receivedAt: now, error, reload } = useStoreModeRead('storeMode.status', STORE_REFRESH_MS, storeModeShown);
   // Said once the till has joined, above the store it now sees.
   const [joined, setJoined] = useState<string | null>(null);
-  if (!status || now === null) return <ErrorNote message={error} />;
+  // Nothing until the first answer (store mode may be off): a failed first read is asked again in 2 s.
+  if (!status || now === null) return null;
   if (status.mode === 'on') return <StoreStatus status={status} now={now} error={error} joined={joined} />;
   return status.mode === 'unpaired' ? (
     <NotInStoreYet
@@ -152,10 +160,4 @@ function StoreModeShown() {
       }}
     />
   ) : null;
-}
-
-/** The part, shown only when store mode is on here (paired or not): with it off, nothing is asked again. */
-export function StoreSyncPart() {
-  const mode = useStoreModeRead('storeMode.status', null).data?.mode;
-  return mode === 'on' || mode === 'unpaired' ? <StoreModeShown /> : null;
 }

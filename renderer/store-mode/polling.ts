@@ -11,10 +11,17 @@ export const STORE_REFRESH_MS = 2_000;
 
 /**
  * `command` now, then again `everyMs` after each answer while mounted (never two at once); `null`
- * asks once. Keeps the last good answer, and when it came (what "2 min ago" counts from), while the
- * next one is on its way. `reload()` asks at once (after this till changed what it shows).
+ * asks once. With `keepAsking` (one function for the screen's life: a new one asks again at once),
+ * an answer it says no to is the last one asked for: the store's status with store mode off, where
+ * one read both decides whether a view is shown and feeds it. Keeps the last good answer, and when
+ * it came (what "2 min ago" counts from), while the next one is on its way. `reload()` asks at once
+ * (after this till changed what it shows).
  */
-export function useStoreModeRead<C extends StoreModeRead>(command: C, everyMs: number | null): { data: CommandResult<C> | null; receivedAt: number | null; error: string | null; reload: () => void } {
+export function useStoreModeRead<C extends StoreModeRead>(
+  command: C,
+  everyMs: number | null,
+  keepAsking?: (answer: CommandResult<C>) => boolean,
+): { data: CommandResult<C> | null; receivedAt: number | null; error: string | null; reload: () => void } {
   const client = useBridge();
   const [answer, setAnswer] = useState<{ data: CommandResult<C>; receivedAt: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -25,8 +32,10 @@ export function useStoreModeRead<C extends StoreModeRead>(command: C, everyMs: n
     let timer: ReturnType<typeof setTimeout> | undefined;
     let asking = false;
     let again = false;
+    let done = false;
     const load = () => {
       clearTimeout(timer);
+      if (done) return;
       if (asking) {
         again = true;
         return;
@@ -40,6 +49,7 @@ export function useStoreModeRead<C extends StoreModeRead>(command: C, everyMs: n
             if (!live) return;
             setAnswer({ data: value, receivedAt: Date.now() });
             setError(null);
+            if (keepAsking?.(value) === false) done = true;
           },
           (caught: unknown) => {
             if (live) setError(describeError(caught));
@@ -47,7 +57,7 @@ export function useStoreModeRead<C extends StoreModeRead>(command: C, everyMs: n
         )
         .finally(() => {
           asking = false;
-          if (!live) return;
+          if (!live || done) return;
           if (again) {
             again = false;
             load();
@@ -62,7 +72,7 @@ export function useStoreModeRead<C extends StoreModeRead>(command: C, everyMs: n
       clearTimeout(timer);
       off();
     };
-  }, [client, command, everyMs, asked]);
+  }, [client, command, everyMs, keepAsking, asked]);
   return { data: answer?.data ?? null, receivedAt: answer?.receivedAt ?? null, error, reload };
 }
 

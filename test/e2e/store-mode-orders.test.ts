@@ -3,42 +3,21 @@
 // browser till lists Bar's open orders under "At other tills"; screenshots at both till sizes,
 // checked by the layout audit. Then "Add items" on a row: the menu picker with a plain item and one
 // whose size is asked by the register's chooser, at both sizes, tidy and axe-clean (cancelled: nothing
-// is sent, Bar's menu here is not the demo's); the order's discount dialog likewise, and taking payment
-// here toward Bar's order (cash shows the change; a card is sent and recorded on Bar), and its bill split
-// from here, then offered part by part.
-import { mkdirSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TerminalConfig, TerminalConfigInput } from '../../main/config/schema';
-import { ITEMS, startTestCore, type TestCore } from '../core/fixtures';
-import { goToScreen, launchChromium, openRegister, startTerminal, type Terminal } from './harness';
-import { expectAccessible, SCREENSHOTS, tillShots } from './shots';
-import { freePort } from '../store-mode/fixtures/ports';
+// is sent, Bar's menu here is not the demo's); the row's "More…" menu, opened, moved through and
+// chosen from the keyboard (Escape and a press outside close it), shot and axe-clean; from it the
+// order's discount dialog likewise, and taking payment here toward Bar's order (cash shows the change;
+// a card is sent and recorded on Bar), and its bill split from here, then offered part by part.
+import { describe, expect, it } from 'vitest';
+import { ITEMS } from '../core/fixtures';
+import { goToScreen, openRegister } from './harness';
+import { expectAccessible, tillShots } from './shots';
+import { storeModeTills } from './store-mode-tills';
 
-const SECRET = Buffer.alloc(32, 0x5c).toString('base64');
-let browser: Browser;
-let bar: TestCore;
-let terminal: Terminal;
-
-beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  const [barPort, frontPort] = [await freePort(), await freePort()];
-  bar = await startTestCore({ checkout: { tillLetter: 'B' }, storeMode: { mode: 'on', listen: `127.0.0.1:${barPort}`, peers: `127.0.0.1:${frontPort}`, tillName: 'Bar', secret: SECRET } });
-  browser = await launchChromium();
-  terminal = await startTerminal({
-    // startTerminal parses the config it is given: the store-mode part as a config file would say it.
-    config: { storeMode: { mode: 'on', listen: `127.0.0.1:${frontPort}`, peers: `127.0.0.1:${barPort}`, tillName: 'Front', secret: SECRET } satisfies TerminalConfigInput['storeMode'] } as unknown as Partial<TerminalConfig>,
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await terminal?.close();
-  await bar?.core.shutdown();
-});
+const tills = storeModeTills();
 
 describe('store mode on the Orders screen', () => {
   it('shows the other till’s open orders under "At other tills", tidy at 1024×768 and 1366×768', async () => {
+    const { bar, browser, terminal } = tills();
     const place = (table: string, quantity: number) => bar.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity }], service: { type: 'dine_in', table, guests: 2 } });
     await place('4', 1);
     const paid = await place('9', 2);
@@ -74,8 +53,26 @@ describe('store mode on the Orders screen', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
 
-    // The order's own discount, from the register's dialog (closed: nothing is sent).
-    await rows.first().getByRole('button', { name: 'Discount' }).click();
+    // The row's rarer actions are in its "More…" menu, opened and chosen from the keyboard: the order's
+    // own discount, from the register's dialog (closed: nothing is sent).
+    const more = rows.first().getByRole('button', { name: /^More actions for / });
+    await more.focus();
+    await more.press('Enter');
+    const menu = rows.first().getByRole('menu');
+    await expect.poll(() => menu.getByRole('menuitem').allTextContents()).toEqual(['Details', 'Discount', 'Mark fulfilled', 'Cancel order']);
+    expect(await more.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Details');
+    await tillShots(() => page, 'store-mode')('orders-more-menu');
+    await expectAccessible(page, 'a row’s More… menu');
+    // Escape closes it, back on the button; opened again, ArrowDown goes to Discount, Enter chooses it.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.count()).toBe(0);
+    expect(await more.evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Details');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Discount');
+    await page.keyboard.press('Enter');
     const discount = page.getByRole('dialog', { name: /^Discount .* at Bar$/ });
     await discount.getByLabel('Percent off').fill('10');
     await discount.getByRole('button', { name: 'Loyalty' }).click();
@@ -83,6 +80,11 @@ describe('store mode on the Orders screen', () => {
     await expectAccessible(page, 'the discount dialog on another till’s order');
     await discount.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    // A press outside an open menu closes it.
+    await more.click();
+    await menu.waitFor();
+    await page.getByRole('heading', { name: 'At other tills' }).click();
+    await expect.poll(() => menu.count()).toBe(0);
 
     // Payment here toward Bar's order: cash handed over shows the change; then a card, sent and recorded on Bar.
     const firstId = (await rows.first().getAttribute('data-other-order-id'))!;

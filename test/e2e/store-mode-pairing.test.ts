@@ -3,42 +3,19 @@
 // Front's sync panel asks for the address and code Bar shows; a wrong code is said next to the field;
 // the right one joins, and Front hears Bar. Then Front shows a code of its own. Screenshots of
 // both screens at 1024×768 and 1366×768, checked by the layout audit and axe.
-import { mkdirSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TerminalConfig, TerminalConfigInput } from '../../main/config/schema';
-import { ITEMS, startTestCore, type TestCore } from '../core/fixtures';
+import { describe, expect, it } from 'vitest';
+import { ITEMS } from '../core/fixtures';
 import { freePortPair } from '../store-mode/fixtures/ports';
-import { launchChromium, openRegister, startTerminal, type Terminal } from './harness';
-import { expectAccessible, SCREENSHOTS, tillShots } from './shots';
+import { openRegister } from './harness';
+import { expectAccessible, tillShots } from './shots';
+import { storeModeTills } from './store-mode-tills';
 
-const SECRET = Buffer.alloc(32, 0x5c).toString('base64');
-let browser: Browser;
-let bar: TestCore;
-let terminal: Terminal;
-let frontPort: number;
-
-beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  const barPort = await freePortPair();
-  frontPort = await freePortPair();
-  bar = await startTestCore({ checkout: { tillLetter: 'B' }, storeMode: { mode: 'on', listen: `127.0.0.1:${barPort}`, peers: `127.0.0.1:${frontPort}`, tillName: 'Bar', secret: SECRET } });
-  browser = await launchChromium();
-  terminal = await startTerminal({
-    config: {
-      storeMode: { mode: 'on', listen: `127.0.0.1:${frontPort}`, peers: `127.0.0.1:${barPort}`, tillName: 'Front', secretRef: 'storeMode.storeSecret' } satisfies TerminalConfigInput['storeMode'],
-    } as unknown as Partial<TerminalConfig>,
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await terminal?.close();
-  await bar?.core.shutdown();
-});
+// Each till's port has its pairing listener's after it; Front's secret store names the store's secret, empty until it pairs.
+const tills = storeModeTills({ port: freePortPair, frontSecret: 'to-pair' });
 
 describe('store mode: pairing a till by a code', () => {
   it('joins the store from the sync panel with the code another till shows, then shows a code of its own, tidy at both sizes', async () => {
+    const { bar, browser, terminal, frontPort } = tills();
     // An order on Bar: its log has an entry, so Front's first pull answers at once (an empty log's waits).
     await bar.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 2 }], service: { type: 'dine_in', table: '12', guests: 2 } });
     const { page } = await openRegister(browser, terminal);

@@ -2,13 +2,16 @@
 // Store mode on the till's screens, against real cores: a second core in this process ("Bar", its
 // own SQLite file) serves its log over mutual TLS on 127.0.0.1, and the rendered till ("Front") pulls
 // it into its replicas. The Orders screen lists Bar's open orders under "At other tills", refreshed
-// while shown and filtered by the search box; the sync panel names a till gone quiet holding orders
-// the cloud does not have, and the connections it refused. Store mode off: neither, and no polling.
+// while shown and filtered by the search box (each row: Take payment, Add items, and the rest under
+// "More…"); the sync panel's Store part asks for the status once as it opens, and names a till gone
+// quiet holding orders the cloud does not have, and the connections it refused. Store mode off:
+// neither, and no polling.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BridgeRequest } from '../../bridge/protocol';
 import { SyncIndicator } from '../../renderer/components/SyncIndicator';
 import { createBridgeClient, type BridgeClient } from '../../renderer/lib/bridge-client';
+import { StoreSyncPart } from '../../renderer/store-mode/StoreSyncPart';
 import { ITEMS, STAFF, startTestCore, type TestCore } from '../core/fixtures';
 import { renderOrders } from './checkout-fixtures';
 import { coreForEachTest, renderWith } from './with-core';
@@ -86,6 +89,15 @@ describe('store mode on the screens', () => {
     expect(screen.queryByTestId('store-sync')).toBeNull();
   });
 
+  it('on: the sync panel’s Store part asks for the status once when it opens, then again every 2 s', async () => {
+    // No peer: no page of another till's log is applied here, so nothing but the part's poll asks.
+    const { client, sent } = await startRenderedTill(storeModeConfig('Front', 'F', await freePort(), []));
+    renderWith(client, <StoreSyncPart />);
+    await screen.findByTestId('store-sync');
+    expect(sent.filter((command) => command === 'storeMode.status')).toHaveLength(1);
+    await waitFor(() => expect(sent.filter((command) => command === 'storeMode.status')).toHaveLength(2), { timeout: 5_000 });
+  });
+
   it('on: lists the other till’s open orders with what can be done to them, refreshes them while shown, and the search box filters them', async () => {
     const { bar, front } = await barAndFront();
     const table4 = await dineIn(bar, '4');
@@ -97,8 +109,8 @@ describe('store mode on the screens', () => {
     expect(section.textContent).toContain('A change made here is sent to the till that owns the order and made there.');
     const cells = (id: string) => [...otherRow(id)!.querySelectorAll('td')].map((cell) => cell.textContent);
     const money = (minor: number) => `$${(minor / 100).toFixed(2)}`;
-    expect(cells(table4.id)).toEqual([table4.label, 'Table 4', money(table4.total), 'Unpaid', 'BarNot in the cloud yet', 'DetailsAdd itemsDiscountTake paymentMark fulfilledCancel order']);
-    expect(cells(table9.id)).toEqual([table9.label, 'Table 9', money(table9.total), 'Paid', 'BarNot in the cloud yet', 'DetailsAdd itemsDiscountTake paymentMark fulfilledCancel order']);
+    expect(cells(table4.id)).toEqual([table4.label, 'Table 4', money(table4.total), 'Unpaid', 'BarNot in the cloud yet', 'Take paymentAdd itemsMore…']);
+    expect(cells(table9.id)).toEqual([table9.label, 'Table 9', money(table9.total), 'Paid', 'BarNot in the cloud yet', 'Take paymentAdd itemsMore…']);
     // Bar sold again: the page of Bar's log applied here is an event, and the section asks at once (well before its 2 s poll).
     let replicated = 0;
     const off = front.on('storeMode.replicated', () => replicated++);

@@ -33,6 +33,12 @@ const storeMode = (name: string, letter: string, port: number, peer: number) => 
 
 const row = (id: string) => document.querySelector<HTMLElement>(`tbody[data-other-order-id="${id}"]`);
 
+/** One of the row's rarer actions, chosen from its "More…" menu. */
+function fromMore(id: string, action: 'Details' | 'Discount' | 'Mark fulfilled' | 'Cancel order') {
+  fireEvent.click(within(row(id)!).getByRole('button', { name: /^More actions for / }));
+  fireEvent.click(within(row(id)!).getByRole('menuitem', { name: action }));
+}
+
 describe("store mode: another till's order changed from this till's screen", () => {
   it('sends a quantity change, shows a refusal in the owner’s words, and a cancel approved by a manager’s PIN waits while the owner is away', async () => {
     const [barPort, frontPort] = (await freePorts(2)) as [number, number];
@@ -45,7 +51,7 @@ describe("store mode: another till's order changed from this till's screen", () 
     await waitFor(() => expect(row(order.id) && row(second.id)).toBeTruthy(), { timeout: 10_000 });
 
     // One more fries, from the details dialog: made on Bar.
-    fireEvent.click(within(row(order.id)!).getByRole('button', { name: 'Details' }));
+    fromMore(order.id, 'Details');
     const details = await screen.findByRole('dialog');
     fireEvent.click(within(details).getByRole('button', { name: 'One more Fries' }));
     expect(within(details).getByLabelText('Fries quantity').textContent).toBe('3');
@@ -54,7 +60,7 @@ describe("store mode: another till's order changed from this till's screen", () 
     await expect.poll(async () => (await bar.call('orders.get', { id: order.id })).lines[0]?.quantity, { timeout: 10_000 }).toBe(3);
 
     // Fulfilled while money is due: Bar refuses, and the row says why.
-    fireEvent.click(within(row(order.id)!).getByRole('button', { name: 'Mark fulfilled' }));
+    fromMore(order.id, 'Mark fulfilled');
     const refused = await waitFor(
       () => {
         const note = row(order.id)!.querySelector<HTMLElement>('[data-forward-state="refused"]');
@@ -75,7 +81,7 @@ describe("store mode: another till's order changed from this till's screen", () 
     others.splice(others.indexOf(bar), 1);
     await bar.core.shutdown();
     await client.call('staff.signIn', { pin: STAFF.cashier.pin });
-    fireEvent.click(within(row(second.id)!).getByRole('button', { name: 'Cancel order' }));
+    fromMore(second.id, 'Cancel order');
     const cancel = await screen.findByRole('dialog');
     fireEvent.change(await within(cancel).findByLabelText(/PIN/), { target: { value: STAFF.manager.pin } });
     fireEvent.click(within(cancel).getByRole('button', { name: 'Cancel order' }));
@@ -150,7 +156,7 @@ describe("store mode: another till's order changed from this till's screen", () 
     ]);
 
     // From the details: one more fries there, then "Add items…" carries it into the same change with a burger.
-    fireEvent.click(within(row(order.id)!).getByRole('button', { name: 'Details' }));
+    fromMore(order.id, 'Details');
     const details = await screen.findByRole('dialog', { name: `${order.label} at Bar` });
     await waitFor(() => expect(within(details).getAllByRole('listitem')).toHaveLength(3), { timeout: 10_000 });
     fireEvent.click(within(details).getByRole('button', { name: 'One more Fries' }));
@@ -195,7 +201,7 @@ describe("store mode: another till's order changed from this till's screen", () 
     renderWith(client, <OtherTillsOrders search="" />);
     await waitFor(() => expect(row(order.id)).toBeTruthy(), { timeout: 10_000 });
 
-    fireEvent.click(within(row(order.id)!).getByRole('button', { name: 'Discount' }));
+    fromMore(order.id, 'Discount');
     const dialog = await screen.findByRole('dialog', { name: `Discount ${order.label} at Bar` });
     fireEvent.change(within(dialog).getByLabelText('Percent off'), { target: { value: '10' } });
     fireEvent.change(within(dialog).getByLabelText('Reason (or type your own)'), { target: { value: 'Regulars' } });
