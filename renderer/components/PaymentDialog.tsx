@@ -12,6 +12,7 @@ import { CashHandedOver } from './CashHandedOver';
 import { Dialog, ErrorNote, StatusNote } from './Dialog';
 import { describedBy, FieldError } from './FieldError';
 import { LargeChargeConfirm, useConfirmChargeAbove } from './LargeCharge';
+import { ManagerPinField } from './ManagerPinField';
 import { SplitPanel, useSplitChoice } from './SplitPanel';
 import { TipPicker } from './TipPicker';
 
@@ -56,9 +57,11 @@ export function PaymentDialog({
   const [tenderedText, setTenderedText] = useState<string | null>(null);
   const [pin, setPin] = useState('');
   const [needsManager, setNeedsManager] = useState(false);
+  /** Why a manager's PIN is asked (or the one typed refused), said next to it: never left to be sent again. */
+  const [pinError, setPinError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const ids = { amount: useId(), method: useId() };
+  const ids = { amount: useId(), method: useId(), pin: useId() };
   const [busy, setBusy] = useState(false);
   /** What the last part payment did ("Paid 1 of 3…"), while the rest is still due. */
   const [news, setNews] = useState<string | null>(null);
@@ -114,6 +117,7 @@ export function PaymentDialog({
     setConfirmingLarge(false);
     setBusy(true);
     setError(null);
+    setPinError(null);
     try {
       const result = await client.call('payments.take', {
         orderId: order.id,
@@ -140,8 +144,11 @@ export function PaymentDialog({
       setTenderedText(null);
       setBusy(false);
     } catch (caught) {
-      if (caught instanceof BridgeCallError && caught.code === 'needs_manager') setNeedsManager(true);
-      setError(describeError(caught));
+      if (caught instanceof BridgeCallError && caught.code === 'needs_manager') {
+        setNeedsManager(true);
+        setPinError(caught.message);
+        setPin('');
+      } else setError(describeError(caught));
       setBusy(false);
     }
   };
@@ -214,10 +221,10 @@ export function PaymentDialog({
           </div>
         </div>
         {needsManager ? (
-          <label>
-            Manager PIN to approve
-            <input className="big-input" type="password" inputMode="numeric" autoComplete="off" value={pin} onChange={(event) => setPin(event.target.value)} autoFocus />
-          </label>
+          <>
+            <ManagerPinField className="big-input" autoFocus value={pin} onChange={setPin} errorId={ids.pin} error={pinError} />
+            <FieldError id={ids.pin} message={pinError} />
+          </>
         ) : null}
         <ErrorNote message={error} />
         {confirmingLarge ? (

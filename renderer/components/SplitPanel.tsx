@@ -37,8 +37,26 @@ export const SPLIT_KINDS: { kind: Draft['kind']; label: string }[] = [
   { kind: 'items', label: 'By items' },
 ];
 
-/** A split by items being shaped: how many checks, and a button per line saying which check it is on. */
-export function ItemsOnChecks({ lines, draft, onChange }: { lines: readonly { name: string; quantity: number }[]; draft: Extract<Draft, { kind: 'items' }>; onChange: (draft: Draft) => void }) {
+/** "Seat 2", or "Table" for a line shared by the table; null when no line of the order has a seat. */
+function seatLabels(lines: readonly { seat?: number | null }[]): (string | null)[] {
+  if (!lines.some((line) => (line.seat ?? null) !== null)) return lines.map(() => null);
+  return lines.map((line) => (line.seat == null ? 'Table' : `Seat ${line.seat}`));
+}
+
+/**
+ * A split by items being shaped: how many checks, and a button per line saying which check it is on
+ * (and, on a table's order with seats, whose seat the line is, or the table's).
+ */
+export function ItemsOnChecks({
+  lines,
+  draft,
+  onChange,
+}: {
+  lines: readonly { name: string; quantity: number; seat?: number | null }[];
+  draft: Extract<Draft, { kind: 'items' }>;
+  onChange: (draft: Draft) => void;
+}) {
+  const seats = seatLabels(lines);
   return (
     <>
       <Stepper label="Checks" value={draft.count} onChange={(count) => onChange({ kind: 'items', count, assignment: draft.assignment.map((check) => Math.min(check, count)) })} />
@@ -47,6 +65,7 @@ export function ItemsOnChecks({ lines, draft, onChange }: { lines: readonly { na
           <li key={index}>
             <AssignButton
               name={`${line.quantity} × ${line.name}`}
+              seat={seats[index] ?? null}
               check={draft.assignment[index] ?? 1}
               count={draft.count}
               onChange={(check) => onChange({ ...draft, assignment: draft.assignment.map((c, i) => (i === index ? check : c)) })}
@@ -92,7 +111,7 @@ export function Stepper({ label, value, onChange }: { label: string; value: numb
 }
 
 /** One line's check (0: shared by every check, a split by seat's lines for the table): a tap moves it to the next, arrows step, a digit picks it. */
-function AssignButton({ name, check, count, onChange }: { name: string; check: number; count: number; onChange: (check: number) => void }) {
+function AssignButton({ name, seat, check, count, onChange }: { name: string; seat: string | null; check: number; count: number; onChange: (check: number) => void }) {
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     const step = event.key === 'ArrowRight' || event.key === 'ArrowUp' ? 1 : event.key === 'ArrowLeft' || event.key === 'ArrowDown' ? -1 : 0;
     const digit = /^[1-9]$/.test(event.key) ? Number(event.key) : null;
@@ -102,7 +121,14 @@ function AssignButton({ name, check, count, onChange }: { name: string; check: n
     event.preventDefault();
   };
   return (
-    <button type="button" className="assign" aria-label={check === 0 ? `${name}: shared by all ${count} checks` : `${name}: check ${check} of ${count}`} onClick={() => onChange((check % count) + 1)} onKeyDown={onKeyDown}>
+    <button
+      type="button"
+      className="assign"
+      aria-label={`${seat === null ? '' : `${seat} · `}${name}: ${check === 0 ? `shared by all ${count} checks` : `check ${check} of ${count}`}`}
+      onClick={() => onChange((check % count) + 1)}
+      onKeyDown={onKeyDown}
+    >
+      {seat === null ? null : <span className="assign-seat">{seat}</span>}
       <span className="assign-name">{name}</span>
       <span className="assign-check">{check === 0 ? 'Shared' : `Check ${check}`}</span>
     </button>

@@ -1,7 +1,7 @@
 // "Add items" to an order another till owns (docs/store-mode.md, "Built (layer 3)"): the round a server
 // adds to the tab the bar opened. The menu is picked as on the register (the same search and ranking,
-// bridge/menu-search.ts; the same categories and tiles, styled by the register's classes; the
-// register's own ModifierDialog for required choices, extras and the kitchen note), the new lines
+// bridge/menu-search.ts; the same categories, styled by the register's classes; the register's own
+// grid of tiles, MenuGrid, and ModifierDialog for required choices, extras and the kitchen note), the new lines
 // get their quantities here, and "Send to Bar" sends storeMode.changeOrder with the order's lines
 // followed by the new ones: kept in this till's log, made on Bar once it has them. A refusal (a
 // manager's approval for someone else's order, the item not on this till's menu, …) is said in the
@@ -13,6 +13,7 @@ import type { ForwardLine, StoreModeOrder } from '../../bridge/store-mode/contra
 import { useApprovalPin } from '../components/ApprovalPin';
 import { Dialog, ErrorNote } from '../components/Dialog';
 import { FieldError } from '../components/FieldError';
+import { GRID_PAGE, MenuGrid } from '../components/MenuGrid';
 import { ModifierDialog } from '../components/ModifierDialog';
 import { BridgeCallError } from '../lib/bridge-client';
 import { money } from '../lib/format';
@@ -22,8 +23,6 @@ import { useApproval } from '../lib/session';
 import type { LineChoice } from '../lib/ticket';
 import { tillName } from './till-words';
 
-/** As the register's grid: a page of tiles stays readable on a touch screen, the rest one tap away. */
-const GRID_PAGE = 60;
 /** The bridge takes at most this many lines in a change (ForwardChange). */
 const MAX_LINES = 100;
 
@@ -106,7 +105,7 @@ export function AddItemsDialog({ order, quantities, onClose, onSent }: { order: 
   return (
     <Dialog title={`Add items to ${order.label} at ${ownerOf(order)}`} onClose={onClose} wide>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
-        <section aria-label="Menu" style={{ flex: '1 1 340px', minWidth: 0 }}>
+        <section aria-label="Menu" className="add-items-menu" style={{ flex: '1 1 340px', minWidth: 0 }}>
           {menu ? (
             <MenuPicker menu={menu} query={query} setQuery={setQuery} categoryId={categoryId} setCategoryId={setCategoryId} onPick={pick} />
           ) : menuError ? (
@@ -133,7 +132,7 @@ export function AddItemsDialog({ order, quantities, onClose, onSent }: { order: 
   );
 }
 
-/** Search, categories and tiles, as on the register; a tap adds the item (or asks its choices first). */
+/** Search and categories as on the register, and the register's own grid of tiles; a tap adds the item (or asks its choices first). */
 function MenuPicker({
   menu,
   query,
@@ -216,33 +215,7 @@ function MenuPicker({
           </button>
         ))}
       </nav>
-      <div className="menu-grid" role="group" aria-label={query ? `Items matching ${query}` : 'Items'} style={{ maxHeight: 'min(40vh, 330px)' }}>
-        {shown.map((item) => {
-          const status = !item.available ? 'Sold out' : item.lowStock ? 'Low stock' : null;
-          return (
-            <button
-              key={item.id}
-              type="button"
-              className={`tile${item.available ? '' : ' tile-out'}${item.lowStock ? ' tile-low' : ''}${item === highlighted ? ' tile-next' : ''}`}
-              disabled={!item.available}
-              onClick={() => onPick(item)}
-              data-item-id={item.id}
-            >
-              <span className="tile-name">{item.name}</span>
-              <span className="tile-foot">
-                <span className="tile-price">{money(item.price, menu.currency)}</span>
-                {status ? <span className="tile-badge">{status}</span> : null}
-              </span>
-            </button>
-          );
-        })}
-        {shown.length === 0 ? <p className="muted empty grid-message">{query.trim() ? `No item matches “${query.trim()}”. Check the spelling or pick a category.` : 'No items here.'}</p> : null}
-        {matches.length > shown.length ? (
-          <button type="button" className="tile tile-more" onClick={() => setLimit((now) => now + GRID_PAGE)}>
-            Show {Math.min(GRID_PAGE, matches.length - shown.length)} more
-          </button>
-        ) : null}
-      </div>
+      <MenuGrid items={shown} left={matches.length - shown.length} query={query} highlighted={highlighted} currency={menu.currency} onAdd={onPick} onMore={() => setLimit((now) => now + GRID_PAGE)} />
     </>
   );
 }

@@ -3,7 +3,8 @@
 // discount with a reason, tax on the ticket, split three ways (two cards with tips, one cash),
 // the order in the list, a refund by item said in cash and to the card before and after; then the
 // cloud holds the order and the two card intents once. Done twice: by touch (taps) and by keyboard
-// alone (the order type and the order discount by their shortcuts).
+// alone (the order type and the order discount by their shortcuts). Then, offline, a cashier's card
+// above the limit: the manager's PIN asked, a wrong one refused next to the field and cleared.
 // Screenshots of each new screen and dialog at 1024×768 and 1366×768 go to
 // test-results/screenshots/checkout-<name>-<w>x<h>.png, for a person to look at.
 // One browser and one terminal for the file; each case opens its own page and rings up its own
@@ -12,6 +13,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MenuItem, MenuSnapshot } from '../../bridge/contract';
+import { STAFF } from '../core/fixtures';
 import { launchChromium, openRegister, startTerminal, waitForCount, waitForText, type Terminal } from './harness';
 import { expectAccessible, SCREENSHOTS, screenshotIfFailed, SMALL_TILL, tillShots } from './shots';
 
@@ -573,6 +575,43 @@ describe('checkout in the browser', () => {
         { amount: split[1]!.amount, tip: 300 },
       ],
     });
+  });
+
+  it("offline, a cashier's card above the limit asks a manager's PIN: why, and a wrong one refused, said next to it; the right one takes the card", async () => {
+    ({ page, errors: consoleErrors } = await openRegister(browser, terminal, { viewport: SMALL_TILL, signIn: 'cashier' }));
+    // The dearest plain item, enough times to go over the $100.00 limit for one offline card payment.
+    const dear = menu.items.filter((i) => i.available && i.modifiers.length === 0).sort((a, b) => b.price - a.price)[0]!;
+    const taps = Math.floor(10_000 / dear.price) + 1;
+    await terminal.sandbox.faults.set({ outage: true });
+    try {
+      await page.locator('#menu-search').fill(dear.name);
+      const tile = page.locator(`.menu-grid .tile[data-item-id="${dear.id}"]`);
+      for (let n = 0; n < taps; n++) await tile.click();
+      await waitForText(page.getByTestId('ticket-lines').locator('.qty-value').first(), String(taps));
+      await page.getByTestId('charge').click();
+      const pay = dialog();
+      await pay.waitFor();
+      // Saving the order tried the cloud: the terminal knows it is offline before the card is asked for.
+      await waitForText(page.getByTestId('sync-indicator'), /Offline/, { timeout: 20_000 });
+      await pay.getByTestId('confirm-payment').click();
+      const pin = pay.getByLabel('Manager PIN to approve');
+      await pin.waitFor();
+      const note = pay.locator('.field-error');
+      await waitForText(note, /^The terminal is offline and this card payment is above the \$100\.00 limit for one offline card payment\./);
+      expect(await pin.getAttribute('aria-describedby')).toBe(await note.getAttribute('id'));
+      await pin.fill('0000');
+      await pay.getByTestId('confirm-payment').click();
+      await waitForText(note, /That PIN is not right\./);
+      expect(await pin.inputValue()).toBe('');
+      await shot('payment-manager-pin');
+      await expectAccessible(page, 'payment dialog, a manager PIN refused');
+      await pin.fill(STAFF.manager.pin);
+      await pay.getByTestId('confirm-payment').click();
+      await pay.waitFor({ state: 'detached' });
+      await waitForText(page.locator('.notice'), /^Paid/);
+    } finally {
+      await terminal.sandbox.faults.set({ outage: false });
+    }
   });
 });
 

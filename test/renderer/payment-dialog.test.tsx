@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // The payment dialog against a real core with no connection: above the offline card limit a
-// cashier is asked for a manager's PIN, a wrong one refused, and with the right one the card
-// payment is stored offline.
+// cashier is asked for a manager's PIN (why, said next to the field), a wrong one refused there and
+// cleared, and with the right one the card payment is stored offline.
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Order, Payment } from '../../bridge/contract';
@@ -10,6 +10,7 @@ import { PaymentDialog } from '../../renderer/components/PaymentDialog';
 import { createBridgeClient } from '../../renderer/lib/bridge-client';
 import { BridgeContext } from '../../renderer/lib/hooks';
 import { ITEMS, startTestCore, type TestCore } from '../core/fixtures';
+import { fieldError } from './checkout-fixtures';
 
 let t: TestCore;
 afterEach(async () => {
@@ -30,11 +31,17 @@ describe('PaymentDialog', () => {
       </BridgeContext.Provider>,
     );
     fireEvent.click(screen.getByTestId('confirm-payment'));
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/offline.*above the \$10\.00 limit.*needs a manager/));
-    const pin = screen.getByLabelText('Manager PIN to approve');
+    // Why a manager is needed is said next to the PIN field, which points at it for a screen reader.
+    const pin = (await screen.findByLabelText('Manager PIN to approve')) as HTMLInputElement;
+    expect(fieldError(pin)).toMatch(/offline.*above the \$10\.00 limit.*needs a manager/);
+    expect(pin.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
     fireEvent.change(pin, { target: { value: '1111' } });
     fireEvent.click(screen.getByTestId('confirm-payment'));
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/not right/));
+    // A refused PIN is said next to the field and cleared: never left to be sent again.
+    await waitFor(() => expect(fieldError(pin)).toMatch(/not right/));
+    expect(pin.value).toBe('');
+    expect(paid).toEqual([]);
     fireEvent.change(pin, { target: { value: '8642' } });
     fireEvent.click(screen.getByTestId('confirm-payment'));
     await waitFor(() => expect(paid).toHaveLength(1));

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // Seats and courses on the register (issue 25, docs/tables.md): the seat and course chosen apply to
 // the items added next; each line says where it is served and can be moved; the ticket is grouped
-// by course with Hold / Fire; the payment's split panel splits by seat in one tap. A real core.
+// by course with Hold / Fire; the payment's split panel shows each line's seat and splits by seat in one tap. A real core.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../renderer/App';
@@ -104,8 +104,22 @@ describe('seats and courses on the register', () => {
     await waitFor(() => expect(ticketLines()).toHaveLength(3));
     fireEvent.click(screen.getByTestId('charge'));
     const dialog = within(await screen.findByRole('dialog'));
+    // By items, each line says whose seat it is (or the table's) next to the check it is on.
+    fireEvent.click(dialog.getByLabelText('By items'));
+    const assignments = () => within(dialog.getByRole('list', { name: 'Which check each item goes on' })).getAllByRole('button');
+    expect(assignments().map((button) => button.getAttribute('aria-label'))).toEqual([
+      'Table · 1 × Fries: check 1 of 2',
+      'Seat 1 · 1 × Burger: check 1 of 2',
+      'Seat 2 · 1 × Soup of the day: check 1 of 2',
+    ]);
+    expect(assignments().map((button) => button.querySelector('.assign-seat')?.textContent)).toEqual(['Table', 'Seat 1', 'Seat 2']);
     fireEvent.click(dialog.getByRole('button', { name: 'By seat (2 checks)' }));
     await waitFor(() => expect(dialog.getAllByTestId('split-part')).toHaveLength(2));
+    expect(assignments().map((button) => button.getAttribute('aria-label'))).toEqual([
+      'Table · 1 × Fries: shared by all 2 checks',
+      'Seat 1 · 1 × Burger: check 1 of 2',
+      'Seat 2 · 1 × Soup of the day: check 2 of 2',
+    ]);
     const [order] = await core().call('orders.list', { status: 'open' });
     expect(order!.split?.plan).toEqual({ kind: 'items', assignment: [0, 1, 2] });
     const [first, second] = order!.split!.parts;
