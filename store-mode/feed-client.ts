@@ -110,6 +110,7 @@ export function startFeedPuller(options: FeedPullerOptions): FeedPuller {
     try {
       if (typeof logId !== 'string' || !LOG_ID.test(logId)) throw new PageError('no valid X-Log-Id');
       if (!Number.isSafeInteger(servedMaxSeq) || servedMaxSeq < 0) throw new PageError('no valid X-Log-Max-Seq');
+      if (servedMaxSeq > after) sink.coming?.(origin, Math.min(pageEntries, servedMaxSeq - after));
       for await (const chunk of response.body) decoder.push(chunk as Buffer);
       const entries = decoder.finish();
       const last = entries.at(-1);

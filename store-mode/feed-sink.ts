@@ -25,6 +25,8 @@ export interface LogReplaced {
 export interface FeedSink {
   /** The committed cursor of `origin`, or null before its first page. */
   cursor(origin: string): FeedCursor | null | Promise<FeedCursor | null>;
+  /** A page of up to `entries` entries is on its way (its headers came): a sink may get ready for it meanwhile. */
+  coming?(origin: string, entries: number): void;
   /** Applies the entries (INSERT OR IGNORE by op id) and the cursor in one transaction; returns the cursor committed. */
   apply(origin: string, page: FeedPage): FeedCursor | Promise<FeedCursor>;
   /** Records that the peer's log was replaced (shown in diagnostics); returns the cursor to read from, normally the new log id at 0. */

@@ -11,7 +11,7 @@ import type { StoreTables } from './schema';
 const SQLITE_HEADER = 'SQLite format 3\0';
 /** The smallest SQLite file that is not empty: one 512-byte page is the minimum page size. */
 const SMALLEST_DATABASE_BYTES = 512;
-const BUSY_TIMEOUT_MS = 5_000;
+export const BUSY_TIMEOUT_MS = 5_000;
 /**
  * SQLite's page cache on the store's connection, in KiB (better-sqlite3 builds SQLite with 16 MB).
  * The terminal's memory budget is 150 MB at all times, and a first sync of a year of orders fills

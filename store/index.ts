@@ -7,6 +7,7 @@ export type { OutboxOperation, DeadLetter, OutboxStats } from './outbox';
 export { DeadLetterRefusal } from './outbox';
 export type { LogBody, LogEntry, StoreLog } from './store-log';
 export type { ReplicaCursor, ReplicaEntry, ReplicaOrder, ReplicaTill, StoreReplicas } from './store-replicas';
+export type { ReplicaApplyThread } from './replica-apply-thread';
 export type { ServerRecord, PullPage, CursorState, WebhookEventRecord } from './server-state';
 export type { RepricedOrder } from './repriced-orders';
 export { FloorPlan, nameKey, type CourseDoc, type SectionDoc, type TableDoc, type TableMarks } from './floor';

@@ -27,7 +27,10 @@ export interface ReplicaEntry {
  */
 const JsonObject = z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'expected an object');
 
-/** What a replica needs of an entry's body (store-log.ts LogBody); the document is kept as it came. */
+/**
+ * What a replica needs of an entry's body (store-log.ts LogBody); the document is kept as it came.
+ * PLAIN_ENTRY below is the same test in SQL, for the catch-up's thread: keep the two in step.
+ */
 const EntryBody = z.object({
   kind: z.string().min(1).max(40),
   id: z.string().min(1).max(100),
@@ -137,8 +140,46 @@ const UPSERT_DOC_SQL = `
   WHERE excluded.seq > store_replica_docs.seq OR excluded.log_id <> store_replica_docs.log_id`;
 
 /** Log rows per INSERT: fewer statements per slice; the last of a slice holds what is left (its SQL is cached per count). */
-const LOG_ROWS_PER_INSERT = 50;
+export const LOG_ROWS_PER_INSERT = 50;
 const LOG_ROW = '(?, ?, ?, ?, ?),';
+/** The INSERT of `rows` log entries (origin, log_id, seq, op_id, body each); one already there (its op id) is left as it is. */
+export const logRowsSql = (rows: number): string =>
+  `INSERT OR IGNORE INTO store_replica_log (origin, log_id, seq, op_id, body) VALUES ${LOG_ROW.repeat(rows).slice(0, -1)}`;
+
+export const CURSOR_SQL = `INSERT INTO store_cursors (origin, log_id, seq, heard_at) VALUES (?, ?, ?, ?)
+  ON CONFLICT (origin) DO UPDATE SET log_id = excluded.log_id, seq = excluded.seq, heard_at = excluded.heard_at`;
+
+/** `name` (a text or absent) is a text of 1 to `max` UTF-8 bytes: at most `max` UTF-16 units, as zod counts them. */
+const textUpTo = (b: string, name: string, min: number, max: number) =>
+  `(json_type(${b}, '$.${name}') = 'text' AND length(CAST(${b} ->> '$.${name}' AS BLOB)) BETWEEN ${min} AND ${max})`;
+/**
+ * EntryBody in SQL, over the body's text `b`: an entry a catch-up's thread may apply by SQL alone (store/replica-apply-thread.ts).
+ * Stricter than EntryBody where they could differ (lengths in bytes, not in UTF-16 units): an entry it refuses
+ * is applied by `apply` on the main thread, which decides as always.
+ */
+const plainEntry = (b: string) => `(json_valid(${b}) AND json_type(${b}) = 'object'
+  AND ${textUpTo(b, 'kind', 1, 40)} AND ${textUpTo(b, 'id', 1, 100)}
+  AND (json_type(${b}, '$.order') = 'null' OR ${textUpTo(b, 'order', 0, 100)})
+  AND json_type(${b}, '$.synced') IN ('true', 'false')
+  AND json_type(${b}, '$.doc') IN ('object', 'null')
+  AND (json_type(${b}, '$.staff') IS NULL OR json_type(${b}, '$.staff') = 'null' OR ${textUpTo(b, 'staff', 0, 100)})
+  AND (json_type(${b}, '$.serverId') IS NULL OR ${textUpTo(b, 'serverId', 0, 200)}))`;
+
+/** The seqs of the log rows after rowid ? that are plain entries (see plainEntry). */
+export const PLAIN_SEQS_SQL = `SELECT seq FROM (SELECT seq, CAST(body AS TEXT) AS b FROM store_replica_log WHERE rowid > ?) WHERE ${plainEntry('b')}`;
+
+/**
+ * The documents of the log rows after rowid ? (all plain entries), in the order appended: each replaces its
+ * entity's document as UPSERT_DOC_SQL decides, the cloud id an earlier one carried kept, so the outcome is
+ * `apply`'s (which writes each entity once, from its newest entry of the page).
+ */
+export const DOCS_FROM_LOG_SQL = `
+  INSERT INTO store_replica_docs (origin, entity_kind, entity_id, order_id, log_id, seq, synced, doc, staff, server_id)
+  SELECT origin, b ->> '$.kind', b ->> '$.id', b ->> '$.order', log_id, seq, b ->> '$.synced',
+    CASE json_type(b, '$.doc') WHEN 'object' THEN b -> '$.doc' END, b ->> '$.staff', b ->> '$.serverId'
+  FROM (SELECT origin, log_id, seq, CAST(body AS TEXT) AS b FROM store_replica_log WHERE rowid > ? ORDER BY rowid)
+  WHERE true
+  ${UPSERT_DOC_SQL.slice(UPSERT_DOC_SQL.indexOf('ON CONFLICT'))}`;
 
 export class StoreReplicas {
   readonly #sql: SqlRunner;
@@ -185,11 +226,7 @@ export class StoreReplicas {
         const { kind, id, order, synced, doc, staff } = body;
         this.#sql.runSql(UPSERT_DOC_SQL, [origin, kind, id, order, logId, seq, synced ? 1 : 0, doc && JSON.stringify(doc), staff ?? null, serverId]);
       }
-      this.#sql.runSql(
-        `INSERT INTO store_cursors (origin, log_id, seq, heard_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (origin) DO UPDATE SET log_id = excluded.log_id, seq = excluded.seq, heard_at = excluded.heard_at`,
-        [origin, logId, last.seq, now],
-      );
+      this.#sql.runSql(CURSOR_SQL, [origin, logId, last.seq, now]);
       return { logId, seq: last.seq };
     });
   }
@@ -200,7 +237,7 @@ export class StoreReplicas {
       const rows = entries.slice(start, start + LOG_ROWS_PER_INSERT);
       const values: unknown[] = [];
       for (const entry of rows) values.push(origin, logId, entry.seq, entry.opId, entry.body);
-      this.#sql.runSql(`INSERT OR IGNORE INTO store_replica_log (origin, log_id, seq, op_id, body) VALUES ${LOG_ROW.repeat(rows.length).slice(0, -1)}`, values);
+      this.#sql.runSql(logRowsSql(rows.length), values);
     }
   }
 

@@ -5,7 +5,7 @@ import type { Database } from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { systemClock, type Clock } from '../common/clock';
 import { CashierRepositories } from './cashier';
-import { openDatabase } from './database';
+import { BUSY_TIMEOUT_MS, openDatabase } from './database';
 import { IdMap } from './id-map';
 import { checkWholeFileInWorker, hasWriteAheadLog, removeCleanCloseMarker, writeCleanCloseMarker, type IntegrityReport } from './integrity';
 import { FloorPlan } from './floor';
@@ -16,6 +16,7 @@ import { Outbox } from './outbox';
 import { PendingChanges } from './pending';
 import { PrintQueue } from './print-queue';
 import { RepricedOrders } from './repriced-orders';
+import { ReplicaApplyThread } from './replica-apply-thread';
 import { RequestLedger } from './request-ledger';
 import { Retention } from './retention';
 import type { StoreTables } from './schema';
@@ -142,6 +143,17 @@ export class Store {
     } finally {
       this.db.pragma('synchronous = FULL');
     }
+  }
+
+  /** A thread applying a catch-up's pages on a connection of its own (store/replica-apply-thread.ts): stop it before close(). */
+  replicaApplyThread(onFailure: (message: string) => void): ReplicaApplyThread {
+    const autocheckpoint = this.db.pragma('wal_autocheckpoint', { simple: true }) as number;
+    // While it lives the thread checkpoints; this connection only for a log far behind (64 MiB), should the thread stall.
+    const hold = (held: boolean): void => {
+      // The thread may end after the store closed (a failure at shutdown): nothing is left to restore then.
+      if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${held ? 16_384 : autocheckpoint}`);
+    };
+    return new ReplicaApplyThread(this.file, BUSY_TIMEOUT_MS, hold, onFailure);
   }
 
   serverIdFor: IdMap['serverIdFor'] = (kind, localId) => this.ids.serverIdFor(kind, localId);

@@ -5,13 +5,11 @@
 // logs the writes of the store's staff under this till's id, and wakes its feed after each commit
 // that appended to the log. Started by the core's composition only when store mode is on; stop()
 // ends every connection.
-import { createRequire } from 'node:module';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Worker } from 'node:worker_threads';
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/log';
-import type { ReplicaCursor, ReplicaEntry, Store } from '../../store/index';
+import type { Store } from '../../store/index';
 import type { Cashier } from './cashier';
+import { PageApplier } from './store-mode/catch-up';
 import { surrenderAdopted } from './store-mode/surrender';
 import { ForwardInbox } from './store-mode/forward-inbox';
 import { joinAddress } from '../../store-mode/address';
@@ -48,33 +46,6 @@ export interface StoreLinkOptions {
   /** Orders of this till were taken over by another while it was away, and given up here. */
   onAdoptedAway?: () => void;
 }
-
-/**
- * How long one transaction of a page's entries may hold the event loop: a page is applied in slices
- * sized to this from what the entries have cost so far, so a register's command waits about this long
- * at most (docs/store-mode-catch-up.md). Short slices cost throughput: each commit rewrites the index
- * pages its entries touched.
- */
-const SLICE_BUDGET_MS = 2;
-/** Bounds of a slice, in entries: at least some progress on a slow machine, at most what a budget ever held. */
-const SLICE_ENTRIES = { min: 5, max: 500 };
-/** What an entry is taken to cost before one was measured (a first-page order entry on the loaded 2-core machine). */
-const FIRST_ENTRY_MS = 0.15;
-/** While a catch-up's page is applied, the checkpointer copies the log back into the file this often (see WalCheckpointer). */
-const CHECKPOINT_EVERY_MS = 25;
-/**
- * A catch-up waits (the event loop free) for the checkpointer to copy the whole log back once the log holds
- * this many 4 KiB pages (8 MiB): only a log checkpointed to its end starts again from its beginning, which
- * a checkpointer racing a writer seldom achieves, so without the wait the log file grows by all a catch-up
- * writes (~500 MB for 10,000 orders; 30–46 MB with it, up to ~80 MB on a loaded machine).
- */
-const CHECKPOINT_WAIT_PAGES = 2_048;
-/** The store's own connection checkpoints a log this far behind even so (64 MiB): a bound should the worker stall. */
-const BEHIND_CHECKPOINTER_PAGES = 16_384;
-/** The checkpointer's thread ends once no catch-up page came for this long. */
-const CHECKPOINTER_IDLE_MS = 10_000;
-/** A page longer than this is a catch-up's: the checkpointer takes over while it is applied. */
-const CATCH_UP_PAGE_ENTRIES = 100;
 
 /** A till back from away waits this long at most for its peers before its outbox drains: long enough for a LAN, short enough for a store alone. */
 const CATCH_UP_BEFORE_PUSH_MS = 10_000;
@@ -127,197 +98,6 @@ function ownLog(store: Store, tillId: string): LogSource {
   };
 }
 
-/** What an entry of a page has cost to apply lately, in ms: the next slice is sized from it. */
-export interface SlicePace {
-  msPerEntry: number;
-}
-
-/**
- * Applies a page's entries in slices, each one transaction (`applySlice` commits the entries and the cursor
- * of the last), yielding to the event loop between them: a slice holds about SLICE_BUDGET_MS at the pace
- * measured so far, which `pace` keeps (a slow slice shrinks the next, a quick one grows it). Returns the
- * cursor the last slice committed; a slice that throws ends it, with the slices before it committed.
- */
-export async function applyInSlices(
-  entries: readonly ReplicaEntry[],
-  pace: SlicePace,
-  applySlice: (entries: readonly ReplicaEntry[]) => ReplicaCursor,
-  /** Awaited between slices, after the yield: the checkpointer's keepUp. */
-  between: () => Promise<void> = async () => undefined,
-): Promise<ReplicaCursor> {
-  let cursor: ReplicaCursor | undefined;
-  for (let start = 0; start < entries.length; ) {
-    if (start > 0) {
-      await nextTurn();
-      await between();
-    }
-    const count = Math.max(SLICE_ENTRIES.min, Math.min(SLICE_ENTRIES.max, Math.floor(SLICE_BUDGET_MS / pace.msPerEntry)));
-    const slice = entries.slice(start, start + count);
-    const began = performance.now();
-    cursor = applySlice(slice);
-    // Smoothed and bounded: one slice that met a collection or lost its core a while does not shrink the next to nothing.
-    const measured = (performance.now() - began) / slice.length;
-    pace.msPerEntry = 0.7 * pace.msPerEntry + 0.3 * Math.min(2 * pace.msPerEntry, Math.max(pace.msPerEntry / 2, measured));
-    start += slice.length;
-  }
-  if (cursor === undefined) throw new Error('a replica page has at least one entry');
-  return cursor;
-}
-
-/**
- * Copies the write-ahead log back into the store's file on a second connection in a worker thread while
- * a catch-up's pages are applied. Such a page writes tens of MB to the log (each slice rewrites the index
- * pages its entries touch), and SQLite's automatic checkpoint would copy it back inside the commit of
- * whichever slice crossed its threshold, holding the register's event loop 10–60 ms each time. Between
- * busy() and the matching idle() (nested for several peers) the store's connection checkpoints only a log
- * far behind (BEHIND_CHECKPOINTER_PAGES); the worker does, PASSIVE (it neither waits for nor blocks
- * the writer), and once more at idle(); keepUp() holds the catch-up back while the log is long (without
- * holding the event loop). The worker starts with a catch-up and ends once idle a while (a
- * thread costs memory); one that fails leaves the store's own checkpoints in place for good.
- */
-export class WalCheckpointer {
-  #worker: { thread: Worker; exited: Promise<void> } | null = null;
-  /** Pages in the log at the worker's last checkpoint, and whether it copied them all. */
-  #log = { pages: 0, complete: true };
-  /** Called at the worker's next checkpoint (or its end). */
-  readonly #waiting = new Set<() => void>();
-  #failed = false;
-  #applying = 0;
-  #ending: NodeJS.Timeout | null = null;
-  readonly #autocheckpoint: number;
-
-  constructor(
-    private readonly store: Store,
-    private readonly logger: Logger,
-  ) {
-    this.#autocheckpoint = store.db.pragma('wal_autocheckpoint', { simple: true }) as number;
-  }
-
-  busy(): void {
-    if (this.#ending !== null) clearTimeout(this.#ending);
-    this.#ending = null;
-    if (this.#applying++ > 0) return;
-    const worker = this.#worker ?? this.#start();
-    if (worker === null) return;
-    this.store.db.pragma(`wal_autocheckpoint = ${BEHIND_CHECKPOINTER_PAGES}`);
-    worker.thread.postMessage('busy');
-  }
-
-  idle(): void {
-    if (--this.#applying > 0) return;
-    this.#worker?.thread.postMessage('idle');
-    this.#restore();
-    this.#ending = setTimeout(() => void this.#end(), CHECKPOINTER_IDLE_MS);
-    this.#ending.unref();
-  }
-
-  /**
-   * Between slices of a catch-up: once the log has grown past CHECKPOINT_WAIT_PAGES, resolves when the worker
-   * has copied it all back (the next write then starts it again from its beginning), or when it is gone.
-   */
-  async keepUp(): Promise<void> {
-    for (let tries = 0; tries < 3 && this.#worker !== null && this.#log.pages > CHECKPOINT_WAIT_PAGES; tries++) {
-      const checkpointed = new Promise<void>((resolve) => this.#waiting.add(resolve));
-      this.#worker.thread.postMessage('now');
-      await checkpointed;
-      // Copied to its end with nothing written since: the next write starts the log again.
-      if (this.#log.complete) this.#log.pages = 0;
-    }
-  }
-
-  /** Ends the worker and its connection (before the store closes: its close deletes the log only as the last connection). */
-  async stop(): Promise<void> {
-    if (this.#ending !== null) clearTimeout(this.#ending);
-    this.#failed = true;
-    await this.#end();
-  }
-
-  #start(): { thread: Worker; exited: Promise<void> } | null {
-    if (this.#failed) return null;
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const thread = new Worker(CHECKPOINTER_SOURCE, { eval: true, workerData: { file: this.store.file, driver, everyMs: CHECKPOINT_EVERY_MS } });
-    thread.unref();
-    const worker = { thread, exited: new Promise<void>((resolve) => thread.once('exit', () => resolve())) };
-    const gone = (): void => {
-      if (this.#worker !== worker) return;
-      this.#worker = null;
-      this.#restore();
-      this.#wake();
-    };
-    thread.on('message', (log: { log: number; checkpointed: number; asked: boolean }) => {
-      this.#log = { pages: log.log, complete: log.checkpointed === log.log };
-      // Only a checkpoint asked for while the catch-up waits has seen all it wrote.
-      if (log.asked) this.#wake();
-    });
-    thread.on('error', (error) => {
-      this.logger.warn({ event: 'store-mode.checkpointer-failed', error: error.message }, "the log's checkpointer stopped; the store checkpoints in its commits again");
-      this.#failed = true;
-      gone();
-    });
-    thread.once('exit', gone);
-    this.#worker = worker;
-    return worker;
-  }
-
-  #wake(): void {
-    for (const resolve of this.#waiting) resolve();
-    this.#waiting.clear();
-  }
-
-  async #end(): Promise<void> {
-    const worker = this.#worker;
-    this.#worker = null;
-    this.#restore();
-    this.#wake();
-    if (worker === null) return;
-    // Held until it has closed its connection: stop() is awaited.
-    worker.thread.ref();
-    worker.thread.postMessage('close');
-    await worker.exited;
-  }
-
-  #restore(): void {
-    // The thread may end after the store closed (a failure at shutdown): nothing is left to restore then.
-    if (this.store.db.open) this.store.db.pragma(`wal_autocheckpoint = ${this.#autocheckpoint}`);
-  }
-}
-
-const CHECKPOINTER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true });
-let timer = null;
-const checkpoint = (asked) => {
-  try {
-    parentPort.postMessage({ ...db.pragma('wal_checkpoint(PASSIVE)')[0], asked });
-  } catch (error) {
-    // The store's own connection is checkpointing (its bound): nothing copied by this one, this time.
-    if (error.code !== 'SQLITE_BUSY') throw error;
-    parentPort.postMessage({ busy: 1, log: 0, checkpointed: -1, asked });
-  }
-};
-const every = () => setInterval(() => checkpoint(false), workerData.everyMs);
-parentPort.on('message', (message) => {
-  if (message === 'busy') timer = timer ?? every();
-  else if (message === 'now') {
-    checkpoint(true);
-    // None of its own for a while: the catch-up's next write must find the log copied whole to start it again.
-    if (timer !== null) {
-      clearInterval(timer);
-      timer = every();
-    }
-  } else if (message === 'idle') {
-    clearInterval(timer);
-    timer = null;
-    checkpoint(false);
-  } else if (message === 'close') {
-    clearInterval(timer);
-    db.close();
-    parentPort.close();
-  }
-});
-`;
-
 interface Claimant {
   source: PeerSource;
   /** The till it pulls; null while it pulls none. */
@@ -343,9 +123,8 @@ export function settleClaim<T extends Claimant>(claimant: T, tillId: string, fol
 
 interface FollowerLink {
   identity: TillIdentity;
-  /** The pace of applying entries, shared by the followers (they apply on one connection, one at a time). */
-  pace: SlicePace;
-  checkpointer: WalCheckpointer;
+  /** Applies the pages of every follower (docs/store-mode-catch-up.md). */
+  pages: PageApplier;
   pins: TillPins;
   options: StoreLinkOptions;
   /** After each page's commit: applies the forwards waiting, once this till has caught up with its peers. */
@@ -429,18 +208,10 @@ class PeerFollower {
       ...(options.backoff ? { backoff: options.backoff } : {}),
       sink: {
         cursor: (from) => store.replicas.cursor(from),
+        coming: (_from, entries) => this.link.pages.coming(entries),
         apply: async (from, page) => {
-          // A page of a catch-up holds up to 1,000 entries: applied in slices, each with its cursor in its own
-          // transaction, yielding between them, so the register's commands are answered while it catches up.
-          const catchingUp = page.entries.length > CATCH_UP_PAGE_ENTRIES;
-          if (catchingUp) this.link.checkpointer.busy();
-          let cursor: ReplicaCursor;
-          try {
-            const apply = (entries: readonly ReplicaEntry[]) => store.replicas.apply(from, page.logId, entries, clock.now(), identity.tillId);
-            cursor = await applyInSlices(page.entries, this.link.pace, apply, catchingUp ? () => this.link.checkpointer.keepUp() : undefined);
-          } finally {
-            if (catchingUp) this.link.checkpointer.idle();
-          }
+          // A catch-up's page goes to the apply thread, a live one is applied here: the register answers meanwhile.
+          const cursor = await this.link.pages.apply(from, page.logId, page.entries);
           surrender();
           // After the page's commit: forwards it brought are each applied in a transaction of their own
           // (once this till has caught up with its peers: see startStoreLink).
@@ -521,11 +292,10 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
     const stopped = follower.stop().finally(() => leaving.delete(stopped));
     leaving.add(stopped);
   };
-  const checkpointer = new WalCheckpointer(store, logger);
+  const pages = new PageApplier(store, identity.tillId, () => options.clock.now(), logger);
   const followerLink: FollowerLink = {
     identity,
-    pace: { msPerEntry: FIRST_ENTRY_MS },
-    checkpointer,
+    pages,
     pins,
     options,
     drainInbox,
@@ -578,7 +348,7 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
       if (forgetting) clearInterval(forgetting);
       await discovery?.stop();
       await Promise.all([...peers.map((peer) => peer.stop()), ...leaving]);
-      await checkpointer.stop();
+      await pages.stop();
       await server.close();
     },
   };

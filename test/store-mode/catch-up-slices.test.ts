@@ -1,11 +1,9 @@
-// A catch-up's page applied on a real store file (docs/store-mode-catch-up.md): in slices sized by the
-// time they take, each with its cursor in one transaction, the event loop served between them; and the
-// write-ahead log checkpointed by a worker thread meanwhile, the store's own checkpoints back after.
-import { existsSync, renameSync, statSync } from 'node:fs';
+// A page applied on the register's thread (docs/store-mode-catch-up.md): in slices sized by the time they
+// take, each with its cursor in one transaction, the event loop served between them. The apply thread's
+// side is test/store-mode/apply-thread.test.ts.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../common/log';
-import { applyInSlices, WalCheckpointer } from '../../main/core/store-link';
+import { applyInSlices } from '../../main/core/store-mode/catch-up';
 import { openStore, type ReplicaEntry, type Store } from '../../store/index';
 import { tempDbPath } from '../store/helpers';
 
@@ -104,80 +102,5 @@ describe('a catch-up page applied in slices', () => {
     expect(cursor).toEqual({ logId: LOG_ID, seq: 60 });
     expect(replicaCount(s)).toBe(60);
     expect(docCount(s)).toBe(60);
-  });
-});
-
-describe("the log's checkpointer during a catch-up", () => {
-  const autocheckpoint = (s: Store) => s.db.pragma('wal_autocheckpoint', { simple: true });
-  const lines: string[] = [];
-  const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void lines.push(line) } });
-
-  it("checkpoints on its own connection while busy, gives the store its own checkpoints back when idle, and ends before the store's clean close", async () => {
-    const s = store();
-    const checkpointer = new WalCheckpointer(s, logger);
-    const before = statSync(s.file).size;
-    checkpointer.busy();
-    expect(autocheckpoint(s)).toBe(16_384);
-    let seq = 1;
-    // Writes stay in the log (the store checkpoints only 64 MiB behind): the file grows once the worker copies them in.
-    await expect
-      .poll(() => {
-        s.replicas.apply(ORIGIN, LOG_ID, orderEntries(50, seq), 1_000, SELF);
-        seq += 50;
-        return statSync(s.file).size;
-      }, { timeout: 30_000 })
-      .toBeGreaterThan(before);
-    // Two peers' pages at once: the first done does not give checkpoints back while the second applies.
-    checkpointer.busy();
-    checkpointer.idle();
-    expect(autocheckpoint(s)).toBe(16_384);
-    checkpointer.idle();
-    expect(autocheckpoint(s)).toBe(1000);
-
-    await checkpointer.stop();
-    const file = s.file;
-    s.close();
-    // The worker's connection is gone: the store's close was the last, and removed its log.
-    expect(existsSync(`${file}-wal`)).toBe(false);
-    expect(replicaCount(openStore(file))).toBe(seq - 1);
-  });
-
-  it('holds a catch-up back between slices while the worker copies a long log back, and never once it is gone', async () => {
-    const s = store();
-    const checkpointer = new WalCheckpointer(s, logger);
-    const entries = orderEntries(4_000);
-    checkpointer.busy();
-    // 40 MB and more of log in 40-entry slices: the wait comes round several times (what it saves is measured
-    // in docs/store-mode-catch-up.md, not here: it depends on how the threads are scheduled).
-    for (let start = 0; start < entries.length; start += 40) {
-      s.replicas.apply(ORIGIN, LOG_ID, entries.slice(start, start + 40), 1_000, SELF);
-      await new Promise((resolve) => setImmediate(resolve));
-      await checkpointer.keepUp();
-    }
-    checkpointer.idle();
-    expect(replicaCount(s)).toBe(4_000);
-    await checkpointer.stop();
-    // No worker to wait for: it returns at once, the catch-up goes on with the store's own checkpoints.
-    await checkpointer.keepUp();
-    s.replicas.apply(ORIGIN, LOG_ID, orderEntries(5, 4_001), 1_000, SELF);
-    expect(replicaCount(s)).toBe(4_005);
-  });
-
-  it('a checkpointer that cannot open the file leaves the store checkpointing in its commits, and says so', async () => {
-    const s = store();
-    const checkpointer = new WalCheckpointer(s, logger);
-    // The file moved under the open store: its connection keeps it, a new one cannot open it.
-    renameSync(s.file, `${s.file}.moved`);
-    checkpointer.busy();
-    await expect.poll(() => lines.some((line) => line.includes('store-mode.checkpointer-failed')), { timeout: 30_000 }).toBe(true);
-    expect(autocheckpoint(s)).toBe(1000);
-    checkpointer.idle();
-    // Failed for good: the next catch-up page leaves the store's checkpoints alone.
-    checkpointer.busy();
-    expect(autocheckpoint(s)).toBe(1000);
-    checkpointer.idle();
-    await checkpointer.stop();
-    s.replicas.apply(ORIGIN, LOG_ID, orderEntries(5), 1_000, SELF);
-    expect(replicaCount(s)).toBe(5);
   });
 });
