@@ -143,14 +143,21 @@ export function searchOrdersParameters(text: string, limit: number): (string | n
   return [folded, prefixEnd(folded), prefix, prefixEnd(prefix), folded, prefixEnd(folded), take * 2 + 8, take];
 }
 
+/** The part of a payment's tip that is the automatic gratuity: whole units within the tip, or null when not known. */
+function gratuityWithin(tip: number, gratuity: number | null | undefined): number | null {
+  return z.number().int().min(0).max(tip).nullable().parse(gratuity ?? null);
+}
+
 /** The smallest string above every string starting with `prefix`: its last code unit plus one. */
 function prefixEnd(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
-/** Extras of a payment: the tip within its amount, the split check part it paid. */
+/** Extras of a payment: the tip within its amount, the part of the tip that is the automatic gratuity, the split check part it paid. */
 export interface PaymentExtras {
   tip?: number;
+  /** Within tip; null or absent: not known (the view then works it out as before migration 32). */
+  gratuity?: number | null;
   splitPart?: string | null;
   /** The id another till gave the payment it took toward this till's order (store mode); else a new one. */
   id?: string;
@@ -469,7 +476,7 @@ export class CashierRepositories {
     const charged = z.number().int().positive().parse(amount);
     const tip = z.number().int().min(0).max(charged).parse(extras.tip ?? 0);
     const doc: PaymentIntentDoc = {
-      id, order_id: orderId, amount: charged, tip, split_part: extras.splitPart ?? null, currency: Currency.parse(currency), status: 'authorized', created_at: now,
+      id, order_id: orderId, amount: charged, tip, gratuity: gratuityWithin(tip, extras.gratuity), split_part: extras.splitPart ?? null, currency: Currency.parse(currency), status: 'authorized', created_at: now,
     };
     return this.transaction(() => {
       const orderOp = this.outbox.latestUnfinished('order', orderId);
@@ -484,7 +491,7 @@ export class CashierRepositories {
         resourceKey: `payment_intent:${id}`,
         now,
       });
-      this.#audit(actor, 'payment_intent.create', 'payment_intent', id, { order_id: orderId, amount: doc.amount, tip, currency: doc.currency, split_part: doc.split_part }, now);
+      this.#audit(actor, 'payment_intent.create', 'payment_intent', id, { order_id: orderId, amount: doc.amount, tip, gratuity: doc.gratuity, currency: doc.currency, split_part: doc.split_part }, now);
       return written;
     });
   }
@@ -519,6 +526,7 @@ export class CashierRepositories {
       if (!this.layers.merged('order', orderId)) throw new StoreError('not_found', `no order ${orderId}`);
       const now = this.clock.now();
       const taken = z.number().int().positive().parse(amount);
+      const tip = z.number().int().min(0).max(taken).parse(extras.tip ?? 0);
       const doc: PaymentDoc = {
         id: extras.id ?? newId('pay_', now),
         order_id: orderId,
@@ -528,12 +536,13 @@ export class CashierRepositories {
         currency: Currency.parse(currency),
         status: 'succeeded',
         created_at: now,
-        tip: z.number().int().min(0).max(taken).parse(extras.tip ?? 0),
+        tip,
+        gratuity: gratuityWithin(tip, extras.gratuity),
         split_part: extras.splitPart ?? null,
       };
       this.layers.write('payment', doc, 'base');
       this.outbox.settledAtTill('payment', doc.id, now);
-      this.#audit(actor, 'payment.cash', 'payment', doc.id, { order_id: orderId, amount: doc.amount, tip: doc.tip, currency: doc.currency, split_part: doc.split_part }, now);
+      this.#audit(actor, 'payment.cash', 'payment', doc.id, { order_id: orderId, amount: doc.amount, tip: doc.tip, gratuity: doc.gratuity, currency: doc.currency, split_part: doc.split_part }, now);
       return doc;
     });
   }

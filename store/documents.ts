@@ -112,8 +112,8 @@ export type CustomerDoc = z.infer<typeof CustomerDoc>;
 export const TILL_ONLY_DEFAULTS: Partial<Record<EntityKind, Record<string, unknown>>> = {
   order: { notes: '', business_day: null, pricing: null, discount: null, check_total: null, split: null, courses: null, gratuity: null },
   menu_item: { barcode: null },
-  payment_intent: { tip: 0, split_part: null },
-  payment: { tip: 0, split_part: null },
+  payment_intent: { tip: 0, split_part: null, gratuity: null },
+  payment: { tip: 0, split_part: null, gratuity: null },
   refund: { items: [], note: null },
 };
 
@@ -247,6 +247,13 @@ export const PaymentIntentDoc = z.object({
   tip: Minor.default(0),
   /** The part of a split check it paid ("2 of 3"). */
   split_part: z.string().nullable().default(null),
+  /**
+   * Migration 32, the till's: the part of tip that was the automatic gratuity when it was taken
+   * (docs/tables.md, "Automatic gratuity"); null: taken before the till recorded it. Optional in the
+   * type only (a parsed document always has it): a payment put together outside the store, as the
+   * receipt of one taken toward another till's order, does not know it yet.
+   */
+  gratuity: Minor.min(0).nullable().default(null).optional(),
   currency: Currency,
   /** Free text: the /v1 spec does not list the states (see docs/spec-gaps.md); 'authorized' and 'captured' are used locally. */
   status: z.string(),
@@ -267,6 +274,8 @@ export const PaymentDoc = z.object({
   /** Migration 12, the till's: the tip within amount (cash). */
   tip: Minor.default(0),
   split_part: z.string().nullable().default(null),
+  /** Migration 32, the till's: as a payment intent's (the part of tip that was the automatic gratuity; null: not known). */
+  gratuity: Minor.min(0).nullable().default(null).optional(),
 });
 export type PaymentDoc = z.infer<typeof PaymentDoc>;
 

@@ -35,11 +35,11 @@ export const ENTITY_TABLES: Record<EntityKind, EntityTable> = {
   },
   payment_intent: {
     table: 'payment_intents',
-    columns: { order_id: 'text', amount: 'int', currency: 'text', status: 'text', created_at: 'int', tip: 'int', split_part: 'text' },
+    columns: { order_id: 'text', amount: 'int', currency: 'text', status: 'text', created_at: 'int', tip: 'int', split_part: 'text', gratuity: 'int' },
   },
   payment: {
     table: 'payments',
-    columns: { order_id: 'text', payment_intent_id: 'text', method: 'text', amount: 'int', currency: 'text', status: 'text', created_at: 'int', tip: 'int', split_part: 'text' },
+    columns: { order_id: 'text', payment_intent_id: 'text', method: 'text', amount: 'int', currency: 'text', status: 'text', created_at: 'int', tip: 'int', split_part: 'text', gratuity: 'int' },
   },
   refund: {
     table: 'refunds',

@@ -700,10 +700,23 @@ const storePaymentsTaken: Migration = {
   },
 };
 
+const paymentGratuityParts: Migration = {
+  version: 32,
+  name: "automatic gratuity: the part of each payment's tip that was the gratuity when it was taken",
+  up(db) {
+    // NULL: taken before the till recorded it; the view works that payment's part out as it did then.
+    db.exec(`
+      ALTER TABLE payment_intents ADD COLUMN gratuity INTEGER CHECK (gratuity IS NULL OR gratuity >= 0);
+      ALTER TABLE payments ADD COLUMN gratuity INTEGER CHECK (gratuity IS NULL OR gratuity >= 0);
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
   unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts, pinAttempts, bridgeRequests,
   walkouts, floorPlan, refundNote, locationCountry, seatsAndCourses, orderGratuity,
   storeModeLog, storeModeForwards, orderLinks, kitchenDisplay, storeStaff, storeAdoptions, staffFieldTimes, replicasAppended, storePaymentsTaken,
+  paymentGratuityParts,
 ];

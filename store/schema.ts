@@ -89,6 +89,8 @@ export interface PaymentIntentsTable extends LayerColumns {
   created_at: number;
   tip: number;
   split_part: string | null;
+  /** Migration 32: the part of tip that was the automatic gratuity; null before it was recorded. */
+  gratuity: number | null;
 }
 export interface PaymentsTable extends LayerColumns {
   id: string;
@@ -101,6 +103,8 @@ export interface PaymentsTable extends LayerColumns {
   created_at: number;
   tip: number;
   split_part: string | null;
+  /** Migration 32: the part of tip that was the automatic gratuity; null before it was recorded. */
+  gratuity: number | null;
 }
 export interface RefundsTable extends LayerColumns {
   id: string;

@@ -964,7 +964,8 @@ export class Cashier {
       throw new CoreError('invalid_command', message, [{ path: 'tip', message }]);
     }
     const charged = amount + tip;
-    const extras = { tip, splitPart };
+    // The part is kept on the payment: the gratuity can change after it (docs/tables.md), its part cannot.
+    const extras = { tip, gratuity: gratuityPart, splitPart };
     if (method === 'cash') {
       if (charged > MAX_TILL_CASH) {
         const message = `${formatMoney(charged, order.currency)} in cash is more than any till holds (at most ${formatMoney(MAX_TILL_CASH, order.currency)}). Take part of it by card, or split the bill. Nothing was recorded.`;
@@ -1057,7 +1058,8 @@ export class Cashier {
     const gratuityPart = gratuityDueWith(before.gratuity, before.total, before.paidAmount, amount);
     if (tip < gratuityPart) throw new CoreError('conflict', `the check carries ${before.gratuity!.name}: this payment's tip is at least ${formatMoney(gratuityPart, order.currency)}.`);
     const charged = amount + tip;
-    const extras: PaymentExtras = { tip, splitPart, id: paymentId };
+    // The other till does not send the part: this till, the order's, works it out as it checks the tip.
+    const extras: PaymentExtras = { tip, gratuity: gratuityPart, splitPart, id: paymentId };
     const offlineCard = method === 'card' ? this.#offlineCardCheck(charged, order.currency, act) : null;
     const adopt = this.#requireOwnOrder(order, act);
     this.store.transaction(() => {

@@ -3,7 +3,7 @@
 import type { Category, Location, MenuItem, Order, OrderDisplayState, OrderStatus, Payment, PaymentStatus, Refund, RefundState, StaffRef, SyncState } from '../../bridge/contract';
 import type { CategoryDoc, LocationDoc, MenuItemDoc, ModifierDoc, OrderDoc, PaymentDoc, PaymentIntentDoc, RefundDoc } from '../../store/index';
 import { appliedLineDiscount, priceOrder, splitView } from './checkout';
-import { orderGratuity } from './gratuity';
+import { orderGratuity, type GratuityPayment } from './gratuity';
 
 /** An entity's outbox state (store.outbox.syncStatesOf / entitySyncStates): absent means in sync. */
 export type OutboxState = 'unfinished' | 'dead';
@@ -168,6 +168,17 @@ export function paymentViews(orderId: string, ctx: OrderContext): Payment[] {
   return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
+/**
+ * The payments as the gratuity counts them (gratuity.ts): each with the part of its tip recorded as
+ * gratuity when it was taken, read from its intent (card) or its record (cash).
+ */
+function gratuityPayments(orderId: string, live: readonly Payment[], ctx: OrderContext): GratuityPayment[] {
+  const parts = new Map<string, number | null>();
+  for (const intent of ctx.intents) if (intent.order_id === orderId) parts.set(intent.id, intent.gratuity ?? null);
+  for (const payment of ctx.payments) if (payment.order_id === orderId && payment.payment_intent_id === null) parts.set(payment.id, payment.gratuity ?? null);
+  return live.map((payment) => ({ amount: payment.amount, tip: payment.tip, gratuity: parts.get(payment.id) ?? null }));
+}
+
 /** The state shown on the order: /v1 status plus whether it is paid here (failed card payments do not count). */
 function displayStateOf(status: OrderStatus, total: number, paid: number): OrderDisplayState {
   if (status === 'cancelled') return 'cancelled';
@@ -208,7 +219,8 @@ export function orderView(doc: OrderDoc, ctx: OrderContext): Order {
     check: priced.check,
     split: splitView(doc, priced, paidByPart, live.filter((p) => p.splitPart === null).reduce((sum, p) => sum + p.amount, 0)),
     tipTotal: live.reduce((sum, p) => sum + p.tip, 0),
-    gratuity: orderGratuity(doc, priced.check, live),
+    // Only a check placed under a gratuity rule has one to count.
+    gratuity: doc.gratuity === null ? null : orderGratuity(doc, priced.check, gratuityPayments(doc.id, live, ctx)),
     status: doc.status,
     cloudStatus: ctx.cloudStatuses.get(doc.id) ?? null,
     displayState: displayStateOf(doc.status, priced.check.total, paidAmount),
