@@ -38,9 +38,14 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'pos-store-mode-'));
 }
 
-export async function startTill(config: Omit<TillChildConfig, 'dataDir' | 'port'> & { dataDir?: string; port?: number }, secret: string | undefined): Promise<TillProcess> {
+/** `launcher` runs node through another command (`ip netns exec NAME`), which must exec it with its descriptors. */
+export async function startTill(
+  config: Omit<TillChildConfig, 'dataDir' | 'port'> & { dataDir?: string; port?: number },
+  secret: string | undefined,
+  launcher: readonly string[] = [],
+): Promise<TillProcess> {
   const dataDir = config.dataDir ?? tempDataDir();
-  return startChildProcess(CHILD, { port: 0, ...config, dataDir }, secret);
+  return startChildProcess(CHILD, { port: 0, ...config, dataDir }, secret, { launcher });
 }
 
 /**

@@ -13,10 +13,14 @@
 //     `store-mode.started` log line) to B's cursor for A at A's max seq (read from B's file), next to
 //     the same bytes over one mutual TLS 1.3 connection between two processes on this machine; and a
 //     register tap on B (`orders.list`, limit 20, through its core's bridge, timed inside B) during the
-//     catch-up next to the same tap on B idle afterwards.
+//     catch-up next to the same tap on B idle afterwards;
+//   - the same catch-up (A, B and the raw pair) in a network namespace of its own whose loopback is held to a
+//     store LAN's speed (tc tbf at 100 Mbit/s, then 1 Gbit/s, MTU 1500), the raw transfer measured over the same link:
+//     skipped, with a line saying why, where namespaces or tc cannot be used.
 // STORE_MODE_BENCH_CPU_PROF=<dir>: B runs under node --cpu-prof, its profile written there when it stops
 // (read it with test/bench/profile/summarise.ts).
 import Database from 'better-sqlite3';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +35,7 @@ import type { BenchCoreTillConfig } from '../../store-mode/fixtures/bench-core-t
 import { keyFile } from '../../store-mode/fixtures/key-file';
 import { freePorts } from '../../store-mode/fixtures/ports';
 import { startChildProcess, startCoreTill, startTill, type TillProcess } from '../../store-mode/till-process';
+import { ip, namespacesUnavailable } from '../../store-mode/fixtures/netns-lan';
 import { percentile, row, type BenchRow, type BenchSuite } from '../harness';
 
 const SECRET = Buffer.alloc(32, 0x5c).toString('base64');
@@ -260,12 +265,12 @@ function applyInProcess(dirA: string, maxSeq: number): number[] {
 }
 
 /** The same bytes over one mutual TLS 1.3 connection between two till processes (the feed bench's method). */
-async function rawTransfers(bytes: number, times: number): Promise<number[]> {
+async function rawTransfers(bytes: number, times: number, launcher: readonly string[]): Promise<number[]> {
   const pair: TillProcess[] = [];
   try {
-    const a = await startTill({ tillName: 'Raw A', deadlineMs: 60_000 }, SECRET);
+    const a = await startTill({ tillName: 'Raw A', deadlineMs: 60_000 }, SECRET, launcher);
     pair.push(a);
-    const b = await startTill({ tillName: 'Raw B', deadlineMs: 60_000 }, SECRET);
+    const b = await startTill({ tillName: 'Raw B', deadlineMs: 60_000 }, SECRET, launcher);
     pair.push(b);
     const ms: number[] = [];
     for (let i = 0; i < times; i++) {
@@ -282,8 +287,44 @@ async function rawTransfers(bytes: number, times: number): Promise<number[]> {
   }
 }
 
-async function catchUp(): Promise<CatchUpFigures> {
+/** A token bucket's depth per rate: at least one tick's worth of the rate (the kernel's timer), and a frame. */
+const LINK_BURST: Record<string, string> = { '100mbit': '64kb', '1gbit': '512kb' };
+
+/** A network namespace of its own whose loopback carries `rate` at most (tc's token bucket), for A, B and the raw pair. */
+interface HeldLink {
+  rate: string;
+  launcher: string[];
+  remove(): void;
+}
+
+/** The link, or why it cannot be made here. */
+function holdLink(rate: string): HeldLink | string {
+  const ns = `pos-bench-${process.pid}-${rate}`;
+  const unavailable = namespacesUnavailable(`${ns}-probe`);
+  if (unavailable !== null) return unavailable;
+  const remove = (): void => {
+    try {
+      ip('netns', 'del', ns);
+    } catch {
+      // Already gone.
+    }
+  };
+  try {
+    ip('netns', 'add', ns);
+    process.once('exit', remove);
+    // Ethernet's frame size, and a token bucket at the rate (netem's rate needs a module this kernel may lack).
+    ip('-n', ns, 'link', 'set', 'lo', 'mtu', '1500', 'up');
+    execFileSync('ip', ['netns', 'exec', ns, 'tc', 'qdisc', 'add', 'dev', 'lo', 'root', 'tbf', 'rate', rate, 'burst', LINK_BURST[rate] ?? '512kb', 'latency', '50ms'], { stdio: 'pipe' });
+    return { rate, launcher: ['ip', 'netns', 'exec', ns], remove };
+  } catch (error) {
+    remove();
+    return `cannot hold a namespace's loopback to ${rate} (tc tbf): ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+  }
+}
+
+async function catchUp(link: HeldLink | null = null): Promise<CatchUpFigures> {
   const started: TillProcess[] = [];
+  const launcher = link?.launcher ?? [];
   try {
     const [portA, portB] = (await freePorts(2)) as [number, number];
     const dirA = seedDataDir();
@@ -297,10 +338,10 @@ async function catchUp(): Promise<CatchUpFigures> {
     const dbA = new Database(join(dirA, 'terminal.db'), { readonly: true });
     const held = dbA.prepare("SELECT COUNT(*) AS entries, MAX(seq) AS maxSeq, SUM(length(body) + length(op_id) + 13) AS bytes, COUNT(DISTINCT CASE WHEN entity_kind = 'order' THEN entity_id END) AS orders FROM store_log").get() as { entries: number; maxSeq: number; bytes: number; orders: number };
     dbA.close();
-    const a = await startCoreTill(specA, SECRET);
+    const a = await startCoreTill(specA, SECRET, launcher);
     started.push(a);
 
-    const rawMs = await rawTransfers(held.bytes, 3);
+    const rawMs = await rawTransfers(held.bytes, 3, launcher);
 
     const dirB = seedDataDir();
     const load = loadAverage();
@@ -325,9 +366,9 @@ async function catchUp(): Promise<CatchUpFigures> {
     try {
       const profileDir = process.env.STORE_MODE_BENCH_CPU_PROF;
       // node's flags go before the script: a shell execs node ($0) with them and the child's own arguments.
-      const launcher = profileDir ? ['/bin/sh', '-c', `exec "$0" --cpu-prof --cpu-prof-dir='${profileDir}' "$@"`] : [];
+      const profiler = profileDir ? ['/bin/sh', '-c', `exec "$0" --cpu-prof --cpu-prof-dir='${profileDir}' "$@"`] : [];
       const configB: BenchCoreTillConfig = { dataDir: dirB, tillName: 'Patio', tillLetter: 'P', port: portB, peers: [`127.0.0.1:${portA}`], deadlineMs: 150_000, tap: TAP };
-      b = await startChildProcess(BENCH_CORE_TILL, configB, SECRET, { launcher, readyTimeoutMs: 60_000 });
+      b = await startChildProcess(BENCH_CORE_TILL, configB, SECRET, { launcher: [...launcher, ...profiler], readyTimeoutMs: 60_000 });
       started.push(b);
       const deadline = Date.now() + 90_000;
       while (caughtUpAt === undefined && Date.now() < deadline) await sleep(50);
@@ -370,11 +411,41 @@ async function catchUp(): Promise<CatchUpFigures> {
       during: sorted(duringCatchUp.map((s) => s.ms)),
       duringCallOnly: sorted(duringCatchUp.map((s) => s.callMs)),
       idle: sorted(samples.filter((s) => s.at > caughtUpEnd + 1_000).map((s) => s.ms)),
-      applyInProcessMs: applyInProcess(dirA, held.maxSeq),
+      // The store's own cost does not depend on the link: measured once, with the loopback run.
+      applyInProcessMs: link ? [] : applyInProcess(dirA, held.maxSeq),
       load,
     };
   } finally {
     await Promise.all(started.map((p) => p.stop()));
+  }
+}
+
+/** The catch-up at a store LAN's speed: its row, or a line saying why it was not run. */
+async function catchUpOverLink(rate: string): Promise<BenchRow[]> {
+  const link = holdLink(rate);
+  if (typeof link === 'string') {
+    log(`catch-up over ${rate}: skipped, ${link}`);
+    return [];
+  }
+  try {
+    const c = await catchUp(link);
+    const rawMs = sorted(c.rawMs)[1] as number;
+    const mb = c.bytes / 1048576;
+    log(`catch-up over ${rate}: ${c.entries} entries in ${Math.round(c.catchUpMs)} ms (first page after ${Math.round(c.firstPageMs)} ms); raw ${c.rawMs.map((x) => Math.round(x)).join(' / ')} ms; tap p95 ${ms(percentile(c.during, 95))}; load ${c.load}`);
+    return [
+      row({
+        name: `the same catch-up with A and B on a link of ${rate} (a network namespace's loopback, MTU 1500, held to it by tc tbf) (${Math.round(c.catchUpMs)} ms, first page ${Math.round(c.firstPageMs)} ms; load ${c.load})`,
+        value: mb / (c.catchUpMs / 1000),
+        unit: 'MB/s',
+        baselineName: `same bytes over mutual TLS 1.3 on the same link (median of ${c.rawMs.map((x) => Math.round(x)).join(' / ')} ms)`,
+        baseline: mb / (rawMs / 1000),
+        better: 'higher',
+        target: '≥ 0.5× raw TLS',
+        ok: c.catchUpMs <= 2 * rawMs,
+      }),
+    ];
+  } finally {
+    link.remove();
   }
 }
 
@@ -417,6 +488,7 @@ const suite: BenchSuite = {
     ];
     const rawMBps = mb / (rawMs / 1000);
     const feedMBps = mb / (c.catchUpMs / 1000);
+    const overLinks = [...(await catchUpOverLink('100mbit')), ...(await catchUpOverLink('1gbit'))];
     return [
       ...liveRows("another till's bridge (storeMode.orders)", live.toTill),
       ...liveRows("the kitchen display's kitchen.tickets", live.toDisplay),
@@ -450,6 +522,7 @@ const suite: BenchSuite = {
         target: 'p95 < 8 ms',
         ok: percentile(c.during, 95) < 8,
       }),
+      ...overLinks,
     ];
   },
 };
