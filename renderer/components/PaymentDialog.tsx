@@ -128,6 +128,9 @@ export function PaymentDialog({
         ...(method === 'cash' && tendered !== null ? { tendered } : {}),
         ...(needsManager && pin !== '' ? { managerPin: pin } : {}),
       });
+      // The approval was for this payment only: the next part asks again if it needs one.
+      setPin('');
+      setNeedsManager(false);
       const left = balanceDue(result.order);
       if (left === 0) {
         onPaid(result.order, result.change, result.payment);

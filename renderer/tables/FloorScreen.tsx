@@ -8,7 +8,7 @@ import { describeError, useBridge } from '../lib/hooks';
 import { useSession } from '../lib/session';
 import { FloorEditor } from './FloorEditor';
 import { useFloor } from './floor-source';
-import { findTable, STATE_NAMES, tableDetail } from './floor-text';
+import { findTable, STATE_NAMES, tableTile } from './floor-text';
 import { SeatDialog } from './SeatDialog';
 import { TableSheet } from './TableSheet';
 import './tables.css';
@@ -203,19 +203,7 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
         <div className="floor-grid" style={{ gridTemplateColumns: `repeat(${FLOOR_GRID.columns}, 1fr)`, gridTemplateRows: `repeat(${FLOOR_GRID.rows}, 1fr)` }} aria-label={`${section?.name ?? ''} floor`}>
           {tables.map((t) => (
             <div key={t.id} className={`floor-table table-${t.state} shape-${t.shape}`} style={{ gridColumn: `${t.x + 1} / span ${t.width}`, gridRow: `${t.y + 1} / span ${t.height}` }}>
-              <button
-                type="button"
-                className="floor-table-main"
-                data-testid={`table-${t.name}`}
-                aria-label={`Table ${t.name}, ${STATE_NAMES[t.state]}${t.server ? `, ${t.server.name}` : ''}`}
-                onPointerDown={(event) => press(t, event.timeStamp)}
-                onClick={(event) => tap(t, event.timeStamp)}
-              >
-                <span className="floor-table-name">{t.name}</span>
-                <span className="floor-table-state">{STATE_NAMES[t.state]}</span>
-                <span className="floor-table-detail">{tableDetail(t, now)}</span>
-                {t.server ? <span className="floor-table-server">{t.server.name}</span> : null}
-              </button>
+              <TableTileButton table={t} now={now} onPress={(at) => press(t, at)} onTap={(at) => tap(t, at)} />
               {t.state !== 'free' ? (
                 <button type="button" className="floor-table-more" aria-label={`Table ${t.name}: checks and actions`} onClick={() => setSheet(t.id)}>
                   ⋯
@@ -266,5 +254,51 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
         />
       ) : null}
     </section>
+  );
+}
+
+/**
+ * A table's tile: its name, its state and one short line (guests beside a person icon and how long
+ * they have been seated, the seats of a free table, how long it waits to be cleared) and its
+ * server, short enough to fit the smallest tile at 1024×768 whatever the clock says; the whole of
+ * it in full words is the tile's name (and its title, for a pointer that rests on it).
+ */
+function TableTileButton({ table, now, onPress, onTap }: { table: TableView; now: number; onPress: (at: number) => void; onTap: (at: number) => void }) {
+  const words = tableTile(table, now);
+  return (
+    <button
+      type="button"
+      className="floor-table-main"
+      data-testid={`table-${table.name}`}
+      aria-label={words.label}
+      title={words.label}
+      onPointerDown={(event) => onPress(event.timeStamp)}
+      onClick={(event) => onTap(event.timeStamp)}
+    >
+      <span className="floor-table-name">{table.name}</span>
+      <span className="floor-table-state">{STATE_NAMES[table.state]}</span>
+      <span className="floor-table-detail">
+        {words.guests !== null ? (
+          <span className="floor-table-guests">
+            <PersonIcon />
+            {words.guests}
+            <span className="visually-hidden"> {words.guests === 1 ? 'guest' : 'guests'}</span>
+          </span>
+        ) : null}
+        {words.guests !== null && words.detail !== '' ? ' · ' : null}
+        {words.detail}
+      </span>
+      {words.server !== null ? <span className="floor-table-server">{words.server}</span> : null}
+    </button>
+  );
+}
+
+/** A person, beside a tile's count of guests (the count's word is in the tile's name). */
+function PersonIcon() {
+  return (
+    <svg className="floor-person" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <circle cx="8" cy="4.5" r="3.5" />
+      <path d="M1.5 16c0-4 2.9-6.5 6.5-6.5s6.5 2.5 6.5 6.5z" />
+    </svg>
   );
 }

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 // The payment dialog against a real core with no connection: above the offline card limit a
 // cashier is asked for a manager's PIN (why, said next to the field), a wrong one refused there and
-// cleared, and with the right one the card payment is stored offline.
+// cleared, and with the right one the card payment is stored offline; the PIN goes with that payment
+// only, so the next part of a split bill asks for it again.
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Order, Payment } from '../../bridge/contract';
@@ -47,6 +48,38 @@ describe('PaymentDialog', () => {
     await waitFor(() => expect(paid).toHaveLength(1));
     expect(paid[0]?.payment).toMatchObject({ method: 'card', amount: 1200, status: 'queued_offline' });
     expect(paid[0]?.order.paidAmount).toBe(1200);
+  });
+
+  it('asks again for the PIN on the next part of a split bill: the approved one is not kept for it', async () => {
+    t = await startTestCore({ offlinePayments: { perTransaction: 1000, total: 5000, managerPinHash: hashManagerPin('8642') } }, {}, undefined, { signIn: 'cashier' });
+    const client = createBridgeClient({ invoke: (request) => t.core.invoke(request), onEvent: (listener) => t.core.subscribe(listener) });
+    const placed = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 2 }] });
+    // Two parts of $12.00, each above the $10.00 offline limit: each needs its own approval.
+    const order = await client.call('orders.update', { id: placed.id, split: { kind: 'even', parts: 2 } });
+    const paid: Order[] = [];
+    const { checkout } = await client.call('menu.snapshot', {});
+    render(
+      <BridgeContext.Provider value={client}>
+        <PaymentDialog order={order} checkout={checkout} onClose={() => undefined} onPaid={(o) => paid.push(o)} />
+      </BridgeContext.Provider>,
+    );
+    fireEvent.click(screen.getByTestId('confirm-payment'));
+    fireEvent.change(await screen.findByLabelText('Manager PIN to approve'), { target: { value: '8642' } });
+    fireEvent.click(screen.getByTestId('confirm-payment'));
+    await waitFor(() => expect(screen.getByTestId('payment-news').textContent).toMatch(/Paid 1 of 2: \$12\.00\..*\$12\.00 still due/));
+    // The approval went with that payment: no PIN is left in the form.
+    expect(screen.queryByLabelText('Manager PIN to approve')).toBeNull();
+    expect(document.querySelectorAll('input[type="password"]')).toHaveLength(0);
+
+    fireEvent.click(screen.getByTestId('confirm-payment'));
+    const pin = (await screen.findByLabelText('Manager PIN to approve')) as HTMLInputElement;
+    expect(pin.value).toBe('');
+    expect(fieldError(pin)).toMatch(/offline.*above the \$10\.00 limit.*needs a manager/);
+    expect((await client.call('orders.get', { id: order.id })).paidAmount).toBe(1200);
+    fireEvent.change(pin, { target: { value: '8642' } });
+    fireEvent.click(screen.getByTestId('confirm-payment'));
+    await waitFor(() => expect(paid).toHaveLength(1));
+    expect(paid[0]?.paidAmount).toBe(2400);
   });
 
   it('suggests tips on the amount before tax when the restaurant chooses so, and says so; the tip taken is that one', async () => {
