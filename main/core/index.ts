@@ -331,6 +331,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     inStore: () => (storeLink === null || storeSecretText === null ? null : { tillName: storeLink.status().tillName, storeSecret: storeSecretText }),
     startStoreMode: (storeSecret) => startStoreMode(storeSecret),
     changed: () => events.emit('storeMode.replicated', {}),
+    joinsByCodeAlone: config.role === 'kitchen',
   });
   const reports = new DayReports(
     store,
@@ -739,8 +740,8 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
   // Store mode: this till's log served on the LAN, its peers' logs pulled into the replicas.
   if (config.storeMode.mode === 'on') {
     const storeSecret = await readStoreSecret(config.storeMode, secrets);
-    // A register without its secret yet waits for a manager to pair it by a code; a kitchen display has no manager to do so.
-    if (storeSecret === null && (config.role === 'kitchen' || config.storeMode.secretRef === '')) throw new StoreSecretMissingError(config.storeMode.secretRef);
+    // Without its secret yet, a register or a kitchen display waits to be paired by a code shown on a till of the store.
+    if (storeSecret === null && config.storeMode.secretRef === '') throw new StoreSecretMissingError(config.storeMode.secretRef);
     if (storeSecret === null) awaitingPairing = true;
     else await startStoreMode(storeSecret);
   }

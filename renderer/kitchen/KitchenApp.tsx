@@ -1,7 +1,8 @@
 // The kitchen display (docs/kitchen-display.md): the store's tickets as cards in arrival order across
 // the screen, a header with the station, the all-day counts and the store in one line, and bump and
 // recall by touch, keyboard or bump bar (1–9 select the n-th ticket, Enter or B bumps it, R recalls
-// the last bumped). No one signs in: the display can do nothing else (the core refuses it).
+// the last bumped). No one signs in: the display can do nothing else (the core refuses it). Not in the
+// store yet (no store secret), it shows the form that joins it by a code instead (KitchenJoin).
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { KitchenSetup, KitchenTickets } from '../../bridge/kitchen/contract';
 import type { StoreModeStatus } from '../../bridge/store-mode/contract';
@@ -10,6 +11,7 @@ import { describeError, useBridge } from '../lib/hooks';
 import { useStoreModeRead, STORE_REFRESH_MS } from '../store-mode/polling';
 import { QUIET_AFTER_MS } from '../store-mode/StoreSyncPart';
 import { tillName } from '../store-mode/till-words';
+import { KitchenJoin } from './KitchenJoin';
 import { TicketCard } from './TicketCard';
 import { ticketAge } from './ticket-age';
 import { useTickets } from './use-tickets';
@@ -64,7 +66,7 @@ function AllDay({ counts }: { counts: KitchenTickets['allDay'] }) {
 export function KitchenApp({ setup }: { setup: KitchenSetup }) {
   const client = useBridge();
   const { data, receivedAt, error, refresh } = useTickets(setup.station);
-  const { data: store } = useStoreModeRead('storeMode.status', STORE_REFRESH_MS);
+  const { data: store, reload: reloadStore } = useStoreModeRead('storeMode.status', STORE_REFRESH_MS);
   const pageNow = useSecondTick();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -114,7 +116,8 @@ export function KitchenApp({ setup }: { setup: KitchenSetup }) {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      // Typed into a field (the join form's), a key is that field's.
+      if (event.altKey || event.ctrlKey || event.metaKey || event.target instanceof HTMLInputElement) return;
       const onButton = event.target instanceof HTMLButtonElement;
       if (/^[1-9]$/.test(event.key)) {
         const ticket = tickets[Number(event.key) - 1];
@@ -129,6 +132,17 @@ export function KitchenApp({ setup }: { setup: KitchenSetup }) {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [tickets, selected, busy, bump, recall]);
+
+  const joined = useCallback(
+    (sentence: string) => {
+      setNotice({ text: sentence, problem: false });
+      reloadStore();
+    },
+    [reloadStore],
+  );
+
+  // Store mode on without the store secret yet: the display joins the store by a code first.
+  if (store?.mode === 'unpaired') return <KitchenJoin onJoined={joined} />;
 
   const stationName = setup.station === null ? 'All stations' : setup.station;
   return (

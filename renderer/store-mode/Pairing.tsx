@@ -1,10 +1,11 @@
 // Pairing a till into the store by a code, the two screens of it in the sync panel's Store part: on a
 // till of the store, "Pair a new till" shows a code and this till's address for 5 minutes; on a till in
 // store mode without its store secret yet, a form takes that address and code (docs/store-mode.md).
-import { useEffect, useId, useState, type FormEvent } from 'react';
+// The form itself (JoinStoreForm) is also the kitchen display's, which asks for no approval.
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { PAIRING_CODE_LIFETIME_MS, type StoreModePairing, type StoreModePairingCode } from '../../bridge/store-mode/contract';
 import { ApprovedActionDialog } from '../components/ApprovedActionDialog';
-import { useApprovalPin } from '../components/ApprovalPin';
+import { useApprovalPin, type ApprovalPinEntry } from '../components/ApprovalPin';
 import { Dialog, ErrorNote } from '../components/Dialog';
 import { describedBy, FieldError } from '../components/FieldError';
 import { describeError, useBridge } from '../lib/hooks';
@@ -106,10 +107,20 @@ export function PairTill({ pairing }: { pairing: StoreModePairing }) {
   );
 }
 
-/** On a till in store mode without its store secret: the address and code another till shows. */
-export function JoinStore({ onJoined }: { onJoined: (sentence: string) => void }) {
+/** What the join form says above its fields, the approval it asks (null: none, the code is enough) and its look. */
+export interface JoinStoreFormProps {
+  intro: ReactNode;
+  approval: ApprovalPinEntry | null;
+  onJoined: (sentence: string) => void;
+  /** Added to the form's own class (a screen of its own styles it bigger). */
+  className?: string;
+  /** The address field takes the keys when the form is the whole screen. */
+  autoFocus?: boolean;
+}
+
+/** The address and code another till shows, sent as storeMode.join; a refusal is shown next to its field. */
+export function JoinStoreForm({ intro, approval, onJoined, className, autoFocus = false }: JoinStoreFormProps) {
   const client = useBridge();
-  const approval = useApprovalPin('store.pair', useApproval('store.pair').needed);
   const ids = { address: useId(), code: useId() };
   const [address, setAddress] = useState('');
   const [code, setCode] = useState('');
@@ -119,14 +130,14 @@ export function JoinStore({ onJoined }: { onJoined: (sentence: string) => void }
     event.preventDefault();
     const missing = { address: address.trim() === '' ? 'Type the address the other till shows.' : null, code: code.trim() === '' ? 'Type the code the other till shows.' : null, note: null };
     if (missing.address || missing.code) return setErrors(missing);
-    if (approval.missing) return;
+    if (approval?.missing) return;
     setBusy(true);
     setErrors({ address: null, code: null, note: null });
-    approval.clearRefusal();
+    approval?.clearRefusal();
     try {
-      onJoined((await client.call('storeMode.join', { address, code, ...approval.payload })).sentence);
+      onJoined((await client.call('storeMode.join', { address, code, ...approval?.payload })).sentence);
     } catch (caught) {
-      if (!approval.refused(caught)) {
+      if (!approval?.refused(caught)) {
         const at = { address: issueAt(caught, 'address'), code: issueAt(caught, 'code') };
         setErrors({ ...at, note: at.address || at.code ? null : describeError(caught) });
       }
@@ -135,11 +146,11 @@ export function JoinStore({ onJoined }: { onJoined: (sentence: string) => void }
     }
   };
   return (
-    <form className="join-store" aria-label="Join the store" onSubmit={(event) => void submit(event)} noValidate data-testid="join-store">
-      <p className="dialog-message">This till is set up for store mode but is not in a store yet. On a till of the store, a manager opens Sync → Store → Pair a new till; type here the address and code it shows.</p>
+    <form className={className ? `join-store ${className}` : 'join-store'} aria-label="Join the store" onSubmit={(event) => void submit(event)} noValidate data-testid="join-store">
+      <p className="dialog-message">{intro}</p>
       <label>
         Address of that till
-        <input value={address} autoComplete="off" placeholder="192.168.1.20:7444" onChange={(event) => setAddress(event.target.value)} {...describedBy(ids.address, errors.address)} />
+        <input value={address} autoComplete="off" autoFocus={autoFocus} placeholder="192.168.1.20:7444" onChange={(event) => setAddress(event.target.value)} {...describedBy(ids.address, errors.address)} />
       </label>
       <FieldError id={ids.address} message={errors.address} />
       <label>
@@ -147,11 +158,23 @@ export function JoinStore({ onJoined }: { onJoined: (sentence: string) => void }
         <input className="big-input" value={code} inputMode="numeric" autoComplete="off" placeholder="1234 5678" onChange={(event) => setCode(event.target.value)} {...describedBy(ids.code, errors.code)} />
       </label>
       <FieldError id={ids.code} message={errors.code} />
-      {approval.field}
+      {approval?.field}
       <ErrorNote message={errors.note} />
       <button type="submit" className="primary big" disabled={busy}>
         {busy ? 'Joining…' : 'Join the store'}
       </button>
     </form>
+  );
+}
+
+/** On a till in store mode without its store secret: the address and code another till shows, with a manager's approval. */
+export function JoinStore({ onJoined }: { onJoined: (sentence: string) => void }) {
+  const approval = useApprovalPin('store.pair', useApproval('store.pair').needed);
+  return (
+    <JoinStoreForm
+      intro="This till is set up for store mode but is not in a store yet. On a till of the store, a manager opens Sync → Store → Pair a new till; type here the address and code it shows."
+      approval={approval}
+      onJoined={onJoined}
+    />
   );
 }

@@ -28,7 +28,7 @@ describe('a kitchen display', () => {
   const refused = ALL.filter((name) => !KITCHEN_ALLOWED.has(name));
   it('has commands to refuse and a small allow-list', () => {
     expect(refused.length).toBeGreaterThan(60);
-    expect([...KITCHEN_ALLOWED].sort()).toEqual(['kitchen.bump', 'kitchen.display', 'kitchen.recall', 'kitchen.tickets', 'storeMode.status', 'sync.status']);
+    expect([...KITCHEN_ALLOWED].sort()).toEqual(['kitchen.bump', 'kitchen.display', 'kitchen.recall', 'kitchen.tickets', 'storeMode.join', 'storeMode.status', 'sync.status']);
   });
 
   it.each(refused)('refuses %s, whatever its payload, and changes nothing', async (name) => {
@@ -45,6 +45,8 @@ describe('a kitchen display', () => {
     expect((await t.call('kitchen.tickets', {})).tickets.map((ticket) => ticket.label)).toEqual(['B1']);
     expect(await t.call('storeMode.status', {})).toMatchObject({ mode: 'on', till: { name: 'Pass' } });
     expect(await t.raw('sync.status', {})).toMatchObject({ ok: true });
+    // Joining passes the gate (test/kitchen/pairing-process.test.ts joins an unpaired display); this one is in the store.
+    expect(await t.raw('storeMode.join', { address: '127.0.0.1:9', code: '1234 5678' })).toMatchObject({ ok: false, error: { code: 'conflict', message: 'This till is already in the store.' } });
     const [ticket] = (await t.call('kitchen.tickets', {})).tickets;
     expect(await t.call('kitchen.bump', { orderId: ticket!.orderId })).toMatchObject({ label: 'B1' });
     expect(await t.call('kitchen.recall', { orderId: ticket!.orderId })).toEqual({ orderId: ticket!.orderId, label: 'B1', recalled: true });

@@ -1,8 +1,8 @@
 // What a device may be asked, by its role (docs/kitchen-display.md, "What it cannot do"). A kitchen
-// display answers its own commands and the status reads of its header, with no one signed in, and
-// refuses everything else (payments, reports, settings, menus, staff, orders) before the request is
-// even read, so nothing else can run there. A register refuses the display's commands but tells
-// anyone what it is (kitchen.display), so the page knows which app to show.
+// display answers its own commands, the status reads of its header and joining the store by a code,
+// with no one signed in, and refuses everything else (payments, reports, settings, menus, staff,
+// orders) before the request is even read, so nothing else can run there. A register refuses the
+// display's commands but tells anyone what it is (kitchen.display), so the page knows which app to show.
 import { KITCHEN_COMMANDS, type DeviceRole } from '../../../bridge/kitchen/contract';
 import type { BridgeResponse } from '../../../bridge/protocol';
 import type { StaffDoc } from '../../../store/index';
@@ -10,8 +10,11 @@ import type { CommandContext } from '../dispatch';
 import { CoreError } from '../errors';
 import type { Act } from '../staff/desk';
 
-/** What a kitchen display answers: its own commands, and the store's and the cloud's status for its header. */
-export const KITCHEN_ALLOWED: ReadonlySet<string> = new Set<string>([...KITCHEN_COMMANDS, 'storeMode.status', 'sync.status']);
+/**
+ * What a kitchen display answers: its own commands, the store's and the cloud's status for its header,
+ * and joining the store by a code (a display without its store secret yet: the code is the manager's word).
+ */
+export const KITCHEN_ALLOWED: ReadonlySet<string> = new Set<string>([...KITCHEN_COMMANDS, 'storeMode.status', 'storeMode.join', 'sync.status']);
 /** What every device answers, signed in or not. */
 const ANY_ROLE: ReadonlySet<string> = new Set<string>(['kitchen.display']);
 

@@ -33,6 +33,11 @@ export interface PairingDeps {
   startStoreMode: (storeSecret: string) => Promise<void>;
   /** A code was used, expired or taken back: the screens showing it ask again. */
   changed?: () => void;
+  /**
+   * A kitchen display: nobody signs in there, so the code itself authorizes its join. It exists only
+   * because a manager asked for it on a till of the store, and works once, for 5 minutes, 3 wrong tries.
+   */
+  joinsByCodeAlone?: boolean;
 }
 
 /** The pairing listener's port: the store address's next one (IT opens both), or any port for a store address on port 0 (tests). */
@@ -120,10 +125,13 @@ export class PairingDesk {
     return this.status();
   }
 
-  /** Joins the store with a code another till shows ('store.pair'), on a till in store mode without a secret yet. */
+  /**
+   * Joins the store with a code another till shows, on a till in store mode without a secret yet: a
+   * register asks for 'store.pair'; a kitchen display (joinsByCodeAlone) for the code only.
+   */
   async join(payload: { address: string; code: string }, act: Act): Promise<StoreModeJoined> {
-    const { staff, storeMode, secrets, store, logger } = this.deps;
-    const approvedBy = staff.require(act, 'store.pair');
+    const { staff, storeMode, secrets, store, logger, joinsByCodeAlone = false } = this.deps;
+    const approvedBy = joinsByCodeAlone ? null : staff.require(act, 'store.pair');
     this.#requireStoreMode();
     if (this.deps.inStore() !== null) throw new CoreError('conflict', 'This till is already in the store.');
     if (storeMode.secretRef === '') throw new CoreError('conflict', 'This till has nowhere to keep the store secret: IT sets --store-secret-ref (docs/it.md).');
@@ -163,7 +171,9 @@ export class PairingDesk {
       this.deps.changed?.();
       return {
         pairedWith: joined.listenerTillName,
-        sentence: `This till is in the store now (paired with ${joined.listenerTillName}): it sees the other tills' orders as they reach it.`,
+        sentence: joinsByCodeAlone
+          ? `This display is in the store now (paired with ${joined.listenerTillName}): the tills' orders show here as they reach it.`
+          : `This till is in the store now (paired with ${joined.listenerTillName}): it sees the other tills' orders as they reach it.`,
       };
     } finally {
       this.#joining = false;
