@@ -15,12 +15,15 @@ import { hashPin, pinMatches } from '../../config/manager-pin';
 import { PinDirectory } from './pins';
 
 const WRONG_PIN = 'That PIN is not right.';
+/** Store mode: a PIN found to be two people's (added on two tills before they met) names neither. */
+const SHARED_PIN = 'This PIN belongs to more than one person since the tills met: a manager must give one of them a new PIN.';
+const SIGNED_OUT_SHARED = 'You were signed out. The PIN you signed in with belongs to more than one person since the tills met: a manager must give one of them a new PIN.';
 
 /**
  * A PIN given to approve what the signed-in person may not do, once checked. `attempt`: its
  * reservation in the sign-in guard, settled again as wrong if the approver may not do it after all.
  */
-export type Approver = { kind: 'none' } | { kind: 'wrong' } | { kind: 'locked'; message: string } | { kind: 'staff'; staff: StaffDoc; attempt: number };
+export type Approver = { kind: 'none' } | { kind: 'wrong' } | { kind: 'shared' } | { kind: 'locked'; message: string } | { kind: 'staff'; staff: StaffDoc; attempt: number };
 
 /** Who is acting: the signed-in person, and whoever approved with their PIN. */
 export interface Act {
@@ -57,6 +60,10 @@ export class StaffDesk {
   /** Store mode: the peer versions that had changed the staff when the learned PINs were last checked. */
   #receivedSeen = 0;
   #signedInId: string | null = null;
+  /** The signed-in person's PIN was found shared since they signed in: their next command signs them out. */
+  #signOutShared = false;
+  /** Store mode: the PINs whose check of the remaining staff runs now (by member, one check each). */
+  readonly #confirming = new Set<string>();
   #lastActivity = 0;
   /** Changes to the staff list run one after another: each checks, hashes, then writes. */
   #staffChanges: Promise<unknown> = Promise.resolve();
@@ -144,6 +151,13 @@ export class StaffDesk {
 
   /** Locks the till when it has gone unused longer than the auto-lock allows; answers whether someone is signed in. */
   checkIdle(): boolean {
+    if (this.#signOutShared && this.#signedInId !== null) {
+      this.store.cashier.recordAudit(this.#signedInId, 'staff.signed_out', { reason: 'pin_shared' });
+      this.#signedInId = null;
+      this.#signOutShared = false;
+      this.#changed();
+      throw new CoreError('needs_sign_in', SIGNED_OUT_SHARED);
+    }
     if (this.#signedInId === null) return false;
     const limit = this.settings().autoLockMinutes * 60_000;
     if (limit > 0 && this.clock.now() - this.#lastActivity > limit) {
@@ -162,11 +176,13 @@ export class StaffDesk {
   lock(): StaffSession {
     if (this.#signedInId !== null) this.store.cashier.recordAudit(this.#signedInId, 'staff.lock', {});
     this.#signedInId = null;
+    this.#signOutShared = false;
     return this.#changed();
   }
 
   #signIn(doc: StaffDoc): StaffSession {
     this.#signedInId = doc.id;
+    this.#signOutShared = false;
     this.touch();
     this.store.cashier.recordAudit(doc.id, 'staff.sign_in', {});
     return this.#changed();
@@ -253,26 +269,85 @@ export class StaffDesk {
   }
 
   async signIn(pin: string): Promise<StaffSession> {
+    if (this.#sharedBy(pin)) this.#refuseShared('sign_in');
     // Someone who signed in since launch is found without hashing: no slow step to reserve around,
     // but still only while PIN entry is open.
-    const known = this.#learned().known(pin, this.#active());
+    const active = this.#active();
+    const known = this.#learned().known(pin, active);
     if (known) {
       const { waitMs } = this.store.staff.wait('sign_in', this.clock.now());
       if (waitMs > 0) throw new CoreError('needs_sign_in', waitSentence(waitMs));
       this.store.staff.rightWithoutCheck();
-      return this.#signIn(known);
+      const session = this.#signIn(known);
+      if (!this.#pins.checkedAll(pin)) this.#confirmAlone(pin, known, active.filter((s) => s.id !== known.id));
+      return session;
     }
     const reserved = this.#reserve('sign_in');
     if ('waiting' in reserved) throw new CoreError('needs_sign_in', reserved.waiting);
-    const found = await this.#check(reserved.seq, 'sign_in', () => this.#learned().find(pin, this.#active()));
+    const found = await this.#check(reserved.seq, 'sign_in', () => this.#learned().findFirst(pin, active));
     if (!found) {
       this.#settle(reserved.seq, 'wrong', 'sign_in');
       this.#changed();
       const message = this.#refusedPin();
       throw new CoreError('needs_sign_in', message, [{ path: 'pin', message }]);
     }
+    // Found shared by a check that ended while this PIN was hashed: it names no one now either.
+    if (this.#sharedBy(pin)) this.#refuseShared('sign_in', reserved.seq);
     this.#settle(reserved.seq, 'right', 'sign_in');
-    return this.#signIn(found);
+    const session = this.#signIn(found.found);
+    this.#confirmAlone(pin, found.found, found.rest);
+    return session;
+  }
+
+  // ---- a PIN two people share (store mode: docs/staff.md, "A PIN two people share") ----
+
+  /** The active members `pin` is known to be shared by, if it is. */
+  #sharedBy(pin: string): string[] | null {
+    return this.#pins.sharedBy(pin, () => this.store.staff.list());
+  }
+
+  /**
+   * Refuses a PIN known to be shared: a PIN check like any other (reserved, so refused while entry
+   * waits, and on the till's budget), settled as neutral (it is someone's), audited.
+   */
+  #refuseShared(kind: 'sign_in' | 'override', reservedSeq?: number): never {
+    let seq = reservedSeq;
+    if (seq === undefined) {
+      const reserved = this.#reserve(kind);
+      if ('waiting' in reserved) throw new CoreError('needs_sign_in', reserved.waiting, [{ path: 'pin', message: reserved.waiting }]);
+      seq = reserved.seq;
+    }
+    this.#settle(seq, 'neutral', kind);
+    this.store.cashier.recordAudit('unknown', 'staff.pin_refused', { reason: 'pin_shared', kind });
+    throw new CoreError('needs_sign_in', SHARED_PIN, [{ path: 'pin', message: SHARED_PIN }]);
+  }
+
+  /**
+   * Store mode, after a sign-in by PIN has answered: checks the active members not hashed yet on the
+   * same scrypt thread (one check per person at a time). Another matching, the PIN is remembered as
+   * shared and audited, and a session of either ends at its next command. A till with store mode
+   * off never has two people with one PIN from another till: nothing runs.
+   */
+  #confirmAlone(pin: string, found: StaffDoc, rest: readonly StaffDoc[]): void {
+    if (this.config.storeMode.mode !== 'on' || this.#confirming.has(found.id)) return;
+    this.#confirming.add(found.id);
+    this.#pins
+      .confirmAlone(pin, found, rest, this.#pins.generation())
+      .then((others) => {
+        if (others.length > 0) this.#foundShared([found, ...others], 'sign_in');
+      })
+      // A hash that failed confirms nothing: the PIN stays unconfirmed, and its next sign-in checks again.
+      .catch(() => undefined)
+      .finally(() => this.#confirming.delete(found.id));
+  }
+
+  /** A PIN found to be each of `members`' (remembered as shared in store mode): audited; their session ends at its next command. */
+  #foundShared(members: readonly StaffDoc[], kind: 'sign_in' | 'approval'): void {
+    const staffIds = members.map((m) => m.id);
+    this.store.cashier.recordAudit('system', 'staff.pin-shared', { staffIds, kind });
+    // Store mode off, two approvers with one PIN (configured so) only see the approval refused.
+    if (this.config.storeMode.mode !== 'on') return;
+    if (this.#signedInId !== null && staffIds.includes(this.#signedInId)) this.#signOutShared = true;
   }
 
   /**
@@ -287,10 +362,51 @@ export class StaffDesk {
     if (pin === undefined) return { kind: 'none' };
     const reserved = this.#reserve('approval');
     if ('waiting' in reserved) return { kind: 'locked', message: reserved.waiting };
-    const approvers = this.#active().filter((s) => s.role !== 'cashier');
-    const found = await this.#check(reserved.seq, 'approval', () => this.#learned().find(pin, approvers));
-    this.#settle(reserved.seq, found ? 'neutral' : 'wrong', 'approval');
-    return found ? { kind: 'staff', staff: found, attempt: reserved.seq } : { kind: 'wrong' };
+    if (this.#sharedBy(pin)) {
+      this.#settle(reserved.seq, 'neutral', 'approval');
+      return { kind: 'shared' };
+    }
+    const found = (await this.#check(reserved.seq, 'approval', () => this.#approvers(pin))) ?? [];
+    // Two or more, or found shared by another check while this one hashed: it approves as no one.
+    if (found.length > 1 || (found.length === 1 && this.#sharedBy(pin))) {
+      this.#settle(reserved.seq, 'neutral', 'approval');
+      if (found.length > 1) this.#foundShared(found, 'approval');
+      return { kind: 'shared' };
+    }
+    const [approver] = found;
+    this.#settle(reserved.seq, approver ? 'neutral' : 'wrong', 'approval');
+    return approver ? { kind: 'staff', staff: approver, attempt: reserved.seq } : { kind: 'wrong' };
+  }
+
+  /**
+   * Whose PIN an approval PIN is: every manager's and owner's hash is checked, never stopping at the
+   * first (but a PIN learned since the staff last changed: found again without hashing, as before,
+   * in store mode only once it was checked against everyone). In store mode, one found is checked against the cashiers too (a cashier's own PIN shared
+   * with a manager must not approve as the manager), unless it was already checked against everyone
+   * since the staff last changed. Two or more found are remembered as shared (store mode).
+   */
+  async #approvers(pin: string): Promise<StaffDoc[]> {
+    const pins = this.#learned();
+    const storeMode = this.config.storeMode.mode === 'on';
+    const active = this.#active();
+    const approvers = active.filter((s) => s.role !== 'cashier');
+    const known = pins.known(pin, approvers);
+    if (known && (!storeMode || pins.checkedAll(pin))) return [known];
+    const found = await pins.matching(pin, approvers);
+    const [only] = found;
+    if (only === undefined) return found;
+    if (found.length > 1) {
+      if (storeMode) pins.markShared(pin, found);
+      return found;
+    }
+    if (!storeMode) {
+      pins.learn(pin, only.id, false);
+      return found;
+    }
+    const cashiers = await pins.matching(pin, active.filter((s) => s.role === 'cashier'));
+    if (cashiers.length > 0) pins.markShared(pin, [only, ...cashiers]);
+    else pins.learn(pin, only.id, true);
+    return [only, ...cashiers];
   }
 
   /**
@@ -313,16 +429,23 @@ export class StaffDesk {
     }
     const reserved = this.#reserve('override');
     if ('waiting' in reserved) throw new CoreError('needs_sign_in', reserved.waiting, [{ path: 'pin', message: reserved.waiting }]);
-    const owners = this.#active().filter((s) => s.role === 'owner');
-    const owner = await this.#check(reserved.seq, 'override', () => this.#learned().find(pin, owners));
-    if (!owner) {
+    const active = this.#active();
+    const owners = active.filter((s) => s.role === 'owner');
+    const found = await this.#check(reserved.seq, 'override', () => this.#learned().findFirst(pin, owners));
+    if (!found) {
       this.#settle(reserved.seq, 'wrong', 'override');
       this.#changed();
       throw new CoreError('needs_sign_in', WRONG_PIN, [{ path: 'pin', message: WRONG_PIN }]);
     }
+    // An owner's PIN known to be shared lifts nothing (any other PIN is wrong here, shared or not).
+    if (this.#sharedBy(pin)) this.#refuseShared('override', reserved.seq);
+    const owner = found.found;
     this.#settle(reserved.seq, 'neutral', 'override');
     this.store.staff.liftLockout(owner.id, this.clock.now());
-    return this.#signIn(owner);
+    const session = this.#signIn(owner);
+    // Checked against everyone else too (store mode): another owner's, or anyone's, with the same PIN.
+    this.#confirmAlone(pin, owner, [...found.rest, ...active.filter((s) => s.role !== 'owner')]);
+    return session;
   }
 
   /** Who acts now; refused when no one is signed in. */
@@ -363,7 +486,13 @@ export class StaffDesk {
     if (approver.kind === 'staff') this.#settle(approver.attempt, 'wrong', 'approval');
     const needs = `${PERMISSIONS[permission]} needs ${leastRoleFor(permission) === 'owner' ? 'the owner' : 'a manager'}`;
     const message =
-      approver.kind === 'none' ? `${needs}: they can approve it with their PIN.` : approver.kind === 'locked' ? approver.message : `${this.#refusedPin()} ${needs}. Nothing was changed.`;
+      approver.kind === 'none'
+        ? `${needs}: they can approve it with their PIN.`
+        : approver.kind === 'locked'
+          ? approver.message
+          : approver.kind === 'shared'
+            ? `${SHARED_PIN} Nothing was approved.`
+            : `${this.#refusedPin()} ${needs}. Nothing was changed.`;
     this.store.cashier.recordAudit(act.by.id, 'permission.refused', { permission, approver: approver.kind === 'staff' ? 'wrong' : approver.kind });
     throw new CoreError('needs_manager', message, approver.kind === 'none' ? undefined : [{ path: 'managerPin', message }]);
   }
