@@ -547,6 +547,11 @@ export const StaffMember = StaffRef.extend({
   active: z.boolean(),
   /** Provisioned by IT in the configuration: changed there, not at the till. */
   provisioned: z.boolean(),
+  /**
+   * Store mode: their PIN is known to be someone else's too (found since the tills met), so it names
+   * no one until one of them is given a new PIN (docs/staff.md). Absent: not known to be shared.
+   */
+  pinShared: z.boolean().optional(),
 });
 export type StaffMember = z.infer<typeof StaffMember>;
 

@@ -143,6 +143,14 @@ export function Staff() {
                     <td>
                       {member.name}
                       {member.id === me?.id ? <span className="muted"> (you)</span> : null}
+                      {member.pinShared ? (
+                        <>
+                          {' '}
+                          <span className="badge badge-pin-shared" data-testid="pin-shared">
+                            PIN shared — give a new PIN
+                          </span>
+                        </>
+                      ) : null}
                     </td>
                     <td>{ROLE_NAMES[member.role]}</td>
                     <td>

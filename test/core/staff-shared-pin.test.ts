@@ -3,8 +3,8 @@
 // applied as a peer's page) were given the same PIN before the tills met. In store mode an approval
 // with it is refused and approves nothing; a sign-in with it gets through once, the check of the
 // other staff after answering finds Cole, the session is signed out at its next command, and the
-// PIN is refused from then on (repeated or in parallel) until one of them gets a new PIN. With store
-// mode off nothing changes.
+// PIN is refused from then on (repeated or in parallel) until one of them gets a new PIN; meanwhile
+// the staff list marks both (`pinShared`). With store mode off nothing changes.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +145,28 @@ describe('a PIN two people share (store mode)', () => {
     const after = await Promise.all(Array.from({ length: 4 }, () => raw(t.core, 'staff.signIn', { pin: PIN })));
     for (const response of after) expect(refusal(response).message).toBe(SHARED);
     expect(await signedInId(t)).toBeNull();
+  });
+
+  it('the staff list marks both once the PIN is found shared, and neither once one of them has a new PIN', async () => {
+    const t = await till('on');
+    const marked = async () => (await ok(t.core, 'staff.list', {})).filter((m) => m.pinShared).map((m) => m.id).sort();
+    expect(await marked()).toEqual([]);
+    const from = lastAuditId(t.dataDir);
+
+    await ok(t.core, 'staff.signIn', { pin: PIN });
+    await expect.poll(() => actions(auditSince(t.dataDir, from)), { timeout: 15_000, interval: 50 }).toContain('staff.pin-shared');
+    // Its next command signs that session out; then the owner is back.
+    expect(refusal(await raw(t.core, 'staff.session', {})).message).toMatch(SIGNED_OUT);
+    await as(t.core, 'owner');
+    const listed = await ok(t.core, 'staff.list', {});
+    expect(listed.filter((m) => m.pinShared).map((m) => m.id).sort()).toEqual([COLE, NIA]);
+    // Everyone else carries no mark, and no row carries a PIN or its hash.
+    for (const member of listed.filter((m) => m.id !== NIA && m.id !== COLE)) expect(member.pinShared).toBeUndefined();
+    expect(JSON.stringify(listed)).not.toContain(PIN);
+    expect(JSON.stringify(listed)).not.toContain('scrypt:');
+
+    await ok(t.core, 'staff.update', { id: COLE, pin: NEW_PIN });
+    expect(await marked()).toEqual([]);
   });
 
   it('two owners with one PIN: the owner’s lift of a lockout signs one in, found shared after, and then lifts nothing', async () => {

@@ -3,14 +3,23 @@
 // manager adds cashiers only (the only role offered) and the new cashier signs in with their PIN;
 // a PIN that is too easy, typed differently twice, or someone else's is refused next to the PIN
 // field (the last by the core); the owner gives any role, changes a name and a PIN, deactivates
-// and reactivates; a refusal naming a field of the form lands next to that field.
+// and reactivates; a refusal naming a field of the form lands next to that field; in store mode the
+// two people found sharing a PIN are marked in words, and the mark goes once one has a new PIN.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { weakPinReason } from '../../bridge/staff/roles';
+import { ManualClock } from '../../common/clock';
+import { hashManagerPin } from '../../main/config/manager-pin';
 import { BridgeCallError } from '../../renderer/lib/bridge-client';
 import { splitRefusal } from '../../renderer/lib/issues';
 import { Staff } from '../../renderer/screens/Staff';
+import { openStore, type Store } from '../../store';
 import { STAFF } from '../core/fixtures';
+import { auditSince, lastAuditId } from '../core/staff-fixtures';
+import { freePorts } from '../store-mode/fixtures/ports';
 import { coreForEachTest, renderWith } from './with-core';
 
 const { start: withCore, core } = coreForEachTest();
@@ -116,6 +125,49 @@ describe('Staff', () => {
     await waitFor(() => expect(within(row('Eve Evans')).getByText('Active')).toBeTruthy());
     await core().call('staff.lock', {});
     expect((await core().call('staff.signIn', { pin: '8520' })).signedIn).toMatchObject({ name: 'Eve Evans', role: 'manager' });
+  });
+
+  it('store mode: the two who share a PIN are marked in words, each can be changed, and the mark goes once one has a new PIN', async () => {
+    const SHARED_PIN = '583920';
+    /** Nia added here; Cole, with the same PIN (another salt), as another till's log brings him (test/core/staff-shared-pin.test.ts). */
+    const seed = (store: Store) => {
+      const clock = new ManualClock(1_800_000_000_000);
+      store.staff.insert({ id: 'stf_nia', name: 'Nia Manager', role: 'manager', pin_hash: hashManagerPin(SHARED_PIN), active: true, provisioned: false }, clock.now());
+      const peer = openStore(join(mkdtempSync(join(tmpdir(), 'pos-peer-')), 'terminal.db'), { clock, storeMode: true });
+      try {
+        peer.staff.replicateTo({ tillId: 'b'.repeat(64), append: (entry) => peer.log.append(entry) }, clock.now());
+        peer.staff.insert({ id: 'stf_cole', name: 'Cole Cashier', role: 'cashier', pin_hash: hashManagerPin(SHARED_PIN), active: true, provisioned: false }, clock.now());
+        store.replicas.apply('b'.repeat(64), peer.log.logId(), peer.log.read(0, 100), clock.now(), 'f'.repeat(64));
+      } finally {
+        peer.close();
+      }
+    };
+    const [port] = await freePorts(1);
+    const storeMode = { mode: 'on' as const, listen: `127.0.0.1:${port}`, peers: '', tillName: 'Front', secret: Buffer.alloc(32, 0x5c).toString('base64') };
+    const client = await withCore({ storeMode }, seed);
+    // A sign-in with the PIN finds the other after answering and is signed out at its next command (docs/staff.md); then the owner is back.
+    const from = lastAuditId(core().dataDir);
+    await core().call('staff.signIn', { pin: SHARED_PIN });
+    await expect.poll(() => auditSince(core().dataDir, from).map((r) => r.action), { timeout: 15_000, interval: 50 }).toContain('staff.pin-shared');
+    await expect(core().call('staff.session', {})).rejects.toThrow(/^You were signed out\./);
+    await core().call('staff.signIn', { pin: STAFF.owner.pin });
+
+    renderWith(client, <Staff />);
+    const badge = 'PIN shared — give a new PIN';
+    await waitFor(() => expect(within(row('Cole Cashier')).getByText(badge)).toBeTruthy());
+    expect(within(row('Nia Manager')).getByText(badge)).toBeTruthy();
+    expect(screen.getAllByText(badge)).toHaveLength(2);
+    expect(within(row(STAFF.owner.name)).queryByText(badge)).toBeNull();
+
+    // The change that clears it is in the same row.
+    expect(within(row('Nia Manager')).getByRole('button', { name: 'Change Nia Manager' })).toBeTruthy();
+    fireEvent.click(within(row('Cole Cashier')).getByRole('button', { name: 'Change Cole Cashier' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    fireEvent.change(dialog.getByLabelText('New PIN'), { target: { value: '694031' } });
+    fireEvent.change(dialog.getByLabelText('New PIN again'), { target: { value: '694031' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByTestId('staff-notice')).textContent).toBe('Cole Cashier: saved.');
+    await waitFor(() => expect(screen.queryAllByText(badge)).toHaveLength(0));
   });
 
   it('puts a refusal naming a field next to that field, and anything else in a note', () => {

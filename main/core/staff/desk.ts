@@ -515,7 +515,8 @@ export class StaffDesk {
 
   list(act: Act): StaffMember[] {
     this.require(act, 'staff.manage');
-    return this.store.staff.list().map(staffMember);
+    const staff = this.store.staff.list();
+    return staff.map((doc) => (this.#pins.isShared(doc.id, staff) ? { ...staffMember(doc), pinShared: true } : staffMember(doc)));
   }
 
   #requireGoodPin(pin: string, path: string): void {

@@ -150,4 +150,18 @@ export class PinDirectory {
     const active = holding.filter((m) => m.active);
     return active.length >= 2 ? active.map((m) => m.id) : null;
   }
+
+  /**
+   * Whether the member `id` is known to share their PIN (as `sharedBy` would answer for that PIN:
+   * they and another active member still hold the hash they had when it was found). Names no PIN.
+   * `staff`: every member, active or not.
+   */
+  isShared(id: string, staff: readonly (Hashed & { active: boolean })[]): boolean {
+    for (const sharers of this.#shared.values()) {
+      if (!sharers.has(id)) continue;
+      const holdingActive = staff.filter((m) => m.active && sharers.get(m.id) === m.pin_hash);
+      if (holdingActive.length >= 2 && holdingActive.some((m) => m.id === id)) return true;
+    }
+    return false;
+  }
 }
