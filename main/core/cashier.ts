@@ -1185,6 +1185,11 @@ export class Cashier {
     this.printing.reprint(this.#view(this.#requireOrder(orderId)), this.locationDetails(), this.#tillLetter());
   }
 
+  /** Whether the check's latest bill shows it as it is now (PrintLink.lastBillShows); null: none printed. */
+  lastBillShows(order: Order): boolean | null {
+    return this.printing.lastBillShows(order, this.locationDetails(), this.#tillLetter());
+  }
+
   // ---- location and shift ----
 
   locations(): Location[] {

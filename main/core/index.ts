@@ -314,7 +314,7 @@ async function buildSession(store: Store, context: CoreContext): Promise<Session
     openOrders: () => cashier.listOrders({ status: 'open', limit: 500 }),
     businessDayStart: () => businessDayAt(clock.now(), cashier.location()?.timezone ?? '').startedAt,
     printBill: (orderId) => cashier.reprintReceipt(orderId),
-    billPrintedAt: (orderId) => printing.lastBillAt(orderId),
+    billShows: (order) => cashier.lastBillShows(order),
     changed: () => events.emit('floor.changed', {}),
     coursesChanged: () => events.emit('courses.changed', {}),
   });

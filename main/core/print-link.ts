@@ -275,10 +275,17 @@ export class PrintLink {
    * suggested tips; not a receipt), a new one each time. A paid check gets the customer's receipt
    * when none was printed for it yet (receipts on request), else a copy marked COPY.
    */
-  /** When the latest bill (a check printed before it was paid) of an order was queued (ms); null: never. */
-  lastBillAt(orderId: string): number | null {
-    const bills = this.store.printQueue.list({ orderId }).filter((j) => j.kind === 'receipt' && j.state !== 'discarded' && isBill(j));
-    return bills.length === 0 ? null : Math.max(...bills.map((j) => j.createdAt));
+  /**
+   * Whether the latest bill of an order (a check printed before it was paid) shows the check as it is now:
+   * its lines and totals as a bill printed now would print them. Null: no bill. Not a time compared with
+   * the order's: the cloud's answer to a change made before the bill moves the order's updated_at and
+   * changes nothing on paper, while a round added on another till, by any path, changes the paper.
+   */
+  lastBillShows(order: Order, location: Location, tillLetter: string): boolean | null {
+    const bills = this.store.printQueue.list({ orderId: order.id }).filter((j) => j.kind === 'receipt' && j.state !== 'discarded' && isBill(j));
+    const last = bills.reduce<(typeof bills)[number] | null>((latest, job) => (latest === null || job.createdAt > latest.createdAt ? job : latest), null);
+    if (last === null) return null;
+    return checkOnPaper(last.payload) === checkOnPaper(this.#paperOnRequest(order, location, tillLetter));
   }
 
   reprint(order: Order, location: Location, tillLetter: string): void {
@@ -595,6 +602,12 @@ export function refundDoc(
 }
 
 /** A bill's job key says so (reprint: `bill-N`). */
+/** What a bill says of the check itself (its lines and totals), to compare two: not its time, payments or tip guide. */
+function checkOnPaper(paper: unknown): string {
+  const doc = paper as Partial<ReceiptDoc> | null;
+  return JSON.stringify({ lines: doc?.lines ?? null, totals: doc?.totals ?? null });
+}
+
 function isBill(job: { dedupeKey: string }): boolean {
   return job.dedupeKey.includes(':bill-');
 }

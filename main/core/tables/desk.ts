@@ -22,8 +22,8 @@ export interface TablesDeskDeps {
   businessDayStart(): number;
   /** Prints the bill of an open check (the cashier's reprint: an unpaid check prints as a bill). */
   printBill(orderId: string): void;
-  /** When the latest bill of an order was printed (ms), wherever it was asked for; null: never. */
-  billPrintedAt(orderId: string): number | null;
+  /** Whether the latest bill of a check, wherever it was asked for, shows the check as it is now; null: none printed. */
+  billShows(order: Order): boolean | null;
   /** The floor changed in a way the checks do not show (layout, a bill, a table cleared). */
   changed(): void;
   /** The store's courses changed. */
@@ -38,12 +38,9 @@ export class TablesDesk {
   floor(): FloorView {
     const { store } = this.deps;
     const open = this.deps.openOrders();
-    const billPrintedAt = new Map<string, number>();
-    for (const order of open) {
-      const at = tableKeyOf(order) === null ? null : this.deps.billPrintedAt(order.id);
-      if (at !== null) billPrintedAt.set(order.id, at);
-    }
-    return floorView({ sections: store.floor.sections(), tables: store.floor.tables(), marks: store.floor.marks(), open, lastClosedAt: this.#closedToday(), billPrintedAt });
+    const billCurrent = new Set<string>();
+    for (const order of open) if (tableKeyOf(order) !== null && order.total > order.paidAmount && this.deps.billShows(order) === true) billCurrent.add(order.id);
+    return floorView({ sections: store.floor.sections(), tables: store.floor.tables(), marks: store.floor.marks(), open, lastClosedAt: this.#closedToday(), billCurrent });
   }
 
   saveSection(act: Act, section: { id?: string | undefined; name: string; position?: number | undefined }): FloorView {

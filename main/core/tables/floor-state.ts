@@ -13,8 +13,8 @@ export interface FloorInputs {
   open: readonly Order[];
   /** When each table's latest check was completed this business day, by table name key (ms). */
   lastClosedAt: ReadonlyMap<string, number>;
-  /** When the latest bill of each open check was printed (ms), by order id; none: never. */
-  billPrintedAt: ReadonlyMap<string, number>;
+  /** The open checks whose latest bill shows them as they are now (TablesDesk); a check not here has none, or an out-of-date one. */
+  billCurrent: ReadonlySet<string>;
 }
 
 /** The table an order sits at, as the floor names tables; null for an order not at a table. */
@@ -36,12 +36,12 @@ function checkOf(order: Order): TableCheck {
   };
 }
 
-function stateOf(orders: readonly Order[], billPrintedAt: ReadonlyMap<string, number>, marks: TableMarks | undefined, closedAt: number | undefined): TableState {
+function stateOf(orders: readonly Order[], billCurrent: ReadonlySet<string>, marks: TableMarks | undefined, closedAt: number | undefined): TableState {
   if (orders.length === 0) return closedAt !== undefined && closedAt > (marks?.cleared_at ?? Number.NEGATIVE_INFINITY) ? 'needs_clearing' : 'free';
   const unpaid = orders.filter((o) => o.total > o.paidAmount);
   if (unpaid.length === 0) return 'paid';
-  // A bill printed before the check's last change is out of date: the guests have not seen what they owe.
-  return unpaid.every((o) => (billPrintedAt.get(o.id) ?? Number.NEGATIVE_INFINITY) >= Date.parse(o.updatedAt)) ? 'check_printed' : 'seated';
+  // A bill that no longer shows the check (a round added since, a discount) is out of date: the guests have not seen what they owe.
+  return unpaid.every((o) => billCurrent.has(o.id)) ? 'check_printed' : 'seated';
 }
 
 export function floorView(inputs: FloorInputs): FloorView {
@@ -61,7 +61,7 @@ export function floorView(inputs: FloorInputs): FloorView {
     const orders = (byKey.get(key) ?? []).slice().sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
     const checks = orders.map(checkOf);
     const closed = inputs.lastClosedAt.get(key);
-    const state = stateOf(orders, inputs.billPrintedAt, marks.get(t.id), closed);
+    const state = stateOf(orders, inputs.billCurrent, marks.get(t.id), closed);
     const guests = checks.some((c) => c.guests !== null) ? checks.reduce((sum, c) => sum + (c.guests ?? 0), 0) : null;
     return {
       id: t.id,
