@@ -524,11 +524,6 @@ export class StaffDesk {
     if (weak) throw new CoreError('invalid_command', weak, [{ path, message: weak }]);
   }
 
-  /**
-   * Refuses a PIN already someone's. That answer names a PIN as someone's, so each PIN given to set
-   * is a check on its own budget (20, one more every 3 min), refused while PIN entry waits, and one
-   * found in use counts as a wrong PIN.
-   */
   /** Refuses a name an active member already has (ignoring case, spaces and punctuation). */
   #requireUnusedName(name: string, exceptId: string | null): void {
     const key = nameKey(name);
@@ -557,6 +552,11 @@ export class StaffDesk {
     }
   }
 
+  /**
+   * Refuses a PIN already someone's. That answer names a PIN as someone's, so each PIN given to set
+   * is a check on its own budget (20, one more every 3 min), refused while PIN entry waits, and one
+   * found in use counts as a wrong PIN.
+   */
   async #requireUnusedPin(pin: string, exceptId: string | null): Promise<void> {
     const reserved = this.#reserve('pin_set');
     if ('waiting' in reserved) {
