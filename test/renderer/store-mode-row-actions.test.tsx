@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OtherTillsOrders } from '../../renderer/store-mode/OtherTillsOrders';
 import { ITEMS, STAFF, startTestCore, type TestCore } from '../core/fixtures';
 import { freePorts } from '../store-mode/fixtures/ports';
-import { STORE_SECRET } from '../store-mode/fixtures/store-tills';
+import { tillConfig } from '../store-mode/fixtures/in-process-tills';
 import { coreForEachTest, renderWith } from './with-core';
 
 const front = coreForEachTest();
@@ -20,19 +20,14 @@ afterEach(async () => {
   await Promise.all(others.splice(0).map((till) => till.core.shutdown()));
 });
 
-const storeMode = (name: string, letter: string, port: number, peer: number) => ({
-  checkout: { tillLetter: letter },
-  storeMode: { mode: 'on' as const, listen: `127.0.0.1:${port}`, peers: `127.0.0.1:${peer}`, tillName: name, secret: STORE_SECRET },
-});
-
 const row = (id: string) => document.querySelector<HTMLElement>(`tbody[data-other-order-id="${id}"]`);
 
 /** Bar with an unpaid order and a paid one, listed on Front's rendered "At other tills". */
 async function barAndFront() {
   const [barPort, frontPort] = (await freePorts(2)) as [number, number];
-  const bar = await startTestCore(storeMode('Bar', 'B', barPort, frontPort));
+  const bar = await startTestCore(tillConfig('Bar', 'B', barPort, frontPort));
   others.push(bar);
-  const client = await front.start(storeMode('Front', 'F', frontPort, barPort));
+  const client = await front.start(tillConfig('Front', 'F', frontPort, barPort));
   const open = await bar.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 2 }], service: { type: 'dine_in', table: '4', guests: 2 } });
   const paid = await bar.call('orders.place', { lines: [{ menuItemId: ITEMS.latte, quantity: 1 }], service: { type: 'dine_in', table: '5', guests: 2 } });
   await bar.call('payments.take', { orderId: paid.id, method: 'cash', amount: paid.total });

@@ -18,17 +18,12 @@ import { coreForEachTest, renderWith } from '../renderer/with-core';
 import { join } from 'node:path';
 import { FileSecretStore } from '../../sync/secret-store';
 import { freePorts } from './fixtures/ports';
-import { STORE_SECRET } from './fixtures/store-tills';
+import { tillConfig } from './fixtures/in-process-tills';
 
 const front = coreForEachTest();
 const others: TestCore[] = [];
 afterEach(async () => {
   await Promise.all(others.splice(0).map((till) => till.core.shutdown()));
-});
-
-const storeMode = (name: string, letter: string, port: number, peer: number) => ({
-  checkout: { tillLetter: letter },
-  storeMode: { mode: 'on' as const, listen: `127.0.0.1:${port}`, peers: `127.0.0.1:${peer}`, tillName: name, secret: STORE_SECRET },
 });
 
 const row = (id: string) => document.querySelector<HTMLElement>(`tbody[data-other-order-id="${id}"]`);
@@ -42,9 +37,9 @@ function fromMore(id: string, action: 'Details' | 'Discount' | 'Mark fulfilled' 
 describe("store mode: another till's order changed from this till's screen", () => {
   it('sends a quantity change, shows a refusal in the owner’s words, and a cancel approved by a manager’s PIN waits while the owner is away', async () => {
     const [barPort, frontPort] = (await freePorts(2)) as [number, number];
-    const bar = await startTestCore(storeMode('Bar', 'B', barPort, frontPort));
+    const bar = await startTestCore(tillConfig('Bar', 'B', barPort, frontPort));
     others.push(bar);
-    const client = await front.start(storeMode('Front', 'F', frontPort, barPort));
+    const client = await front.start(tillConfig('Front', 'F', frontPort, barPort));
     const order = await bar.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 2 }], service: { type: 'dine_in', table: '4', guests: 2 } });
     const second = await bar.call('orders.place', { lines: [{ menuItemId: ITEMS.latte, quantity: 1 }], service: { type: 'dine_in', table: '5', guests: 2 } });
     renderWith(client, <OtherTillsOrders search="" />);
@@ -94,9 +89,9 @@ describe("store mode: another till's order changed from this till's screen", () 
 
   it('adds items from the menu (one with a required choice) as one change of the order’s lines plus the new ones, made on Bar; a refusal stays in the dialog and a cancelled dialog sends nothing', async () => {
     const [barPort, frontPort] = (await freePorts(2)) as [number, number];
-    const bar = await startTestCore(storeMode('Bar', 'B', barPort, frontPort), {}, seedCoffee);
+    const bar = await startTestCore(tillConfig('Bar', 'B', barPort, frontPort), {}, seedCoffee);
     others.push(bar);
-    const client = await front.start(storeMode('Front', 'F', frontPort, barPort), seedCoffee);
+    const client = await front.start(tillConfig('Front', 'F', frontPort, barPort), seedCoffee);
     const order = await bar.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 2 }], service: { type: 'dine_in', table: '4', guests: 2 } });
     const calls = vi.spyOn(client, 'call');
     const changes = () => calls.mock.calls.filter(([command]) => command === 'storeMode.changeOrder');
@@ -194,9 +189,9 @@ describe("store mode: another till's order changed from this till's screen", () 
   }, 60_000);
   it('discounts the order from the row with the register’s dialog: 10% off for regulars, made on Bar, nothing left pending', async () => {
     const [barPort, frontPort] = (await freePorts(2)) as [number, number];
-    const bar = await startTestCore(storeMode('Bar', 'B', barPort, frontPort));
+    const bar = await startTestCore(tillConfig('Bar', 'B', barPort, frontPort));
     others.push(bar);
-    const client = await front.start(storeMode('Front', 'F', frontPort, barPort));
+    const client = await front.start(tillConfig('Front', 'F', frontPort, barPort));
     const order = await bar.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 2 }], service: { type: 'dine_in', table: '4', guests: 2 } });
     renderWith(client, <OtherTillsOrders search="" />);
     await waitFor(() => expect(row(order.id)).toBeTruthy(), { timeout: 10_000 });
@@ -214,11 +209,11 @@ describe("store mode: another till's order changed from this till's screen", () 
 
   it('takes cash toward the order here, says the change, and Bar records it; a payment Bar refused is handed back from the row, once', async () => {
     const [barPort, frontPort] = (await freePorts(2)) as [number, number];
-    let bar = await startTestCore(storeMode('Bar', 'B', barPort, frontPort));
+    let bar = await startTestCore(tillConfig('Bar', 'B', barPort, frontPort));
     others.push(bar);
     const barDir = bar.dataDir;
-    const barConfig = (mode: 'on' | 'off') => ({ ...storeMode('Bar', 'B', barPort, frontPort), dataDir: barDir, storeMode: { ...storeMode('Bar', 'B', barPort, frontPort).storeMode, mode } });
-    const client = await front.start(storeMode('Front', 'F', frontPort, barPort));
+    const barConfig = (mode: 'on' | 'off') => tillConfig('Bar', 'B', barPort, frontPort, { dataDir: barDir, mode });
+    const client = await front.start(tillConfig('Front', 'F', frontPort, barPort));
     const order = await bar.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 2 }], service: { type: 'dine_in', table: '4', guests: 2 } });
     const second = await bar.call('orders.place', { lines: [{ menuItemId: ITEMS.latte, quantity: 1 }], service: { type: 'dine_in', table: '5', guests: 2 } });
     renderWith(client, <OtherTillsOrders search="" />);
