@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gratuityPartWith } from '../../bridge/checkout/index';
 import { ITEMS, startTestCore, type TestCore } from './fixtures';
+import { GRATUITY_CONFIG } from './gratuity-fixtures';
 
 let t: TestCore | undefined;
 afterEach(async () => {
@@ -14,8 +15,6 @@ afterEach(async () => {
   t = undefined;
 });
 
-// 18% for parties of 8 or more, untaxed; sales tax 10% on the food.
-const CONFIG = { tax: { rates: 'standard:Sales tax:10' }, checkout: { autoGratuityGuests: 8, autoGratuityPercent: 18 } } as never;
 const seated = (guests: number) => ({ type: 'dine_in' as const, table: '12', guests });
 
 const step = fc.record({
@@ -35,7 +34,7 @@ const check = fc.record({
 
 describe('the gratuity collected, for any check, party and tips', () => {
   it('is what the payments were asked for it (all of it once paid), never more than it charges, and with the voluntary tips makes up every tip', async () => {
-    t = await startTestCore(CONFIG);
+    t = await startTestCore(GRATUITY_CONFIG);
     const core = t;
     const day = { tips: 0, collected: 0 };
     await fc.assert(

@@ -3,29 +3,19 @@
 // only what they carried of it as gratuity.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { normalizedText } from '../printing/escpos-decode';
-import { FakePrinter } from '../printing/fake-printer';
-import { startTestCore, ITEMS, type TestCore } from './fixtures';
+import { ITEMS } from './fixtures';
+import { GRATUITY_CONFIG, gratuityTills } from './gratuity-fixtures';
 
-let t: TestCore | undefined;
-let receipt: FakePrinter | undefined;
-afterEach(async () => {
-  await t?.core.shutdown();
-  await receipt?.stop();
-  t = undefined;
-  receipt = undefined;
-});
-
-// 18% for parties of 8 or more, untaxed; sales tax 10% on the food.
-const CONFIG = { tax: { rates: 'standard:Sales tax:10' }, checkout: { autoGratuityGuests: 8, autoGratuityPercent: 18 } } as never;
+const tills = gratuityTills();
 const seated = (guests: number) => ({ type: 'dine_in' as const, table: '12', guests });
 // 8 burgers: $96.00 + $9.60 tax = $105.60; 18% of $96.00 = $17.28, $8.64 with each half.
 const eightBurgers = (guests: number) => ({ lines: [{ menuItemId: ITEMS.burger, quantity: 8 }], service: seated(guests) });
 
 describe('a voluntary tip and the automatic gratuity', () => {
   it('a tip above a payment’s part is on top: the next payment still carries its whole part, and the report counts the gratuity alone', async () => {
-    t = await startTestCore(CONFIG);
+    const t = await tills.start(GRATUITY_CONFIG);
     const order = await t.call('orders.place', eightBurgers(8));
     expect(order.gratuity).toMatchObject({ charged: 1_728, collected: 0 });
     const first = await t.call('payments.take', { orderId: order.id, method: 'card', amount: 5_280, tip: 864 + 1_000 });
@@ -45,8 +35,8 @@ describe('a voluntary tip and the automatic gratuity', () => {
   // Each payment keeps the part of its tip that was gratuity when it was taken (migration 32): the
   // gratuity that appears later does not reach back into a tip given before it.
   it('a tip given before the party reached the threshold is a tip: the later payments carry all of the gratuity, and the receipt says so', async () => {
-    receipt = await FakePrinter.start();
-    t = await startTestCore({ ...(CONFIG as object), printing: { receiptPrinter: receipt.url } } as never);
+    const receipt = await tills.printer();
+    const t = await tills.start({ ...(GRATUITY_CONFIG as object), printing: { receiptPrinter: receipt.url } } as never);
     const order = await t.call('orders.place', eightBurgers(6));
     expect(order.gratuity).toBeNull();
     await t.call('payments.take', { orderId: order.id, method: 'card', amount: 5_280, tip: 1_000 });
@@ -62,14 +52,14 @@ describe('a voluntary tip and the automatic gratuity', () => {
     expect(z.gratuity).toEqual({ checks: 1, collected: 1_728, tax: 0 });
     expect(z.tips.card).toBe(1_000 + 1_728);
     // The last payment's receipt: the gratuity apart, and the voluntary $10.00 as the tip.
-    await receipt.waitFor(() => receipt!.count('Thank you!') >= 2, 'the second receipt');
+    await receipt.waitFor(() => receipt.count('Thank you!') >= 2, 'the second receipt');
     const paper = normalizedText(receipt.decodedJobs().at(-1)!);
     expect(paper).toMatch(/Gratuity 18% \(8\+ guests\)\s+\$17\.28/);
     expect(paper).toMatch(/Tip\s+\$10\.00/);
   });
 
   it('a tip given before a check was merged in is a tip: the party pays all of the gratuity after the merge', async () => {
-    t = await startTestCore(CONFIG);
+    const t = await tills.start(GRATUITY_CONFIG);
     // Four burgers for four: $48.00 + $4.80 tax = $52.80, no gratuity.
     const into = await t.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 4 }], service: seated(4) });
     expect(into.gratuity).toBeNull();
@@ -90,7 +80,7 @@ describe('a voluntary tip and the automatic gratuity', () => {
   });
 
   it('a payment taken before the parts were recorded counts as it did: what today’s gratuity asks of its tip', async () => {
-    t = await startTestCore(CONFIG);
+    const t = await tills.start(GRATUITY_CONFIG);
     const order = await t.call('orders.place', eightBurgers(8));
     await t.call('payments.take', { orderId: order.id, method: 'card', amount: 5_280, tip: 864 + 500 });
     await t.call('payments.take', { orderId: order.id, method: 'card', amount: 5_280, tip: 864 });

@@ -2,27 +2,17 @@
 // one guest fewer does not; it rides on the payments' tips in proportion (the parts add up to it to
 // the cent, cash too); a payment that would leave it out is refused and records nothing; a manager
 // takes it off with a reason; the rule is frozen on the check as its tax rules are.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { normalizedText } from '../printing/escpos-decode';
-import { FakePrinter } from '../printing/fake-printer';
-import { ITEMS, signIn, STAFF, startTestCore, type TestCore } from './fixtures';
+import { ITEMS, signIn, STAFF } from './fixtures';
+import { GRATUITY_CONFIG, gratuityTills } from './gratuity-fixtures';
 
-let t: TestCore | undefined;
-let receipt: FakePrinter | undefined;
-afterEach(async () => {
-  await t?.core.shutdown();
-  await receipt?.stop();
-  t = undefined;
-  receipt = undefined;
-});
-
-// 18% for parties of 8 or more, untaxed; sales tax 10% on the food.
-const CONFIG = { tax: { rates: 'standard:Sales tax:10' }, checkout: { autoGratuityGuests: 8, autoGratuityPercent: 18 } } as never;
+const tills = gratuityTills();
 const party = (guests: number, table = '12') => ({ lines: [{ menuItemId: ITEMS.burger, quantity: guests }], service: { type: 'dine_in' as const, table, guests } });
 
 describe('automatic gratuity', () => {
   it('is on the check of a party at the threshold, after discounts and before tax, and not one guest below it', async () => {
-    t = await startTestCore(CONFIG);
+    const t = await tills.start(GRATUITY_CONFIG);
     const eight = await t.call('orders.place', { ...party(8), discount: { kind: 'amount', value: 600, reason: 'Birthday' } });
     // 8 burgers $96.00, $6.00 off: 18% of $90.00.
     expect(eight.gratuity).toMatchObject({ name: 'Gratuity', percentBps: 1800, minGuests: 8, base: 9_000, amount: 1_620, tax: 0, charged: 1_620, collected: 0, removed: null });
@@ -35,7 +25,7 @@ describe('automatic gratuity', () => {
   });
 
   it('rides on the tips of the payments that settle the check: their parts add up to it, and one without its part is refused and records nothing', async () => {
-    t = await startTestCore(CONFIG);
+    const t = await tills.start(GRATUITY_CONFIG);
     const order = await t.call('orders.place', party(8));
     const charged = order.gratuity!.charged; // 18% of $96.00 = $17.28
     expect(charged).toBe(1_728);
@@ -61,7 +51,7 @@ describe('automatic gratuity', () => {
   });
 
   it('cannot be dropped by a cashier lowering the guests below the threshold, alone or 10 times at once; a manager may', async () => {
-    t = await startTestCore(CONFIG, {}, undefined, { signIn: 'cashier' });
+    const t = await tills.start(GRATUITY_CONFIG, {}, undefined, { signIn: 'cashier' });
     const order = await t.call('orders.place', party(8));
     const fewer = { id: order.id, service: { type: 'dine_in' as const, table: '12', guests: 7 } };
     const refusals = await Promise.all(Array.from({ length: 10 }, () => t!.core.invoke({ command: 'orders.update', payload: fewer })));
@@ -75,7 +65,7 @@ describe('automatic gratuity', () => {
   });
 
   it('comes off with a manager, a reason and an audit entry; the payments then carry none of it', async () => {
-    t = await startTestCore(CONFIG);
+    const t = await tills.start(GRATUITY_CONFIG);
     const order = await t.call('orders.place', party(10));
     await signIn(t.core, 'cashier');
     const refused = await t.core.invoke({ command: 'orders.removeGratuity', payload: { id: order.id, reason: 'Regulars' } });
@@ -91,7 +81,7 @@ describe('automatic gratuity', () => {
   });
 
   it('is frozen on the check when it is placed: a change in Settings moves only the checks placed after it', async () => {
-    t = await startTestCore(CONFIG);
+    const t = await tills.start(GRATUITY_CONFIG);
     const before = await t.call('orders.place', party(8));
     await t.call('settings.update', { checkout: { autoGratuity: { name: 'Service', percentBps: 2000, minGuests: 6, taxClass: 'standard' } } });
     expect((await t.call('orders.get', { id: before.id })).gratuity).toMatchObject({ name: 'Gratuity', percentBps: 1800 });
@@ -103,18 +93,18 @@ describe('automatic gratuity', () => {
   });
 
   it('is on the bill with the amount due with it and no further tip suggested, and on the receipt apart from any tip', async () => {
-    receipt = await FakePrinter.start();
-    t = await startTestCore({ ...(CONFIG as object), printing: { receiptPrinter: receipt.url } } as never);
+    const receipt = await tills.printer();
+    const t = await tills.start({ ...(GRATUITY_CONFIG as object), printing: { receiptPrinter: receipt.url } } as never);
     const order = await t.call('orders.place', party(8));
     // $96.00 + $9.60 tax = $105.60 due; $17.28 of gratuity with it.
     await t.call('printing.reprint', { orderId: order.id });
-    await receipt.waitFor(() => receipt!.text().includes('WITH GRATUITY'), 'the bill');
+    await receipt.waitFor(() => receipt.text().includes('WITH GRATUITY'), 'the bill');
     const bill = receipt.text();
     expect(bill).toMatch(/Gratuity 18% \(8\+ guests\)\s+\$17\.28/);
     expect(bill).toMatch(/WITH GRATUITY\s+\$122\.88/);
     expect(bill).not.toContain('Suggested tip');
     await t.call('payments.take', { orderId: order.id, method: 'card', amount: order.total, tip: 1_728 + 500 });
-    await receipt.waitFor(() => receipt!.text().includes('Thank you!'), 'the receipt');
+    await receipt.waitFor(() => receipt.text().includes('Thank you!'), 'the receipt');
     const paper = normalizedText(receipt.decodedJobs().at(-1)!);
     expect(paper).toMatch(/Gratuity 18% \(8\+ guests\)\s+\$17\.28/);
     expect(paper).toMatch(/Tip\s+\$5\.00/);
