@@ -258,6 +258,9 @@ export class ReplicaApplyThread {
     thread.on('error', (error) => this.#fail(error.message));
     thread.once('exit', () => {
       if (this.#worker === worker) this.#worker = null;
+      // A thread ending while a newer one already runs (started as this one closed, idle) leaves the newer one's
+      // checkpoints held and its pages pending.
+      if (this.#worker !== null) return;
       this.holdCheckpoints(false);
       this.#settleAll();
     });
@@ -290,6 +293,6 @@ export class ReplicaApplyThread {
     worker.thread.ref();
     worker.thread.postMessage('close');
     await worker.exited;
-    this.#settleAll();
+    if (this.#worker === null) this.#settleAll();
   }
 }
