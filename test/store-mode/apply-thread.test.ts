@@ -6,7 +6,7 @@
 // register's thread, and says so.
 import { randomUUID } from 'node:crypto';
 import { existsSync, renameSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../common/log';
 import { PageApplier } from '../../main/core/store-mode/catch-up';
 import { openStore, type ReplicaEntry, type Store } from '../../store/index';
@@ -161,6 +161,34 @@ describe("a catch-up's pages on the apply thread", () => {
     store.close();
     // The thread's connection was closed first: the store's close was the last, and removed the log.
     expect(existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  it('a thread ending idle as the next page starts a new one leaves the new one its checkpoints and its page', async () => {
+    const { store, pages } = till();
+    const plainPage = (firstSeq: number): ReplicaEntry[] =>
+      Array.from({ length: 300 }, (_, i) => {
+        const id = `ord_${randomUUID()}`;
+        return { seq: firstSeq + i, opId: `op_${randomUUID()}`, body: json({ op: 'order.create', kind: 'order', id, order: id, synced: false, doc: { id, status: 'open', total: i } }) };
+      });
+    const onRegisterThread = vi.spyOn(store.replicas, 'apply');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await pages.apply(ORIGIN, 'log-1', plainPage(1));
+      // Idle long enough: the first thread is told to close, and the next page starts a second before it has gone.
+      vi.advanceTimersByTime(10_000);
+      const second = pages.apply(ORIGIN, 'log-1', plainPage(301));
+      vi.useRealTimers();
+      expect(await second).toEqual({ logId: 'log-1', seq: 600 });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      vi.useRealTimers();
+    }
+    // The first thread's exit neither gave the register its checkpoints back nor settled the second's page as failed.
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(16_384);
+    expect(onRegisterThread).not.toHaveBeenCalled();
+    expect(store.db.prepare('SELECT COUNT(*) FROM store_replica_docs').pluck().get()).toBe(600);
+    await pages.stop();
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
 
   it("a thread that cannot open the file leaves every page to the register's thread, and says so", async () => {
