@@ -19,6 +19,7 @@
 //     skipped, with a line saying why, where namespaces or tc cannot be used.
 // STORE_MODE_BENCH_CPU_PROF=<dir>: B runs under node --cpu-prof, its profile written there when it stops
 // (read it with test/bench/profile/summarise.ts).
+// STORE_MODE_BENCH_PARTS=catch-up,1gbit: only those parts (live, catch-up, 100mbit, 1gbit; all by default).
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -455,76 +456,98 @@ const suite: BenchSuite = {
   name: 'store-mode-store',
   async run(): Promise<BenchRow[]> {
     log(`load average at start: ${loadAverage()}`);
-    const roundTrips = await tlsRoundTrips(200);
-    const live = await liveOrders();
-    log(`live: ${live.orders} orders at ${live.perSecond.toFixed(1)}/s, load ${live.load}; → other till p50 ${ms(percentile(live.toTill, 50))} p95 ${ms(percentile(live.toTill, 95))} max ${ms(live.toTill.at(-1) ?? Number.NaN)}; → display p50 ${ms(percentile(live.toDisplay, 50))} p95 ${ms(percentile(live.toDisplay, 95))} max ${ms(live.toDisplay.at(-1) ?? Number.NaN)}; not seen ${live.missing}; TLS round trip p50 ${percentile(roundTrips, 50).toFixed(3)} p95 ${percentile(roundTrips, 95).toFixed(3)} ms`);
-    const c = await catchUp();
-    const rawMs = sorted(c.rawMs)[1] as number;
-    const mb = c.bytes / 1048576;
-    log(`catch-up: ${c.entries} entries (${c.orders} orders, ${mb.toFixed(1)} MB framed) in ${Math.round(c.catchUpMs)} ms (first page after ${Math.round(c.firstPageMs)} ms); raw ${c.rawMs.map((x) => Math.round(x)).join(' / ')} ms; taps during ${c.during.length} (due → answered p50 ${ms(percentile(c.during, 50))} p95 ${ms(percentile(c.during, 95))}; the call alone p50 ${ms(percentile(c.duringCallOnly, 50))} p95 ${ms(percentile(c.duringCallOnly, 95))}), idle ${c.idle.length}; the same entries applied in this process: ${c.applyInProcessMs.length} pages, ${Math.round(c.applyInProcessMs.reduce((x, y) => x + y, 0))} ms in all, per page p50 ${ms(percentile(sorted(c.applyInProcessMs), 50))} max ${ms(Math.max(...c.applyInProcessMs))}; load ${c.load}; load now ${loadAverage()}`);
-
-    const setting = `${TILLS} tills + display, ${live.orders} orders at ${live.perSecond.toFixed(1)}/s, load ${live.load}, ${POLL_NOTE}`;
-    const liveRows = (to: string, values: number[]) => [
-      row({
-        name: `order committed on a till → first seen on ${to}, ${values.length} samples (${setting}), p50`,
-        value: percentile(values, 50),
-        unit: 'ms',
-        baselineName: 'mutual TLS 1.3 loopback round trip 1 KB, two processes, p50',
-        baseline: percentile(roundTrips, 50),
-        better: 'lower',
-        target: 'informational',
-        ok: true,
-      }),
-      row({
-        name: `order committed on a till → first seen on ${to}, ${values.length} samples (max ${ms(values.at(-1) ?? Number.NaN)}${live.missing ? `, ${live.missing} never seen in 10 s` : ''}), p95`,
-        value: percentile(values, 95),
-        unit: 'ms',
-        baselineName: 'mutual TLS 1.3 loopback round trip 1 KB, two processes, p95',
-        baseline: percentile(roundTrips, 95),
-        better: 'lower',
-        target: 'p95 < 250 ms',
-        ok: percentile(values, 95) < 250 && live.missing === 0,
-      }),
-    ];
-    const rawMBps = mb / (rawMs / 1000);
-    const feedMBps = mb / (c.catchUpMs / 1000);
-    const overLinks = [...(await catchUpOverLink('100mbit')), ...(await catchUpOverLink('1gbit'))];
+    const only = benchParts();
     return [
-      ...liveRows("another till's bridge (storeMode.orders)", live.toTill),
-      ...liveRows("the kitchen display's kitchen.tickets", live.toDisplay),
-      row({
-        name: `catch-up of a fresh till B (real core) from A: ${c.entries.toLocaleString('en-US')} entries (${c.orders.toLocaleString('en-US')} orders: ${TEMPLATE_ORDERS} rung up, the rest cloned into A's store_log; ${mb.toFixed(1)} MB) committed on B, link start → cursor at A's max (${Math.round(c.catchUpMs)} ms, first page ${Math.round(c.firstPageMs)} ms; load ${c.load})`,
-        value: feedMBps,
-        unit: 'MB/s',
-        baselineName: `same bytes over mutual TLS 1.3 between two processes (median of ${c.rawMs.map((x) => Math.round(x)).join(' / ')} ms)`,
-        baseline: rawMBps,
-        better: 'higher',
-        target: '≥ 0.5× raw TLS',
-        ok: feedMBps >= 0.5 * rawMBps,
-      }),
-      row({
-        name: `register tap on B during its catch-up (${TAP.command} limit 20, due every ${TAP.intervalMs} ms, timed in B from due to answered), ${c.during.length} samples, p50`,
-        value: percentile(c.during, 50),
-        unit: 'ms',
-        baselineName: `same tap on B idle afterwards, ${c.idle.length} samples, p50`,
-        baseline: percentile(c.idle, 50),
-        better: 'lower',
-        target: 'informational',
-        ok: true,
-      }),
-      row({
-        name: `register tap on B during its catch-up, ${c.during.length} samples (max ${ms(c.during.at(-1) ?? Number.NaN)}), p95`,
-        value: percentile(c.during, 95),
-        unit: 'ms',
-        baselineName: `same tap on B idle afterwards, p95`,
-        baseline: percentile(c.idle, 95),
-        better: 'lower',
-        target: 'p95 < 8 ms',
-        ok: percentile(c.during, 95) < 8,
-      }),
-      ...overLinks,
+      ...(only.has('live') ? await liveRows() : []),
+      ...(only.has('catch-up') ? await catchUpRows() : []),
+      ...(only.has('100mbit') ? await catchUpOverLink('100mbit') : []),
+      ...(only.has('1gbit') ? await catchUpOverLink('1gbit') : []),
     ];
   },
 };
+
+/** The live rows: orders rung up on 3 tills, each seen on another till's bridge and on the display. */
+async function liveRows(): Promise<BenchRow[]> {
+  const roundTrips = await tlsRoundTrips(200);
+  const live = await liveOrders();
+  log(`live: ${live.orders} orders at ${live.perSecond.toFixed(1)}/s, load ${live.load}; → other till p50 ${ms(percentile(live.toTill, 50))} p95 ${ms(percentile(live.toTill, 95))} max ${ms(live.toTill.at(-1) ?? Number.NaN)}; → display p50 ${ms(percentile(live.toDisplay, 50))} p95 ${ms(percentile(live.toDisplay, 95))} max ${ms(live.toDisplay.at(-1) ?? Number.NaN)}; not seen ${live.missing}; TLS round trip p50 ${percentile(roundTrips, 50).toFixed(3)} p95 ${percentile(roundTrips, 95).toFixed(3)} ms`);
+  const setting = `${TILLS} tills + display, ${live.orders} orders at ${live.perSecond.toFixed(1)}/s, load ${live.load}, ${POLL_NOTE}`;
+  const rowsFor = (to: string, values: number[]) => [
+    row({
+      name: `order committed on a till → first seen on ${to}, ${values.length} samples (${setting}), p50`,
+      value: percentile(values, 50),
+      unit: 'ms',
+      baselineName: 'mutual TLS 1.3 loopback round trip 1 KB, two processes, p50',
+      baseline: percentile(roundTrips, 50),
+      better: 'lower',
+      target: 'informational',
+      ok: true,
+    }),
+    row({
+      name: `order committed on a till → first seen on ${to}, ${values.length} samples (max ${ms(values.at(-1) ?? Number.NaN)}${live.missing ? `, ${live.missing} never seen in 10 s` : ''}), p95`,
+      value: percentile(values, 95),
+      unit: 'ms',
+      baselineName: 'mutual TLS 1.3 loopback round trip 1 KB, two processes, p95',
+      baseline: percentile(roundTrips, 95),
+      better: 'lower',
+      target: 'p95 < 250 ms',
+      ok: percentile(values, 95) < 250 && live.missing === 0,
+    }),
+  ];
+  return [...rowsFor("another till's bridge (storeMode.orders)", live.toTill), ...rowsFor("the kitchen display's kitchen.tickets", live.toDisplay)];
+}
+
+/** The catch-up on loopback and the register tap during it. */
+async function catchUpRows(): Promise<BenchRow[]> {
+  const c = await catchUp();
+  const rawMs = sorted(c.rawMs)[1] as number;
+  const mb = c.bytes / 1048576;
+  log(`catch-up: ${c.entries} entries (${c.orders} orders, ${mb.toFixed(1)} MB framed) in ${Math.round(c.catchUpMs)} ms (first page after ${Math.round(c.firstPageMs)} ms); raw ${c.rawMs.map((x) => Math.round(x)).join(' / ')} ms; taps during ${c.during.length} (due → answered p50 ${ms(percentile(c.during, 50))} p95 ${ms(percentile(c.during, 95))}; the call alone p50 ${ms(percentile(c.duringCallOnly, 50))} p95 ${ms(percentile(c.duringCallOnly, 95))}), idle ${c.idle.length}; the same entries applied in this process: ${c.applyInProcessMs.length} pages, ${Math.round(c.applyInProcessMs.reduce((x, y) => x + y, 0))} ms in all, per page p50 ${ms(percentile(sorted(c.applyInProcessMs), 50))} max ${ms(Math.max(...c.applyInProcessMs))}; load ${c.load}; load now ${loadAverage()}`);
+  const rawMBps = mb / (rawMs / 1000);
+  const feedMBps = mb / (c.catchUpMs / 1000);
+  return [
+    row({
+      name: `catch-up of a fresh till B (real core) from A: ${c.entries.toLocaleString('en-US')} entries (${c.orders.toLocaleString('en-US')} orders: ${TEMPLATE_ORDERS} rung up, the rest cloned into A's store_log; ${mb.toFixed(1)} MB) committed on B, link start → cursor at A's max (${Math.round(c.catchUpMs)} ms, first page ${Math.round(c.firstPageMs)} ms; load ${c.load})`,
+      value: feedMBps,
+      unit: 'MB/s',
+      baselineName: `same bytes over mutual TLS 1.3 between two processes (median of ${c.rawMs.map((x) => Math.round(x)).join(' / ')} ms)`,
+      baseline: rawMBps,
+      better: 'higher',
+      target: '≥ 0.5× raw TLS',
+      ok: feedMBps >= 0.5 * rawMBps,
+    }),
+    row({
+      name: `register tap on B during its catch-up (${TAP.command} limit 20, due every ${TAP.intervalMs} ms, timed in B from due to answered), ${c.during.length} samples, p50`,
+      value: percentile(c.during, 50),
+      unit: 'ms',
+      baselineName: `same tap on B idle afterwards, ${c.idle.length} samples, p50`,
+      baseline: percentile(c.idle, 50),
+      better: 'lower',
+      target: 'informational',
+      ok: true,
+    }),
+    row({
+      name: `register tap on B during its catch-up, ${c.during.length} samples (max ${ms(c.during.at(-1) ?? Number.NaN)}), p95`,
+      value: percentile(c.during, 95),
+      unit: 'ms',
+      baselineName: `same tap on B idle afterwards, p95`,
+      baseline: percentile(c.idle, 95),
+      better: 'lower',
+      target: 'p95 < 8 ms',
+      ok: percentile(c.during, 95) < 8,
+    }),
+  ];
+}
+
+const BENCH_PARTS = ['live', 'catch-up', '100mbit', '1gbit'] as const;
+
+/** The parts to run: all, or those named in STORE_MODE_BENCH_PARTS (comma-separated), e.g. `catch-up,1gbit` while working on the catch-up. */
+function benchParts(): Set<string> {
+  const named = process.env.STORE_MODE_BENCH_PARTS?.split(',').map((part) => part.trim()).filter(Boolean);
+  if (!named) return new Set(BENCH_PARTS);
+  const unknown = named.filter((part) => !(BENCH_PARTS as readonly string[]).includes(part));
+  if (unknown.length > 0) throw new Error(`STORE_MODE_BENCH_PARTS: unknown part ${unknown.join(', ')} (the parts: ${BENCH_PARTS.join(', ')})`);
+  return new Set(named);
+}
 
 export default suite;
