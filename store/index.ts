@@ -14,6 +14,7 @@ export { FloorPlan, nameKey, type CourseDoc, type SectionDoc, type TableDoc, typ
 export { KitchenDisplayMemory, type BumpDelivery, type BumpRow } from './kitchen-display';
 export { RequestLedger, type LedgerEntry } from './request-ledger';
 export { StaffRoster, type StaffDoc, type StaffRole, type SignInGuardState } from './staff';
+export { SharedPins, pinHashRef, type SharedPinHolder } from './shared-pins';
 export { ShiftBook, type ShiftDoc, type CashCountDoc, type CashMovementDoc, type AttributionDoc, type AttributionKind } from './shifts';
 export {
   PrintQueue,

@@ -712,11 +712,29 @@ const paymentGratuityParts: Migration = {
   },
 };
 
+const staffSharedPins: Migration = {
+  version: 33,
+  name: 'store mode: who shares a PIN with whom, so a PIN found shared stays refused after a restart',
+  up(db) {
+    // One row per member found sharing a PIN (shared-pins.ts): their group, and hash_ref, SHA-256 of the
+    // scrypt string they had then (salt included): whether they still have it, never the PIN or a digest
+    // of it. A row whose member has another hash since no longer counts, and is deleted when next read.
+    db.exec(`
+      CREATE TABLE staff_shared_pins (
+        staff_id TEXT PRIMARY KEY,
+        group_id TEXT NOT NULL,
+        hash_ref TEXT NOT NULL,
+        found_at INTEGER NOT NULL) STRICT;
+      CREATE INDEX staff_shared_pins_by_group ON staff_shared_pins (group_id);
+    `);
+  },
+};
+
 /** The app's migrations, oldest first. */
 export const STORE_MIGRATIONS: readonly Migration[] = [
   domainAndOutbox, auditLog, paymentLookups, outboxDrainOrder, deadLetterRefusal, orderLinesInline, repricedOrders, lineChangeBase,
   unappliedWebhookEvents, menuItemBarcode, yearOfOrders, checkout, printJobs, staffAndShifts, pinAttempts, bridgeRequests,
   walkouts, floorPlan, refundNote, locationCountry, seatsAndCourses, orderGratuity,
   storeModeLog, storeModeForwards, orderLinks, kitchenDisplay, storeStaff, storeAdoptions, staffFieldTimes, replicasAppended, storePaymentsTaken,
-  paymentGratuityParts,
+  paymentGratuityParts, staffSharedPins,
 ];

@@ -21,6 +21,7 @@ import { RequestLedger } from './request-ledger';
 import { Retention } from './retention';
 import type { StoreTables } from './schema';
 import { ServerState } from './server-state';
+import { SharedPins } from './shared-pins';
 import { ShiftBook } from './shifts';
 import { StaffRoster } from './staff';
 import { StoreLog } from './store-log';
@@ -58,6 +59,8 @@ export class Store {
   readonly printQueue: PrintQueue;
   /** Staff and the sign-in guard (migration 14). */
   readonly staff: StaffRoster;
+  /** Store mode: who shares a PIN with whom, found so (migration 33, docs/staff.md). */
+  readonly sharedPins: SharedPins;
   /** The floor's sections and tables (migration 18, docs/tables.md). */
   readonly floor: FloorPlan;
   /** A kitchen display's memory of its tickets: first shown, bumped, recalled (migration 26, docs/kitchen-display.md). */
@@ -101,6 +104,7 @@ export class Store {
     this.retention = new Retention(opened.sql, transaction);
     this.printQueue = new PrintQueue(opened.kysely, opened.sql, transaction, options.clock ?? systemClock);
     this.staff = new StaffRoster(opened.sql, transaction);
+    this.sharedPins = new SharedPins(opened.sql, transaction);
     this.requests = new RequestLedger(opened.sql, transaction);
     this.floor = new FloorPlan(opened.sql, transaction);
     this.kitchen = new KitchenDisplayMemory(opened.sql, transaction);

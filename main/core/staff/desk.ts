@@ -275,6 +275,7 @@ export class StaffDesk {
     const active = this.#active();
     const known = this.#learned().known(pin, active);
     if (known) {
+      if (this.#recordedShared(pin, known)) this.#refuseShared('sign_in');
       const { waitMs } = this.store.staff.wait('sign_in', this.clock.now());
       if (waitMs > 0) throw new CoreError('needs_sign_in', waitSentence(waitMs));
       this.store.staff.rightWithoutCheck();
@@ -291,8 +292,8 @@ export class StaffDesk {
       const message = this.#refusedPin();
       throw new CoreError('needs_sign_in', message, [{ path: 'pin', message }]);
     }
-    // Found shared by a check that ended while this PIN was hashed: it names no one now either.
-    if (this.#sharedBy(pin)) this.#refuseShared('sign_in', reserved.seq);
+    // Found shared by a check that ended while this PIN was hashed, or recorded so before a restart: it names no one.
+    if (this.#sharedBy(pin) || this.#recordedShared(pin, found.found)) this.#refuseShared('sign_in', reserved.seq);
     this.#settle(reserved.seq, 'right', 'sign_in');
     const session = this.#signIn(found.found);
     this.#confirmAlone(pin, found.found, found.rest);
@@ -301,9 +302,21 @@ export class StaffDesk {
 
   // ---- a PIN two people share (store mode: docs/staff.md, "A PIN two people share") ----
 
-  /** The active members `pin` is known to be shared by, if it is. */
+  /** The active members `pin` is known to be shared by, if it is (known since launch: checked before hashing). */
   #sharedBy(pin: string): string[] | null {
     return this.#pins.sharedBy(pin, () => this.store.staff.list());
+  }
+
+  /**
+   * Whether `member`, whose PIN `pin` was found to be, is recorded in the store as sharing it with
+   * another active member (found since launch or before a restart: store/shared-pins.ts). If so the
+   * PIN is remembered as shared here too, so the next try is refused before hashing.
+   */
+  #recordedShared(pin: string, member: StaffDoc): boolean {
+    const holders = this.store.sharedPins.sharersOf(member.id);
+    if (!holders) return false;
+    this.#pins.markShared(pin, holders);
+    return true;
   }
 
   /**
@@ -341,12 +354,20 @@ export class StaffDesk {
       .finally(() => this.#confirming.delete(found.id));
   }
 
-  /** A PIN found to be each of `members`' (remembered as shared in store mode): audited; their session ends at its next command. */
+  /**
+   * A PIN found to be each of `members`' (in store mode recorded in the store as shared, in the
+   * audit entry's transaction, so a restart keeps it): audited, unless the store already had them
+   * all as sharing it; their session ends at its next command.
+   */
   #foundShared(members: readonly StaffDoc[], kind: 'sign_in' | 'approval'): void {
     const staffIds = members.map((m) => m.id);
-    this.store.cashier.recordAudit('system', 'staff.pin-shared', { staffIds, kind });
+    const storeMode = this.config.storeMode.mode === 'on';
+    this.store.transaction(() => {
+      const learned = storeMode ? this.store.sharedPins.record(members, this.clock.now()) : true;
+      if (learned) this.store.cashier.recordAudit('system', 'staff.pin-shared', { staffIds, kind });
+    });
     // Store mode off, two approvers with one PIN (configured so) only see the approval refused.
-    if (this.config.storeMode.mode !== 'on') return;
+    if (!storeMode) return;
     if (this.#signedInId !== null && staffIds.includes(this.#signedInId)) this.#signOutShared = true;
   }
 
@@ -367,13 +388,13 @@ export class StaffDesk {
       return { kind: 'shared' };
     }
     const found = (await this.#check(reserved.seq, 'approval', () => this.#approvers(pin))) ?? [];
-    // Two or more, or found shared by another check while this one hashed: it approves as no one.
-    if (found.length > 1 || (found.length === 1 && this.#sharedBy(pin))) {
+    // Two or more, or found shared by another check while this one hashed, or recorded so before a restart: it approves as no one.
+    const [approver] = found;
+    if (found.length > 1 || (approver !== undefined && (this.#sharedBy(pin) || this.#recordedShared(pin, approver)))) {
       this.#settle(reserved.seq, 'neutral', 'approval');
       if (found.length > 1) this.#foundShared(found, 'approval');
       return { kind: 'shared' };
     }
-    const [approver] = found;
     this.#settle(reserved.seq, approver ? 'neutral' : 'wrong', 'approval');
     return approver ? { kind: 'staff', staff: approver, attempt: reserved.seq } : { kind: 'wrong' };
   }
@@ -438,7 +459,7 @@ export class StaffDesk {
       throw new CoreError('needs_sign_in', WRONG_PIN, [{ path: 'pin', message: WRONG_PIN }]);
     }
     // An owner's PIN known to be shared lifts nothing (any other PIN is wrong here, shared or not).
-    if (this.#sharedBy(pin)) this.#refuseShared('override', reserved.seq);
+    if (this.#sharedBy(pin) || this.#recordedShared(pin, found.found)) this.#refuseShared('override', reserved.seq);
     const owner = found.found;
     this.#settle(reserved.seq, 'neutral', 'override');
     this.store.staff.liftLockout(owner.id, this.clock.now());
@@ -515,8 +536,9 @@ export class StaffDesk {
 
   list(act: Act): StaffMember[] {
     this.require(act, 'staff.manage');
-    const staff = this.store.staff.list();
-    return staff.map((doc) => (this.#pins.isShared(doc.id, staff) ? { ...staffMember(doc), pinShared: true } : staffMember(doc)));
+    // The mark comes from what the store recorded (store/shared-pins.ts), so a restart keeps it.
+    const shared = this.store.sharedPins.sharedIds();
+    return this.store.staff.list().map((doc) => (shared.has(doc.id) ? { ...staffMember(doc), pinShared: true } : staffMember(doc)));
   }
 
   #requireGoodPin(pin: string, path: string): void {

@@ -8,6 +8,9 @@
 // In store mode two people added with the same PIN on two tills before they met are both on every
 // till (salted hashes cannot be compared without the PIN): such a PIN, once found, is remembered as
 // shared and names no one until one of them is given a new PIN (docs/staff.md, "A PIN two people share").
+// The store records who shares it (store/shared-pins.ts: ids and hash references, never the PIN), which
+// a restart keeps; what is here is the same knowledge by PIN, for this launch only, so that a PIN known
+// to be shared is refused before any hashing.
 import { createHmac, randomBytes } from 'node:crypto';
 import { pinMatches } from '../../config/manager-pin';
 
@@ -36,8 +39,9 @@ export class PinDirectory {
   #lastSeen = new Map<string, number>();
   #seen = 0;
   /**
-   * Shared PINs, by a digest under a key of their own (kept across `forget`: a change of the staff
-   * that gives neither a new PIN leaves the PIN shared): who shares it, with the hash each had then.
+   * Shared PINs, by a digest under a key of their own, in memory only (kept across `forget`: a change
+   * of the staff that gives neither a new PIN leaves the PIN shared): who shares it, with the hash each
+   * had then. The store's record (store/shared-pins.ts) is what outlives the launch.
    */
   #sharedKey = randomBytes(32);
   #shared = new Map<string, Map<string, string>>();
@@ -149,19 +153,5 @@ export class PinDirectory {
     }
     const active = holding.filter((m) => m.active);
     return active.length >= 2 ? active.map((m) => m.id) : null;
-  }
-
-  /**
-   * Whether the member `id` is known to share their PIN (as `sharedBy` would answer for that PIN:
-   * they and another active member still hold the hash they had when it was found). Names no PIN.
-   * `staff`: every member, active or not.
-   */
-  isShared(id: string, staff: readonly (Hashed & { active: boolean })[]): boolean {
-    for (const sharers of this.#shared.values()) {
-      if (!sharers.has(id)) continue;
-      const holdingActive = staff.filter((m) => m.active && sharers.get(m.id) === m.pin_hash);
-      if (holdingActive.length >= 2 && holdingActive.some((m) => m.id === id)) return true;
-    }
-    return false;
   }
 }
