@@ -12,6 +12,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { CURSOR_SQL, DOCS_FROM_LOG_SQL, logRowsSql, LOG_ROWS_PER_INSERT, PLAIN_SEQS_SQL, type ReplicaEntry } from './store-replicas';
+import { THREAD_TURN_SOURCE, type WriteTurn } from './write-turn';
 
 /** What one call did: the first `applied` entries are committed (with their cursor); the `onMainThread` after them are not plain. */
 export interface ThreadApplied {
@@ -24,6 +25,9 @@ export interface ThreadApplied {
  * at most). Short transactions cost: each writes the index pages its entries touched whole (docs/store-mode-catch-up.md).
  */
 const SLICE_BUDGET_MS = 25;
+/** The same while the register writes (one of its writes waited for the thread in the last WRITING_FOR_MS). */
+const WRITING_SLICE_BUDGET_MS = 8;
+const WRITING_FOR_MS = 2_000;
 const SLICE_ENTRIES = { min: 20, max: 1_000 };
 /**
  * The thread checkpoints the log when it last did so this long ago, between its transactions and when idle: a
@@ -33,6 +37,8 @@ const SLICE_ENTRIES = { min: 20, max: 1_000 };
 const CHECKPOINT_EVERY_MS = 250;
 /** The thread's scheduling priority where it can be set (Linux's nice: 0 the register's, 19 the lowest). */
 const NICENESS = 10;
+/** The thread lets the register's writes go first for this long at most, then waits in SQLite's busy handler as they do. */
+const YIELD_TO_REGISTER_MS = 1_000;
 /** The thread ends once no page came for this long: an idle thread costs memory. */
 const IDLE_MS = 10_000;
 
@@ -55,7 +61,7 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
 const { createRequire } = process.getBuiltinModule('node:module');
 const Database = createRequire(workerData.driver)(workerData.driver);
-const { sql, budgetMs, min, max } = workerData;
+const { sql, budgetMs, writingBudgetMs, writingForMs, min, max } = workerData;
 // Below the register's thread in the scheduler's eyes, where a thread's priority can be set (Linux: per thread,
 // through its task id): on a busy machine the register answers first and the catch-up takes what is left.
 if (process.platform === 'linux') {
@@ -93,10 +99,16 @@ const docs = db.prepare(sql.docsFromLog);
 const cursor = db.prepare(sql.cursor);
 let msPerEntry = 0.05;
 
+${THREAD_TURN_SOURCE}
+let registerWroteAt = -Infinity;
+const turn = new Turn(workerData.turn, workerData.yieldMs, () => (registerWroteAt = performance.now()));
+
 // One transaction: all of entries[from, to) when every one is plain and new; else none, and where the others begin.
 function slice(page, from, to) {
-  db.exec('BEGIN IMMEDIATE');
+  let plain;
+  turn.take();
   try {
+    db.exec('BEGIN IMMEDIATE');
     const before = lastRowid.get();
     let inserted = 0;
     for (let start = from; start < to; start += sql.rowsPerInsert) {
@@ -105,7 +117,7 @@ function slice(page, from, to) {
       for (let i = start; i < end; i++) values.push(page.origin, page.logId, page.seqs[i], page.opIds[i], page.body(i));
       inserted += rowsStatement(end - start).run(values).changes;
     }
-    const plain = new Set(plainSeqs.all(before));
+    plain = new Set(plainSeqs.all(before));
     if (inserted === to - from && plain.size === to - from) {
       docs.run(before);
       cursor.run(page.origin, page.logId, page.seqs[to - 1], page.now);
@@ -113,16 +125,18 @@ function slice(page, from, to) {
       return { applied: to - from, onMainThread: 0 };
     }
     db.exec('ROLLBACK');
-    let first = from;
-    while (first < to && plain.has(page.seqs[first])) first++;
-    let after = first;
-    while (after < to && !plain.has(page.seqs[after])) after++;
-    if (first > from) slice(page, from, first);
-    return { applied: first - from, onMainThread: after - first };
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw error;
+  } finally {
+    turn.end();
   }
+  let first = from;
+  while (first < to && plain.has(page.seqs[first])) first++;
+  let after = first;
+  while (after < to && !plain.has(page.seqs[after])) after++;
+  if (first > from) slice(page, from, first);
+  return { applied: first - from, onMainThread: after - first };
 }
 
 parentPort.on('message', (message) => {
@@ -139,7 +153,9 @@ parentPort.on('message', (message) => {
   try {
     let done = 0;
     while (done < page.seqs.length) {
-      const count = Math.max(min, Math.min(max, Math.floor(budgetMs / msPerEntry)));
+      // Shorter transactions while the register writes: each of its writes waits for the one in progress.
+      const budget = performance.now() - registerWroteAt < writingForMs ? writingBudgetMs : budgetMs;
+      const count = Math.max(min, Math.min(max, Math.floor(budget / msPerEntry)));
       const to = Math.min(page.seqs.length, done + count);
       const began = performance.now();
       const result = slice(page, done, to);
@@ -173,12 +189,13 @@ export class ReplicaApplyThread {
   #ending: NodeJS.Timeout | null = null;
 
   /**
-   * `holdCheckpoints(true)` when the thread starts, `(false)` when it has ended: the register's connection leaves
-   * checkpoints to the thread meanwhile.
+   * `turn`: the store's, which the register's write transactions take (store/write-turn.ts). `holdCheckpoints(true)`
+   * when the thread starts, `(false)` when it has ended: the register's connection leaves checkpoints to the thread meanwhile.
    */
   constructor(
     private readonly file: string,
     private readonly busyTimeoutMs: number,
+    private readonly turn: WriteTurn,
     private readonly holdCheckpoints: (held: boolean) => void,
     private readonly onFailure: (message: string) => void,
   ) {}
@@ -245,7 +262,7 @@ export class ReplicaApplyThread {
     const thread = new Worker(WORKER_SOURCE, {
       eval: true,
       name: 'replica-apply',
-      workerData: { file: this.file, driver, sql, busyTimeoutMs: this.busyTimeoutMs, budgetMs: SLICE_BUDGET_MS, ...SLICE_ENTRIES, checkpointEveryMs: CHECKPOINT_EVERY_MS, niceness: NICENESS },
+      workerData: { file: this.file, driver, sql, busyTimeoutMs: this.busyTimeoutMs, turn: this.turn.words.buffer, yieldMs: YIELD_TO_REGISTER_MS, budgetMs: SLICE_BUDGET_MS, writingBudgetMs: WRITING_SLICE_BUDGET_MS, writingForMs: WRITING_FOR_MS, ...SLICE_ENTRIES, checkpointEveryMs: CHECKPOINT_EVERY_MS, niceness: NICENESS },
     });
     thread.unref();
     this.holdCheckpoints(true);

@@ -27,6 +27,7 @@ import { StaffRoster } from './staff';
 import { StoreLog } from './store-log';
 import { StoreReplicas } from './store-replicas';
 import { StoreAdoptions } from './store-adoption';
+import { WriteTurn } from './write-turn';
 
 export interface StoreOptions {
   clock?: Clock;
@@ -79,6 +80,8 @@ export class Store {
   readonly openCheck: 'whole_file' | 'register_tables';
   /** Set when a whole-file check found damage: the close then leaves no clean-close marker. */
   #damage: IntegrityReport | undefined;
+  /** Taken by every write transaction: a catch-up's apply thread lets them go first (store/write-turn.ts). */
+  readonly #writeTurn = new WriteTurn();
   /** One transaction wrapper for every call: better-sqlite3's db.transaction() is costly to build. */
   readonly #runInTransaction: BetterSqlite3.Transaction<(fn: () => unknown) => unknown>;
 
@@ -119,7 +122,7 @@ export class Store {
     if (this.db.inTransaction) return this.#runInTransaction(fn) as T;
     let result: T;
     try {
-      result = this.#runInTransaction.immediate(fn) as T;
+      result = this.#writeTurn.register(() => this.#runInTransaction.immediate(fn) as T);
     } catch (error) {
       this.log.rolledBack();
       throw error;
@@ -157,7 +160,7 @@ export class Store {
       // The thread may end after the store closed (a failure at shutdown): nothing is left to restore then.
       if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${held ? 16_384 : autocheckpoint}`);
     };
-    return new ReplicaApplyThread(this.file, BUSY_TIMEOUT_MS, hold, onFailure);
+    return new ReplicaApplyThread(this.file, BUSY_TIMEOUT_MS, this.#writeTurn, hold, onFailure);
   }
 
   serverIdFor: IdMap['serverIdFor'] = (kind, localId) => this.ids.serverIdFor(kind, localId);

@@ -19,7 +19,9 @@
 //     skipped, with a line saying why, where namespaces or tc cannot be used.
 // STORE_MODE_BENCH_CPU_PROF=<dir>: B runs under node --cpu-prof, its profile written there when it stops
 // (read it with test/bench/profile/summarise.ts).
-// STORE_MODE_BENCH_PARTS=catch-up,1gbit: only those parts (live, catch-up, 100mbit, 1gbit; all by default).
+//   - the catch-up on loopback again with an order rung up on B every 200 ms meanwhile: each order's wait, next to
+//     the same on B idle afterwards (a register's write waits for the store's one writer: store/write-turn.ts).
+// STORE_MODE_BENCH_PARTS=catch-up,1gbit: only those parts (live, catch-up, 100mbit, 1gbit, writes; all by default).
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -29,7 +31,7 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { createTillIdentity } from '../../../store-mode/identity';
 import { openStore } from '../../../store/index';
-import { seedDataDir } from '../../core/fixtures';
+import { ITEMS, seedDataDir } from '../../core/fixtures';
 import { ROUTING } from '../../kitchen/fixtures';
 import { BENCH_CORE_TILL, BENCH_DISPLAY, BENCH_TLS_ECHO, startBenchChild } from '../../store-mode/fixtures/bench-processes';
 import type { BenchCoreTillConfig } from '../../store-mode/fixtures/bench-core-till';
@@ -47,6 +49,8 @@ const ORDERS_PER_TILL = 40;
 const CATCHUP_ORDERS = 10_000;
 const TEMPLATE_ORDERS = 20;
 const TAP = { command: 'orders.list', payload: { limit: 20 }, intervalMs: 20 };
+/** Orders rung up on B every 200 ms (a rush, and enough samples in a catch-up of seconds), in the `writes` part beside TAP. */
+const WRITE_TAP = { command: 'orders.place', payload: { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }], service: { type: 'dine_in', table: '9', guests: 2 } }, intervalMs: 200 };
 const ROUND_TRIP_BYTES = 1024;
 const POLL_NOTE = 'polled every 10 ms: up to ~10 ms of it is the poll';
 
@@ -213,6 +217,9 @@ interface CatchUpFigures {
   during: number[];
   duringCallOnly: number[];
   idle: number[];
+  /** With a write tap (the `writes` part): each write due → answered, during the catch-up and idle afterwards. */
+  writesDuring: number[];
+  writesIdle: number[];
   /** The same entries applied to a fresh seeded store in this process, pages of 1,000: B's SQLite work alone. */
   applyInProcessMs: number[];
   load: string;
@@ -323,7 +330,7 @@ function holdLink(rate: string): HeldLink | string {
   }
 }
 
-async function catchUp(link: HeldLink | null = null): Promise<CatchUpFigures> {
+async function catchUp(link: HeldLink | null = null, writes = false): Promise<CatchUpFigures> {
   const started: TillProcess[] = [];
   const launcher = link?.launcher ?? [];
   try {
@@ -368,7 +375,7 @@ async function catchUp(link: HeldLink | null = null): Promise<CatchUpFigures> {
       const profileDir = process.env.STORE_MODE_BENCH_CPU_PROF;
       // node's flags go before the script: a shell execs node ($0) with them and the child's own arguments.
       const profiler = profileDir ? ['/bin/sh', '-c', `exec "$0" --cpu-prof --cpu-prof-dir='${profileDir}' "$@"`] : [];
-      const configB: BenchCoreTillConfig = { dataDir: dirB, tillName: 'Patio', tillLetter: 'P', port: portB, peers: [`127.0.0.1:${portA}`], deadlineMs: 150_000, tap: TAP };
+      const configB: BenchCoreTillConfig = { dataDir: dirB, tillName: 'Patio', tillLetter: 'P', port: portB, peers: [`127.0.0.1:${portA}`], deadlineMs: 150_000, taps: { read: TAP, ...(writes ? { write: WRITE_TAP } : {}) } };
       b = await startChildProcess(BENCH_CORE_TILL, configB, SECRET, { launcher: [...launcher, ...profiler], readyTimeoutMs: 60_000 });
       started.push(b);
       const deadline = Date.now() + 90_000;
@@ -379,10 +386,13 @@ async function catchUp(link: HeldLink | null = null): Promise<CatchUpFigures> {
       db.close();
     }
     if (caughtUpAt === undefined) throw new Error(`B did not catch up with A's ${held.entries} entries within 90 s`);
-    // Idle afterwards: the same tap for 3 s.
-    await sleep(3_000);
+    // Idle afterwards: the same taps for 3 s (8 s with writes).
+    await sleep(writes ? 8_000 : 3_000);
     b.send({ type: 'tapStop' });
-    const { samples } = (await b.next('tapped')) as unknown as { samples: { at: number; ms: number; callMs: number }[] };
+    type Sample = { at: number; ms: number; callMs: number };
+    const tapped = (await b.next('tapped')) as unknown as { samples: { read: Sample[]; write?: Sample[] } };
+    const samples = tapped.samples.read;
+    const writeSamples = tapped.samples.write ?? [];
     writeFileSync(join(dirB, 'bench-output.log'), b.output());
     const startLine = b
       .output()
@@ -412,8 +422,10 @@ async function catchUp(link: HeldLink | null = null): Promise<CatchUpFigures> {
       during: sorted(duringCatchUp.map((s) => s.ms)),
       duringCallOnly: sorted(duringCatchUp.map((s) => s.callMs)),
       idle: sorted(samples.filter((s) => s.at > caughtUpEnd + 1_000).map((s) => s.ms)),
+      writesDuring: sorted(writeSamples.filter((s) => s.at >= startAt && s.at <= caughtUpEnd).map((s) => s.ms)),
+      writesIdle: sorted(writeSamples.filter((s) => s.at > caughtUpEnd + 1_000).map((s) => s.ms)),
       // The store's own cost does not depend on the link: measured once, with the loopback run.
-      applyInProcessMs: link ? [] : applyInProcess(dirA, held.maxSeq),
+      applyInProcessMs: link || writes ? [] : applyInProcess(dirA, held.maxSeq),
       load,
     };
   } finally {
@@ -462,6 +474,7 @@ const suite: BenchSuite = {
       ...(only.has('catch-up') ? await catchUpRows() : []),
       ...(only.has('100mbit') ? await catchUpOverLink('100mbit') : []),
       ...(only.has('1gbit') ? await catchUpOverLink('1gbit') : []),
+      ...(only.has('writes') ? await writesDuringCatchUp() : []),
     ];
   },
 };
@@ -539,7 +552,25 @@ async function catchUpRows(): Promise<BenchRow[]> {
   ];
 }
 
-const BENCH_PARTS = ['live', 'catch-up', '100mbit', '1gbit'] as const;
+/** The catch-up on loopback again, a cashier ringing up orders on B meanwhile: their wait for the store's writer. */
+async function writesDuringCatchUp(): Promise<BenchRow[]> {
+  const c = await catchUp(null, true);
+  log(`catch-up with writes: ${c.entries} entries in ${Math.round(c.catchUpMs)} ms; ${WRITE_TAP.command} every ${WRITE_TAP.intervalMs} ms: during ${c.writesDuring.length} p50 ${ms(percentile(c.writesDuring, 50))} p95 ${ms(percentile(c.writesDuring, 95))} max ${ms(c.writesDuring.at(-1) ?? Number.NaN)}; idle ${c.writesIdle.length} p50 ${ms(percentile(c.writesIdle, 50))} max ${ms(c.writesIdle.at(-1) ?? Number.NaN)}; read tap p95 ${ms(percentile(c.during, 95))}; load ${c.load}`);
+  return [
+    row({
+      name: `an order rung up on B during its catch-up (${WRITE_TAP.command} every ${WRITE_TAP.intervalMs} ms beside the read tap, due → answered; the catch-up ${Math.round(c.catchUpMs)} ms; load ${c.load}), ${c.writesDuring.length} samples (max ${ms(c.writesDuring.at(-1) ?? Number.NaN)}), p95`,
+      value: percentile(c.writesDuring, 95),
+      unit: 'ms',
+      baselineName: `the same on B idle afterwards, ${c.writesIdle.length} samples, p95`,
+      baseline: percentile(c.writesIdle, 95),
+      better: 'lower',
+      target: 'informational',
+      ok: true,
+    }),
+  ];
+}
+
+const BENCH_PARTS = ['live', 'catch-up', '100mbit', '1gbit', 'writes'] as const;
 
 /** The parts to run: all, or those named in STORE_MODE_BENCH_PARTS (comma-separated), e.g. `catch-up,1gbit` while working on the catch-up. */
 function benchParts(): Set<string> {
