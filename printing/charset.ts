@@ -5,7 +5,7 @@
 // its plain one (“ ” → ", – → -, € → EUR), an emoji or a pictograph is dropped (the words around
 // it say what was meant), and anything else unprintable (a script the code page has no letters
 // for) is one "*" per run, never "?". The preview gets the same text, so it shows what prints.
-import { transform } from 'receiptline';
+import { transform } from './receiptline';
 
 /** receiptline's character sets ('multilingual' switches ESC/POS code pages as the text needs). */
 export const PRINTER_ENCODINGS = ['multilingual', 'cp437', 'cp852', 'cp858', 'cp860', 'cp863', 'cp865', 'cp866', 'cp1252', 'cp932', 'cp936', 'cp949', 'cp950', 'shiftjis', 'gb18030', 'ksc5601', 'big5', 'tis620'] as const;

@@ -1,10 +1,11 @@
 // Documents to printer bytes (ESC/POS) or to SVG (the on-screen preview), through one ReceiptLine
 // markup each (printing/markup.ts) and receiptline's transform. docs/printing.md says why receiptline.
-import { transform, type Printer } from 'receiptline';
+import type { Printer } from 'receiptline';
 import type { z } from 'zod';
 import { printableDocument, type PrinterEncoding } from './charset';
 import { DrawerKickDoc, KitchenTicketDoc, ReceiptDoc, ReportDoc } from './docs';
 import { formatTime, kitchenMarkup, receiptMarkup, reportMarkup } from './markup';
+import { transform } from './receiptline';
 
 export { PRINTER_ENCODINGS, type PrinterEncoding } from './charset';
 

@@ -5,8 +5,10 @@
 // so a spoofed or replayed advertisement costs one refused handshake and grants nothing.
 import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
 import { isIPv4 } from 'node:net';
-import { Bonjour, type Browser, type Service, type ServiceConfig } from 'bonjour-service';
+import type * as BonjourService from 'bonjour-service';
+import type { Browser, Service, ServiceConfig } from 'bonjour-service';
 import type { Logger } from '../common/log';
 import { joinAddress } from './address';
 
@@ -59,6 +61,9 @@ export function advertisable(host: string): boolean {
 
 export function startDiscovery(options: DiscoveryOptions): Discovery {
   const { logger, storeTag } = options;
+  // Required here, not imported: a bundle hoists a package's import to its top, and every till would
+  // load bonjour-service and multicast-dns; only a till with discovery on needs them.
+  const { Bonjour } = createRequire(import.meta.url)('bonjour-service') as typeof BonjourService;
   const onInterface = options.listen.host !== '0.0.0.0';
   // Bound to the wildcard so Linux delivers the group's packets; joined and sent on IT's interface only.
   const reportError = (error: Error): void => logger.warn({ event: 'store-mode.discovery-error', err: error.message }, 'store discovery: multicast error');

@@ -1,7 +1,7 @@
 // A till's identity in its store: the store CA derived from the secret, the till's own key, and a
 // certificate for that key minted at start by the store CA (CN = till id, OU = till name). These are
 // the three PEMs of every TLS connection store mode makes, as server and as client.
-import * as x509 from './x509';
+import { x509Library } from './x509';
 import { CERTIFICATE_VALIDITY, positiveSerial, SIGNING_ALGORITHM } from './certificate-rules';
 import { parseStoreSecret } from './secret';
 import { deriveStoreCa, storeCaName } from './store-ca';
@@ -31,6 +31,7 @@ export interface TillIdentityOptions {
 
 export async function createTillIdentity(options: TillIdentityOptions): Promise<TillIdentity> {
   if (!isTillName(options.tillName)) throw new Error(`the till name ${TILL_NAME_RULE}`);
+  const x509 = x509Library();
   const ca = await deriveStoreCa(parseStoreSecret(options.storeSecret));
   const till = await loadOrCreateTillKey(options.keyStore);
   const algorithm = { name: 'ECDSA', namedCurve: 'P-256' };

@@ -5,7 +5,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { TillPins } from './till-pins';
 import { isTillName } from './till-name';
-import * as x509 from './x509';
+import { x509Library, type Name, type X509Certificate } from './x509';
 
 const TILL_ID = /^[0-9a-f]{64}$/;
 
@@ -13,15 +13,17 @@ export type PeerRefusal = 'malformedCertificate' | 'tillIdNotKeyHash' | 'namePin
 
 export type PeerCheck = { ok: true; tillId: string; tillName: string } | { ok: false; reason: PeerRefusal; claimedTillId: string | null };
 
-function single(name: x509.Name, field: string): string | null {
+function single(name: Name, field: string): string | null {
   const values = name.getField(field);
   return values.length === 1 ? (values[0] ?? null) : null;
 }
 
 export function checkPeerCertificate(der: Uint8Array, pins: TillPins): PeerCheck {
-  let certificate: x509.X509Certificate;
+  // Outside the try: a library that fails to load must throw, not pass for a malformed certificate.
+  const { X509Certificate: Certificate } = x509Library();
+  let certificate: X509Certificate;
   try {
-    certificate = new x509.X509Certificate(new Uint8Array(der));
+    certificate = new Certificate(new Uint8Array(der));
   } catch {
     return { ok: false, reason: 'malformedCertificate', claimedTillId: null };
   }

@@ -4,7 +4,7 @@
 // CA certificates differ in their signature bytes only; TLS trusts an anchor by its name and key, never
 // by its self-signature, which is what the two-process tests check.
 import { createECDH, hkdfSync } from 'node:crypto';
-import * as x509 from './x509';
+import { x509Library, type JsonName, type X509Certificate } from './x509';
 import { CERTIFICATE_VALIDITY, positiveSerial, SIGNING_ALGORITHM } from './certificate-rules';
 
 /** The P-256 group order n: a private scalar must lie in [1, n-1]. */
@@ -15,7 +15,7 @@ export interface StoreCa {
   /** Signs till certificates; not extractable, so it cannot be exported or logged by accident. */
   signingKey: CryptoKey;
   publicKey: CryptoKey;
-  certificate: x509.X509Certificate;
+  certificate: X509Certificate;
   /** PEM of the CA certificate: the `ca` of every TLS connection of the store. */
   certificatePem: string;
   /** 8 bytes (hex) naming the store without revealing anything of the secret: in the CA's name, and later in discovery. */
@@ -37,6 +37,7 @@ function caScalar(secret: Uint8Array): Buffer {
 }
 
 export async function deriveStoreCa(secret: Uint8Array): Promise<StoreCa> {
+  const x509 = x509Library();
   const d = caScalar(secret);
   const ecdh = createECDH('prime256v1');
   ecdh.setPrivateKey(d);
@@ -63,6 +64,6 @@ export async function deriveStoreCa(secret: Uint8Array): Promise<StoreCa> {
   return { signingKey, publicKey, certificate, certificatePem: certificate.toString('pem'), storeTag };
 }
 
-export function storeCaName(storeTag: string): x509.JsonName {
+export function storeCaName(storeTag: string): JsonName {
   return [{ CN: [`POS store ${storeTag}`] }, { O: ['pos-terminal store mode'] }];
 }

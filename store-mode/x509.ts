@@ -1,10 +1,23 @@
 // @peculiar/x509 (pure-JS certificate minting; node:crypto cannot create certificates) resolves its
 // algorithms through tsyringe, which needs the Reflect metadata polyfill loaded first. Every module of
-// store mode imports the library through this file, so the order cannot be got wrong; it also uses
+// store mode reaches the library through this file, so the order cannot be got wrong; it also uses
 // Node's own WebCrypto (globalThis.crypto), so no second crypto implementation is shipped.
-import 'reflect-metadata';
-import { cryptoProvider } from '@peculiar/x509';
+// Loaded on first use, not imported: a bundle hoists a package's import to its top, and a till with
+// store mode off would carry it (~5 MB) for nothing. Synchronous (require), because the peer check runs
+// in TLS's checkServerIdentity; a till in store mode loads it at start, minting its certificate.
+import { createRequire } from 'node:module';
+import type * as X509 from '@peculiar/x509';
 
-cryptoProvider.set(globalThis.crypto);
+export type * from '@peculiar/x509';
 
-export * from '@peculiar/x509';
+let loaded: typeof X509 | undefined;
+
+export function x509Library(): typeof X509 {
+  if (loaded) return loaded;
+  const requirePackage = createRequire(import.meta.url);
+  requirePackage('reflect-metadata');
+  const library = requirePackage('@peculiar/x509') as typeof X509;
+  library.cryptoProvider.set(globalThis.crypto);
+  loaded = library;
+  return library;
+}

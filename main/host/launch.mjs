@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // At the same depth as main/host, so that import.meta.url finds the project root from either.
 const BUNDLE = join(ROOT, 'dist', 'host', 'start.mjs');
-const SOURCES = ['api', 'bridge', 'common', 'main', 'sandbox', 'store', 'sync', 'package.json'];
+const SOURCES = ['api', 'bridge', 'common', 'main', 'printing', 'sandbox', 'store', 'store-mode', 'sync', 'package.json'];
 
 function newestMtime(path) {
   const stat = statSync(path);
@@ -29,7 +29,11 @@ function bundleIsFresh() {
   return SOURCES.every((source) => newestMtime(join(ROOT, source)) <= built);
 }
 
-/** Bundles start.ts with our code inlined and npm packages left to node_modules; written whole or not at all. */
+/**
+ * Bundles start.ts with our code inlined and npm packages left to node_modules; written whole or not at
+ * all. Its source map goes in a file of its own (start.mjs.map), as the Electron bundle's does: inline,
+ * it was ~23 MB of every browser-mode till's memory (a data URL in the bundle's source, and the map loaded).
+ */
 async function buildBundle() {
   const { build } = await import('esbuild');
   const result = await build({
@@ -41,18 +45,23 @@ async function buildBundle() {
     format: 'esm',
     target: 'node20',
     packages: 'external',
-    sourcemap: 'inline',
+    sourcemap: 'linked',
     legalComments: 'none',
     logLevel: 'warning',
     write: false,
   });
-  const [file] = result.outputFiles;
-  const partial = `${BUNDLE}.${process.pid}.tmp`;
   mkdirSync(dirname(BUNDLE), { recursive: true });
-  writeFileSync(partial, file.contents);
-  renameSync(partial, BUNDLE); // a concurrent start sees the old bundle or the new one, never half of one
+  // The map first: a bundle is never there before the map that goes with it.
+  for (const suffix of ['.map', '']) {
+    const file = result.outputFiles.find((output) => output.path === `${BUNDLE}${suffix}`);
+    const partial = `${BUNDLE}${suffix}.${process.pid}.tmp`;
+    writeFileSync(partial, file.contents);
+    renameSync(partial, `${BUNDLE}${suffix}`); // a concurrent start sees the old file or the new one, never half of one
+  }
 }
 
 if (!bundleIsFresh()) await buildBundle();
-process.setSourceMapsEnabled(true); // stack traces name the .ts files
+// Stack traces name the bundle's lines (dist/host/start.mjs:line:column) unless asked: with
+// POS_SOURCE_MAPS=1 they name the .ts files, the map read in to do so (a few MB; docs/config.md).
+if (process.env.POS_SOURCE_MAPS === '1') process.setSourceMapsEnabled(true);
 await import(pathToFileURL(BUNDLE).href);

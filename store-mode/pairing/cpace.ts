@@ -2,7 +2,7 @@
 // hold the same code, and each guess at the code costs one online attempt (a transcript allows no offline
 // test). Then key confirmation both ways and an AES-256-GCM seal of the store secret under the session key.
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ristretto255, ristretto255_hasher } from '@noble/curves/ed25519.js';
+import type * as Ed25519 from '@noble/curves/ed25519.js';
 
 export const PAIRING_DST = 'pos-store-pairing-v1';
 export const SESSION_ID_BYTES = 16;
@@ -12,8 +12,7 @@ export const NONCE_BYTES = 12;
 export const SEAL_TAG_BYTES = 16;
 
 const KEY_BYTES = 32;
-const Point = ristretto255.Point;
-type RistrettoPoint = InstanceType<typeof Point>;
+type RistrettoPoint = InstanceType<(typeof Ed25519)['ristretto255']['Point']>;
 
 /** The other side's share is no group element we may use: the pairing stops there. */
 export class InvalidShareError extends Error {
@@ -57,41 +56,58 @@ function lengthPrefixed(...parts: Uint8Array[]): Buffer {
   return Buffer.concat(pieces);
 }
 
-/** The session's generator: hash-to-ristretto255 of the code and the session id. */
-export function pairingGenerator(code: string, sessionId: Uint8Array): RistrettoPoint {
-  return ristretto255_hasher.hashToCurve(lengthPrefixed(utf8(PAIRING_DST), utf8(code), sessionId), { DST: PAIRING_DST });
+/** The steps of CPace on the curve itself; the rest (keys, confirmations, the seal) is node:crypto's. */
+export interface Cpace {
+  /** The session's generator: hash-to-ristretto255 of the code and the session id. */
+  pairingGenerator(code: string, sessionId: Uint8Array): RistrettoPoint;
+  /** A uniformly random non-zero scalar (64 random bytes reduced modulo the group order). */
+  randomScalar(): bigint;
+  pairingShare(scalar: bigint, generator: RistrettoPoint): Uint8Array;
+  /** scalar·(the other's share), refusing an encoding that is no ristretto255 point, and the identity. */
+  sharedPoint(scalar: bigint, otherShare: Uint8Array): Uint8Array;
+}
+
+let loading: Promise<Cpace> | undefined;
+
+/**
+ * CPace's curve steps, with @noble/curves loaded by the first pairing (either side) rather than
+ * imported: a bundle hoists a package's import to its top, and every till would load it for nothing.
+ */
+export function loadCpace(): Promise<Cpace> {
+  loading ??= import('@noble/curves/ed25519.js').then(cpaceOn);
+  return loading;
+}
+
+function cpaceOn({ ristretto255, ristretto255_hasher }: typeof Ed25519): Cpace {
+  const Point = ristretto255.Point;
+  return {
+    pairingGenerator: (code, sessionId) => ristretto255_hasher.hashToCurve(lengthPrefixed(utf8(PAIRING_DST), utf8(code), sessionId), { DST: PAIRING_DST }),
+    randomScalar: () => {
+      const order = Point.Fn.ORDER;
+      for (;;) {
+        const scalar = BigInt(`0x${randomBytes(64).toString('hex')}`) % order;
+        if (scalar !== 0n) return scalar;
+      }
+    },
+    pairingShare: (scalar, generator) => generator.multiply(scalar).toBytes(),
+    sharedPoint: (scalar, otherShare) => {
+      if (otherShare.length !== SHARE_BYTES) throw new InvalidShareError(`a share has ${SHARE_BYTES} bytes, not ${otherShare.length}`);
+      let point: RistrettoPoint;
+      try {
+        point = Point.fromBytes(otherShare);
+      } catch {
+        throw new InvalidShareError('the share is not a ristretto255 point');
+      }
+      if (point.is0()) throw new InvalidShareError('the share is the identity point');
+      const shared = point.multiply(scalar);
+      if (shared.is0()) throw new InvalidShareError('the shared point is the identity point');
+      return shared.toBytes();
+    },
+  };
 }
 
 export function newSessionId(): Uint8Array {
   return new Uint8Array(randomBytes(SESSION_ID_BYTES));
-}
-
-/** A uniformly random non-zero scalar (64 random bytes reduced modulo the group order). */
-export function randomScalar(): bigint {
-  const order = Point.Fn.ORDER;
-  for (;;) {
-    const scalar = BigInt(`0x${randomBytes(64).toString('hex')}`) % order;
-    if (scalar !== 0n) return scalar;
-  }
-}
-
-export function pairingShare(scalar: bigint, generator: RistrettoPoint): Uint8Array {
-  return generator.multiply(scalar).toBytes();
-}
-
-/** scalar·(the other's share), refusing an encoding that is no ristretto255 point, and the identity. */
-export function sharedPoint(scalar: bigint, otherShare: Uint8Array): Uint8Array {
-  if (otherShare.length !== SHARE_BYTES) throw new InvalidShareError(`a share has ${SHARE_BYTES} bytes, not ${otherShare.length}`);
-  let point: RistrettoPoint;
-  try {
-    point = Point.fromBytes(otherShare);
-  } catch {
-    throw new InvalidShareError('the share is not a ristretto255 point');
-  }
-  if (point.is0()) throw new InvalidShareError('the share is the identity point');
-  const shared = point.multiply(scalar);
-  if (shared.is0()) throw new InvalidShareError('the shared point is the identity point');
-  return shared.toBytes();
 }
 
 export function transcriptBytes(transcript: PairingTranscript): Buffer {

@@ -9,12 +9,9 @@ import {
   confirmationMatches,
   derivePairingKeys,
   InvalidShareError,
+  loadCpace,
   newSessionId,
   openSealedSecret,
-  pairingGenerator,
-  pairingShare,
-  randomScalar,
-  sharedPoint,
   type PairingTranscript,
 } from './cpace';
 import {
@@ -141,9 +138,10 @@ export async function pairWithStore(options: PairWithStoreOptions): Promise<Stor
     }
   };
 
+  const cpace = await loadCpace();
   const sessionId = newSessionId();
-  const scalar = randomScalar();
-  const joinerShare = pairingShare(scalar, pairingGenerator(code, sessionId));
+  const scalar = cpace.randomScalar();
+  const joinerShare = cpace.pairingShare(scalar, cpace.pairingGenerator(code, sessionId));
   const hello: HelloRequest = { v: PAIRING_PROTOCOL_VERSION, sessionId: toBase64url(sessionId), tillName: joinerName, share: toBase64url(joinerShare) };
   const helloReply = await post(options.host, options.port, HELLO_PATH, hello, signal, where);
   if (helloReply.status !== 200) throw refused(helloReply, `The till at ${where}`) ?? malformed();
@@ -153,7 +151,7 @@ export async function pairWithStore(options: PairWithStoreOptions): Promise<Stor
 
   let shared: Uint8Array;
   try {
-    shared = sharedPoint(scalar, listenerShare);
+    shared = cpace.sharedPoint(scalar, listenerShare);
   } catch (error) {
     if (!(error instanceof InvalidShareError)) throw error;
     throw tampered();

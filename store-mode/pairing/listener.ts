@@ -14,11 +14,8 @@ import {
   confirmationMatches,
   derivePairingKeys,
   InvalidShareError,
-  pairingGenerator,
-  pairingShare,
-  randomScalar,
+  loadCpace,
   sealSecret,
-  sharedPoint,
   type PairingKeys,
   type PairingTranscript,
 } from './cpace';
@@ -125,6 +122,7 @@ export async function openPairingListener(options: PairingListenerOptions): Prom
   if (storeSecret.length < STORE_SECRET_MIN_BYTES || storeSecret.length > MAX_SEALED_SECRET_BYTES) {
     throw new RangeError(`a store secret to hand over has ${STORE_SECRET_MIN_BYTES} to ${MAX_SEALED_SECRET_BYTES} bytes`);
   }
+  const cpace = await loadCpace();
   const maxWrongAttempts = options.maxWrongAttempts ?? DEFAULT_MAX_WRONG_ATTEMPTS;
   const expiresInMs = options.expiresInMs ?? DEFAULT_PAIRING_EXPIRY_MS;
   const expiresAt = clock.now() + expiresInMs;
@@ -157,11 +155,11 @@ export async function openPairingListener(options: PairingListenerOptions): Prom
     const id = toBase64url(sessionId);
     forgetStaleSessions();
     if (sessions.has(id)) return refuseMalformed(res, 'malformed', 'hello reuses a pending session id', remote);
-    const scalar = randomScalar();
-    const listenerShare = pairingShare(scalar, pairingGenerator(code, sessionId));
+    const scalar = cpace.randomScalar();
+    const listenerShare = cpace.pairingShare(scalar, cpace.pairingGenerator(code, sessionId));
     let shared: Uint8Array;
     try {
-      shared = sharedPoint(scalar, joinerShare);
+      shared = cpace.sharedPoint(scalar, joinerShare);
     } catch (error) {
       if (!(error instanceof InvalidShareError)) throw error;
       return refuseMalformed(res, 'malformed', 'hello carries an invalid share', remote);

@@ -4,15 +4,14 @@ import {
   confirmationMatches,
   derivePairingKeys,
   InvalidShareError,
+  loadCpace,
   newSessionId,
   openSealedSecret,
-  pairingGenerator,
-  pairingShare,
-  randomScalar,
   sealSecret,
-  sharedPoint,
   type PairingTranscript,
 } from '../../store-mode/pairing/cpace';
+
+const { pairingGenerator, pairingShare, randomScalar, sharedPoint } = await loadCpace();
 
 /** Both sides of one exchange, each with its own code, as the joiner and the listener run it. */
 function exchange(joinerCode: string, listenerCode: string) {

@@ -5,10 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../common/clock';
 import { createLogger, silentLogger, type Logger } from '../../common/log';
 import { formatPairingCode, newPairingCode, PairingCodeError, parsePairingCode } from '../../store-mode/pairing/code';
-import { confirmation, derivePairingKeys, newSessionId, pairingGenerator, pairingShare, randomScalar, sharedPoint, type PairingTranscript } from '../../store-mode/pairing/cpace';
+import { confirmation, derivePairingKeys, loadCpace, newSessionId, type PairingTranscript } from '../../store-mode/pairing/cpace';
 import { pairWithStore, PairingError, type PairWithStoreOptions } from '../../store-mode/pairing/join';
 import { openPairingListener, type PairingListener, type PairingListenerOptions } from '../../store-mode/pairing/listener';
 
+const { pairingGenerator, pairingShare, randomScalar, sharedPoint } = await loadCpace();
 const SECRET = new Uint8Array(32).map((_, i) => (i * 37 + 11) & 0xff);
 const b64url = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64url');
 
