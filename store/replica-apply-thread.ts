@@ -27,7 +27,7 @@ export interface ThreadApplied {
 const SLICE_BUDGET_MS = 25;
 /** The same while the register writes (one of its writes waited for the thread in the last WRITING_FOR_MS). */
 const WRITING_SLICE_BUDGET_MS = 8;
-const WRITING_FOR_MS = 2_000;
+const WRITING_FOR_MS = 500;
 const SLICE_ENTRIES = { min: 20, max: 1_000 };
 /**
  * The thread checkpoints the log when it last did so this long ago, between its transactions and when idle: a
