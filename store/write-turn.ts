@@ -13,16 +13,35 @@ const REGISTER_WAITING = 1;
 /** A register's write waits this long at most for the thread's transaction (one is 8–25 ms), then tries anyway. */
 const REGISTER_WAIT_MS = 1_000;
 
+/**
+ * Whether this thread may block in Atomics.wait: Node's main thread may, a browser's main thread may not, and
+ * Electron's main process is not documented either way. Asked once, without blocking (the word is not 1).
+ */
+export function canBlock(): boolean {
+  try {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT)), 0, 1, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The register's side: the store's connection takes the turn for each write transaction. */
 export class WriteTurn {
   /** Given to the thread (its workerData). */
   readonly words = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
 
+  /**
+   * `blocking` false where this thread may not block: the thread still lets the write go first, and the write
+   * waits out the thread's transaction in progress in SQLite's busy handler.
+   */
+  constructor(private readonly blocking: boolean = canBlock()) {}
+
   /** Runs a register's write transaction `fn` ahead of the thread's next transaction. */
   register<T>(fn: () => T): T {
     Atomics.add(this.words, REGISTER_WAITING, 1);
     try {
-      Atomics.wait(this.words, THREAD_WRITING, 1, REGISTER_WAIT_MS);
+      if (this.blocking) Atomics.wait(this.words, THREAD_WRITING, 1, REGISTER_WAIT_MS);
       return fn();
     } finally {
       Atomics.sub(this.words, REGISTER_WAITING, 1);

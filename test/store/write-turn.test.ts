@@ -88,6 +88,21 @@ describe('the write turn', () => {
     expect(begun).toBeGreaterThan(0);
   });
 
+  it('where the register may not block, still keeps the thread from beginning a transaction while it writes', async () => {
+    const turn = new WriteTurn(false);
+    const counts = await threadWriting(turn, { transactionMs: 20, yieldMs: 1_000 });
+    for (let round = 0; round < 5; round++) {
+      const seen = turn.register(() => {
+        // Not waited for here: in the store, SQLite's busy handler waits for the transaction in progress.
+        while (Atomics.load(turn.words, 0) === 1);
+        const begun = Atomics.load(counts, BEGUN);
+        busy(60);
+        return Atomics.load(counts, BEGUN) - begun;
+      });
+      expect(seen).toBe(0);
+    }
+  });
+
   it('costs a register write nothing when no thread writes', () => {
     const turn = new WriteTurn();
     const started = performance.now();
