@@ -278,6 +278,7 @@ export class ReplicaApplyThread {
       // A thread ending while a newer one already runs (started as this one closed, idle) leaves the newer one's
       // checkpoints held and its pages pending.
       if (this.#worker !== null) return;
+      this.turn.threadEnded();
       this.holdCheckpoints(false);
       this.#settleAll();
     });

@@ -48,6 +48,12 @@ export class WriteTurn {
       Atomics.notify(this.words, REGISTER_WAITING);
     }
   }
+
+  /** The thread has ended: whatever it left raised (ended mid-transaction) no longer holds a write back. */
+  threadEnded(): void {
+    Atomics.store(this.words, THREAD_WRITING, 0);
+    Atomics.notify(this.words, THREAD_WRITING);
+  }
 }
 
 /**
