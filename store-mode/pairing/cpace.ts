@@ -72,9 +72,14 @@ let loading: Promise<Cpace> | undefined;
 /**
  * CPace's curve steps, with @noble/curves loaded by the first pairing (either side) rather than
  * imported: a bundle hoists a package's import to its top, and every till would load it for nothing.
+ * `importCurves`: how (tests give one that fails).
  */
-export function loadCpace(): Promise<Cpace> {
-  loading ??= import('@noble/curves/ed25519.js').then(cpaceOn);
+export function loadCpace(importCurves: () => Promise<typeof Ed25519> = () => import('@noble/curves/ed25519.js')): Promise<Cpace> {
+  loading ??= importCurves().then(cpaceOn, (error: unknown) => {
+    // Not kept: the next pairing tries the import again.
+    loading = undefined;
+    throw error;
+  });
   return loading;
 }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   confirmation,
   confirmationMatches,
@@ -84,5 +84,13 @@ describe('store pairing CPace', () => {
     const altered = Uint8Array.from(sealed.sealed);
     altered[3] = (altered[3] ?? 0) ^ 1;
     expect(openSealedSecret(joiner.seal, { nonce: sealed.nonce, sealed: altered }, transcript)).toBeNull();
+  });
+
+  it('loads the curve library again after a failed load: a pairing after one that could not load it can', async () => {
+    vi.resetModules();
+    const fresh = await import('../../store-mode/pairing/cpace');
+    await expect(fresh.loadCpace(() => Promise.reject(new Error('the library is not there')))).rejects.toThrow('the library is not there');
+    const cpace = await fresh.loadCpace();
+    expect(typeof cpace.randomScalar()).toBe('bigint');
   });
 });
