@@ -3,7 +3,7 @@
 // every other one without ever copying a CA file around. ECDSA signatures are randomised, so two tills'
 // CA certificates differ in their signature bytes only; TLS trusts an anchor by its name and key, never
 // by its self-signature, which is what the two-process tests check.
-import { createECDH, hkdfSync } from 'node:crypto';
+import { createECDH, createPublicKey, hkdfSync, type KeyObject } from 'node:crypto';
 import { x509Library, type JsonName, type X509Certificate } from './x509';
 import { CERTIFICATE_VALIDITY, positiveSerial, SIGNING_ALGORITHM } from './certificate-rules';
 
@@ -36,17 +36,42 @@ function caScalar(secret: Uint8Array): Buffer {
   return Buffer.from(scalar.toString(16).padStart(64, '0'), 'hex');
 }
 
-export async function deriveStoreCa(secret: Uint8Array): Promise<StoreCa> {
-  const x509 = x509Library();
+/** The CA's key pair and the store's tag: what every till derives from the secret, no certificate library needed. */
+export interface StoreCaKey {
+  /** The CA's public key as a node:crypto KeyObject: what a cached certificate is checked against. */
+  publicKey: KeyObject;
+  /** Its SPKI DER, to compare with a certificate's. */
+  publicKeySpki: Buffer;
+  storeTag: string;
+  /** The private scalar and public point as JWKs, for minting (WebCrypto imports these). */
+  privateJwk: JsonWebKey;
+  publicJwk: JsonWebKey;
+}
+
+export function deriveStoreCaKey(secret: Uint8Array): StoreCaKey {
   const d = caScalar(secret);
   const ecdh = createECDH('prime256v1');
   ecdh.setPrivateKey(d);
   const point = ecdh.getPublicKey(); // 0x04 || x || y
   const publicJwk = { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33, 65).toString('base64url') };
+  const publicKey = createPublicKey({ key: publicJwk, format: 'jwk' });
+  return {
+    publicKey,
+    publicKeySpki: publicKey.export({ type: 'spki', format: 'der' }),
+    storeTag: derive(secret, 'store tag', 8).toString('hex'),
+    privateJwk: { ...publicJwk, d: d.toString('base64url') },
+    publicJwk,
+  };
+}
+
+/** The CA with its certificate, for minting a till's certificate (loads the certificate library). */
+export async function deriveStoreCa(secret: Uint8Array): Promise<StoreCa> {
+  const x509 = x509Library();
+  const key = deriveStoreCaKey(secret);
   const algorithm = { name: 'ECDSA', namedCurve: 'P-256' };
-  const signingKey = await crypto.subtle.importKey('jwk', { ...publicJwk, d: d.toString('base64url') }, algorithm, false, ['sign']);
-  const publicKey = await crypto.subtle.importKey('jwk', publicJwk, algorithm, true, ['verify']);
-  const storeTag = derive(secret, 'store tag', 8).toString('hex');
+  const signingKey = await crypto.subtle.importKey('jwk', key.privateJwk, algorithm, false, ['sign']);
+  const publicKey = await crypto.subtle.importKey('jwk', key.publicJwk, algorithm, true, ['verify']);
+  const { storeTag } = key;
   const certificate = await x509.X509CertificateGenerator.createSelfSigned(
     {
       serialNumber: positiveSerial(derive(secret, 'store CA serial', 16)),

@@ -3,8 +3,9 @@
 // store mode reaches the library through this file, so the order cannot be got wrong; it also uses
 // Node's own WebCrypto (globalThis.crypto), so no second crypto implementation is shipped.
 // Loaded on first use, not imported: a bundle hoists a package's import to its top, and a till with
-// store mode off would carry it (~5 MB) for nothing. Synchronous (require), because the peer check runs
-// in TLS's checkServerIdentity; a till in store mode loads it at start, minting its certificate.
+// store mode off would carry it (~5 MB, ~200 ms to load) for nothing. A till in store mode loads it only
+// to mint its certificates (identity.ts: the first start in a store, or after the secret, the key or the
+// name changed); peers' certificates are read with node:crypto. Synchronous (require), as before.
 import { createRequire } from 'node:module';
 import type * as X509 from '@peculiar/x509';
 

@@ -23,7 +23,7 @@ import { emptyRefusalCounts, type RefusalCounts } from '../../store-mode/refusal
 import { pinsInMemory, type TillPins } from '../../store-mode/till-pins';
 import type { SecretStore } from '../../sync/secret-store';
 import type { TerminalConfig } from '../config/schema';
-import { tillKeyInSecretStore } from './store-mode/till-key-secret';
+import { tillCertificatesInSecretStore, tillKeyInSecretStore } from './store-mode/till-key-secret';
 
 export interface StoreLinkOptions {
   storeMode: TerminalConfig['storeMode'];
@@ -250,6 +250,7 @@ export async function startStoreLink(options: StoreLinkOptions): Promise<StoreLi
     storeSecret: options.storeSecret,
     tillName: options.tillName,
     keyStore: tillKeyInSecretStore(options.secrets),
+    certificateStore: tillCertificatesInSecretStore(options.secrets),
   });
   const pins = pinsInMemory();
   if (storeMode.listen === '') throw new Error('store mode is on, but storeMode.listen is not set');

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createTillIdentity } from '../../store-mode/identity';
+import { CERTIFICATE_PROFILE, createTillIdentity, type KeptCertificates, type TillCertificateStore } from '../../store-mode/identity';
 import { checkPeerCertificate } from '../../store-mode/peer-certificate';
 import { parseStoreSecret } from '../../store-mode/secret';
 import { pinsInMemory } from '../../store-mode/till-pins';
@@ -87,6 +87,74 @@ describe('till identity', () => {
     await expect(createTillIdentity({ storeSecret: SECRET, tillName: 'Bar', keyStore: keyFile(file) })).rejects.toThrow(/not a P-256 key/);
     writeFileSync(file, JSON.stringify({ privateKeyPem: 'garbage' }));
     await expect(createTillIdentity({ storeSecret: SECRET, tillName: 'Bar', keyStore: keyFile(file) })).rejects.toThrow(/cannot be read/);
+  });
+});
+
+describe('kept certificates', () => {
+  /** A certificate store in memory that counts what it was given. */
+  function keptInMemory(initial: KeptCertificates | null = null): TillCertificateStore & { kept: KeptCertificates | null; saves: number } {
+    const store = {
+      kept: initial,
+      saves: 0,
+      load: async () => store.kept,
+      save: async (certificates: KeptCertificates) => {
+        store.kept = certificates;
+        store.saves++;
+      },
+    };
+    return store;
+  }
+  const OTHER_SECRET = Buffer.alloc(32, 0x5d).toString('base64');
+  function withLastByteFlipped(pem: string): string {
+    const bytes = Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ''), 'base64');
+    bytes[bytes.length - 1]! ^= 0x01;
+    return `-----BEGIN CERTIFICATE-----\n${bytes.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END CERTIFICATE-----\n`;
+  }
+
+  it('are minted and kept at the first start, then reused as they are while secret, key and name are the same', async () => {
+    const file = tempKeyFile();
+    const certificates = keptInMemory();
+    const first = await createTillIdentity({ storeSecret: SECRET, tillName: 'Bar', keyStore: keyFile(file), certificateStore: certificates });
+    expect(certificates.saves).toBe(1);
+    expect(certificates.kept).toEqual({ profile: CERTIFICATE_PROFILE, ca: first.tls.ca, cert: first.tls.cert });
+    const again = await createTillIdentity({ storeSecret: SECRET, tillName: 'Bar', keyStore: keyFile(file), certificateStore: certificates });
+    expect(certificates.saves).toBe(1);
+    expect(again).toEqual(first);
+    // Reused or minted, the identity is the same in every way a peer checks.
+    expect(checkPeerCertificate(der(again.tls.cert), pinsInMemory())).toEqual({ ok: true, tillId: first.tillId, tillName: 'Bar' });
+  });
+
+  it.each<[string, (kept: KeptCertificates, other: { cert: string; ca: string }) => Partial<{ kept: KeptCertificates; tillName: string; secret: string }>]>([
+    ['the till renamed', () => ({ tillName: 'Patio' })],
+    ['another store secret', () => ({ secret: OTHER_SECRET })],
+    ["another till's certificate, signed by the same store", (kept, other) => ({ kept: { ...kept, cert: other.cert } })],
+    ["another store's CA", (kept, other) => ({ kept: { ...kept, ca: other.ca } })],
+    ['an older profile', (kept) => ({ kept: { ...kept, profile: CERTIFICATE_PROFILE - 1 } })],
+    ['a certificate whose signature was altered', (kept) => ({ kept: { ...kept, cert: withLastByteFlipped(kept.cert) } })],
+    ['text that is no certificate', (kept) => ({ kept: { ...kept, ca: 'not a certificate' } })],
+  ])('are minted again for %s, and the new ones kept', async (_case, change) => {
+    const file = tempKeyFile();
+    const certificates = keptInMemory();
+    await createTillIdentity({ storeSecret: SECRET, tillName: 'Bar', keyStore: keyFile(file), certificateStore: certificates });
+    const otherTill = await createTillIdentity({ storeSecret: SECRET, tillName: 'Patio', keyStore: keyFile(tempKeyFile()) });
+    const otherStore = await createTillIdentity({ storeSecret: OTHER_SECRET, tillName: 'Bar', keyStore: keyFile(tempKeyFile()) });
+    const changed = change(certificates.kept!, { cert: otherTill.tls.cert, ca: otherStore.tls.ca });
+    if (changed.kept) certificates.kept = changed.kept;
+    const stale = certificates.kept!;
+    const tillName = changed.tillName ?? 'Bar';
+    const secret = changed.secret ?? SECRET;
+
+    const identity = await createTillIdentity({ storeSecret: secret, tillName, keyStore: keyFile(file), certificateStore: certificates });
+    expect(certificates.saves).toBe(2);
+    expect(certificates.kept).toEqual({ profile: CERTIFICATE_PROFILE, ca: identity.tls.ca, cert: identity.tls.cert });
+    expect(identity.tls.cert).not.toBe(stale.cert);
+    const ca = new X509Certificate(identity.tls.ca);
+    const cert = new X509Certificate(identity.tls.cert);
+    expect(cert.verify(ca.publicKey)).toBe(true);
+    expect(cert.subject).toBe(`CN=${identity.tillId}\nOU=${tillName}`);
+    expect(cert.checkPrivateKey(createPrivateKey(identity.tls.key))).toBe(true);
+    const fresh = await createTillIdentity({ storeSecret: secret, tillName: 'Probe', keyStore: keyFile(tempKeyFile()) });
+    expect(ca.publicKey.export({ type: 'spki', format: 'der' })).toEqual(new X509Certificate(fresh.tls.ca).publicKey.export({ type: 'spki', format: 'der' }));
   });
 });
 

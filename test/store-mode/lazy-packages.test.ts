@@ -1,8 +1,9 @@
 // Printing's and store mode's packages are loaded when used, not by every till: a bundle hoists each
 // package import to its top, so they are required (receiptline, @peculiar/x509, bonjour-service) or
 // imported (@noble/curves) where used. A till with store mode off and no printer, bundled as the app
-// is and worked, must hold none of them; then, used once, each shows up (the check sees them).
-import { spawn } from 'node:child_process';
+// is and worked, must hold none of them; then, used once, each shows up (the check sees them). A till in
+// store mode loads the certificate library only at a start that mints its certificates.
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,5 +62,18 @@ describe('packages loaded when used', () => {
     expect(worked?.step).toBe('worked');
     expect(lazyIn(imported(importedWorking ?? ''))).toEqual([]);
     expect(lazyIn(worked?.required ?? [])).toEqual([]);
+  }, 60_000);
+
+  it('a till in store mode loads the certificate library only when it mints: its first start, not the next', () => {
+    const secretsFile = join(work, 'secrets.json');
+    const start = () => JSON.parse(execFileSync(process.execPath, [...childArgs('test/store-mode/fixtures/identity-start.ts'), secretsFile], { encoding: 'utf8' }).trim().split('\n').at(-1) as string) as { tillId: string; cert: string; required: string[] };
+    const first = start();
+    const second = start();
+    expect(lazyIn(first.required)).toEqual(['@peculiar/x509', 'reflect-metadata']);
+    expect(second.tillId).toBe(first.tillId);
+    expect(second.cert).toBe(first.cert);
+    expect(lazyIn(second.required)).toEqual([]);
+    // The kept certificates are in the secrets file beside the key, and nothing else is.
+    expect(Object.keys(JSON.parse(readFileSync(secretsFile, 'utf8')) as object).sort()).toEqual(['storeMode.tillCertificates', 'storeMode.tillKey']);
   }, 60_000);
 });
