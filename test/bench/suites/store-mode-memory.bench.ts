@@ -302,11 +302,11 @@ async function writeStore(template: ReturnType<typeof firstLogBody>): Promise<{ 
   const tillDir = seedDataDir();
   const peerDirs = PEERS.map((peer) => ({ ...peer, dataDir: seedDataDir() }));
   const ownSeries: OrderSeries = { letter: 'T', count: OWN_ORDERS, open: OPEN_PER_TILL, now };
-  const tillLog: ReplicatedTill = { origin: await tillIdOf(tillDir), name: 'Counter', logId: logIdOf(tillDir), series: ownSeries, seq: writeOwnOrders(tillDir, template, ownSeries, true) };
+  const tillLog: ReplicatedTill = { origin: await tillIdOf(tillDir, SECRET, 'Counter'), name: 'Counter', logId: logIdOf(tillDir), series: ownSeries, seq: writeOwnOrders(tillDir, template, ownSeries, true) };
   const peerLogs: ReplicatedTill[] = [];
   for (const peer of peerDirs) {
     const series: OrderSeries = { letter: peer.letter, count: PEER_ORDERS, open: OPEN_PER_TILL, now };
-    peerLogs.push({ origin: await tillIdOf(peer.dataDir), name: peer.name, logId: logIdOf(peer.dataDir), series, seq: writeOwnOrders(peer.dataDir, template, series, false) });
+    peerLogs.push({ origin: await tillIdOf(peer.dataDir, SECRET, peer.name), name: peer.name, logId: logIdOf(peer.dataDir), series, seq: writeOwnOrders(peer.dataDir, template, series, false) });
   }
   for (const log of peerLogs) writeReplica(tillDir, template, log, now);
   // The peers hold none of the others' entries: only cursors at their ends, so they long-poll (and pull what the till rings up).
