@@ -14,8 +14,9 @@ const REGISTER_WAITING = 1;
 const REGISTER_WAIT_MS = 1_000;
 
 /**
- * Whether this thread may block in Atomics.wait: Node's main thread may, a browser's main thread may not, and
- * Electron's main process is not documented either way. Asked once, without blocking (the word is not 1).
+ * Whether this thread may block in Atomics.wait: Node's main thread may, a browser's main thread may not.
+ * Electron's main process may (its isolate is made with gin's default parameters, allow_atomics_wait = true);
+ * asked anyway, once and without blocking (the word is not 1), so a runtime that refuses gets the fallback.
  */
 export function canBlock(): boolean {
   try {
