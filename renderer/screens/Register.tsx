@@ -1,20 +1,18 @@
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import type { MenuItem, MenuSnapshot, Order } from '../../bridge/contract';
 import { gratuityApplies, gratuityLabel, gratuityOf } from '../../bridge/checkout/gratuity';
-import { enterAction, indexMenu, searchMenu } from '../../bridge/menu-search';
 import { CheckTotals } from '../components/CheckTotals';
 import { ErrorNote } from '../components/Dialog';
 import { DiscountDialog } from '../components/DiscountDialog';
 import { FieldError } from '../components/FieldError';
 import { LastOrder } from '../components/LastOrder';
 import { ManagerPinField } from '../components/ManagerPinField';
-import { GRID_PAGE, MenuGrid } from '../components/MenuGrid';
+import { MenuPicker } from '../components/MenuPicker';
 import { ModifierDialog } from '../components/ModifierDialog';
 import { PaymentDialog } from '../components/PaymentDialog';
 import { OrderDetails, type CustomerErrors } from '../components/OrderDetails';
 import { SERVICE_CHOICES, ServiceTypes } from '../components/ServicePicker';
 import { TicketLines } from '../components/TicketLines';
-import { beepUnknownCode } from '../lib/beep';
 import { BridgeCallError } from '../lib/bridge-client';
 import { describeDiscount } from '../lib/discounts';
 import { money } from '../lib/format';
@@ -108,7 +106,6 @@ export const Register = memo(function Register({
   const discountApproval = useApproval('discount.above_limit');
   const [query, setQuery] = useState('');
   const [categoryId, setCategoryId] = useState<string | null>(null);
-  const [limit, setLimit] = useState(GRID_PAGE);
   const [payingOrder, setPayingOrder] = useState<Order | null>(null);
   /** The order just saved or charged: its number shown big, its check as the core priced it. */
   const [lastOrder, setLastOrder] = useState<Order | null>(null);
@@ -125,9 +122,6 @@ export const Register = memo(function Register({
   /** Why the manager PIN sent with the order was refused (the core's words): shows the PIN field. */
   const [pinError, setPinError] = useState<string | null>(null);
   const pinErrorId = useId();
-  /** Why Enter in the search box added nothing (sold out, unknown code): shown under the box. */
-  const [searchError, setSearchError] = useState<string | null>(null);
-  const searchStatusId = useId();
   const searchRef = useRef<HTMLInputElement>(null);
   const pinRef = useRef<HTMLInputElement>(null);
   const tableRef = useRef<HTMLInputElement>(null);
@@ -137,12 +131,7 @@ export const Register = memo(function Register({
   /** A dialog closed or a sale ended: the search box takes the focus back once the dialog is gone. */
   const [searchWanted, setSearchWanted] = useState(0);
 
-  const index = useMemo(() => indexMenu(menu.items), [menu.items]);
   const itemsById = useMemo(() => new Map(menu.items.map((item) => [item.id, item])), [menu.items]);
-  const matches = useMemo(() => searchMenu(index, query, categoryId), [index, query, categoryId]);
-  const shown = useMemo(() => (matches.length > limit ? matches.slice(0, limit) : matches), [matches, limit]);
-  const showMore = useCallback(() => setLimit((n) => n + GRID_PAGE), []);
-  const highlighted = query.trim() === '' ? undefined : matches[0];
   const pricing = useMemo(() => priceTicket(ticket, itemsById, menu.pricing, menu.currency), [ticket, itemsById, menu.pricing, menu.currency]);
   // A large party's gratuity, as the check will carry it once sent (the core freezes the rule then).
   const partySize = /^\d{1,2}$/.test(ticket.service?.guests ?? '') ? Number(ticket.service?.guests) : null;
@@ -210,16 +199,14 @@ export const Register = memo(function Register({
   /** Until the next item (or "Start next order"), the order just sent is shown above the new ticket. */
   const shownOrder = ticket.lines.length === 0 ? lastOrder : null;
   // Left for another screen, the register is left as a fresh one would be found when back (as when
-  // each visit mounted it again): search cleared, messages and the last order gone, the drawer
-  // closed, the next items for the table in no course.
+  // each visit mounted it again): search cleared (the picker's page and message by its resetKey),
+  // messages and the last order gone, the drawer closed, the next items for the table in no course.
   const [wasActive, setWasActive] = useState(active);
   if (wasActive !== active) {
     setWasActive(active);
     if (!active) {
       setQuery('');
       setCategoryId(null);
-      setLimit(GRID_PAGE);
-      setSearchError(null);
       setLastOrder(null);
       setNotice(null);
       setError(null);
@@ -270,37 +257,18 @@ export const Register = memo(function Register({
     [setTicket],
   );
 
-  const onSearchKey = (event: ReactKeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      const action = enterAction(matches, query);
-      // A refusal keeps what was typed, selected: the cashier sees it, and the next scan replaces it.
-      const refuse = (message: string) => {
-        setSearchError(message);
-        event.currentTarget.select();
-      };
-      if (action.kind === 'add') {
-        onAdd(action.item);
-        setError(null);
-        setQuery('');
-      } else if (action.kind === 'sold_out') {
-        refuse(`${action.item.name} is sold out (86'd). Offer something else.`);
-      } else if (action.kind === 'unknown_code') {
-        beepUnknownCode();
-        refuse(`No item with barcode ${action.code}. Check the code, or give the item this barcode / PLU in Menu.`);
-      }
-    } else if ((event.key === '+' || event.key === '-') && query === '') {
+  const selectedKey = ticket.selectedKey;
+  const onSearchKey = useCallback(
+    (event: ReactKeyboardEvent<HTMLInputElement>) => {
       // With nothing typed, + and - adjust the selected line; inside a search they are text.
-      event.preventDefault();
-      const key = ticket.selectedKey;
-      if (key) setTicket((t) => changeQuantity(t, key, event.key === '+' ? 1 : -1));
-    } else if (event.key === 'Escape') {
-      setQuery('');
-    } else if (event.key === 'ArrowDown') {
-      event.preventDefault();
-      (document.querySelector('.menu-grid .tile:not([disabled])') as HTMLElement | null)?.focus();
-    }
-  };
+      if ((event.key === '+' || event.key === '-') && query === '') {
+        event.preventDefault();
+        if (selectedKey) setTicket((t) => changeQuantity(t, selectedKey, event.key === '+' ? 1 : -1));
+      }
+    },
+    [query, selectedKey, setTicket],
+  );
+  const onSearchAdded = useCallback(() => setError(null), []);
 
   const clearTicket = () => {
     setTicket(() => emptyTicket);
@@ -429,46 +397,21 @@ export const Register = memo(function Register({
     // `inert` as well would only add a style pass over it at each screen change).
     <div className="register" hidden={!active}>
       <section className="menu-panel" aria-label="Menu">
-        <div className="search-row">
-          <label className="visually-hidden" htmlFor="menu-search">
-            Search the menu or scan a barcode
-          </label>
-          <input
-            id="menu-search"
-            ref={searchRef}
-            className="search"
-            type="search"
-            placeholder="Search or scan…  (F2 or /)"
-            autoComplete="off"
-            value={query}
-            onChange={(event) => {
-              setQuery(event.target.value);
-              setSearchError(null);
-              setLimit(GRID_PAGE);
-            }}
-            onKeyDown={onSearchKey}
-            aria-describedby={searchError || highlighted ? searchStatusId : undefined}
-            aria-invalid={searchError ? true : undefined}
-          />
-          {searchError ? (
-            <FieldError id={searchStatusId} message={searchError} />
-          ) : (
-            <p id={searchStatusId} className="search-hint muted">
-              {highlighted ? (highlighted.available ? `Enter adds ${highlighted.name}` : `${highlighted.name} is sold out`) : null}
-            </p>
-          )}
-        </div>
-        <nav className="categories" aria-label="Categories">
-          <button type="button" className="category" aria-pressed={categoryId === null} onClick={() => setCategoryId(null)}>
-            All
-          </button>
-          {menu.categories.map((category) => (
-            <button key={category.id} type="button" className="category" aria-pressed={categoryId === category.id} onClick={() => setCategoryId(category.id)}>
-              {category.name}
-            </button>
-          ))}
-        </nav>
-        <MenuGrid items={shown} left={matches.length - shown.length} query={query} highlighted={highlighted} currency={menu.currency} onAdd={onAdd} onMore={showMore} />
+        <MenuPicker
+          menu={menu}
+          query={query}
+          onQueryChange={setQuery}
+          categoryId={categoryId}
+          onCategoryChange={setCategoryId}
+          inputId="menu-search"
+          label="Search the menu or scan a barcode"
+          placeholder="Search or scan…  (F2 or /)"
+          inputRef={searchRef}
+          resetKey={active}
+          onPick={onAdd}
+          onKeyDown={onSearchKey}
+          onAdded={onSearchAdded}
+        />
       </section>
 
       <section className="ticket" aria-label="Ticket">

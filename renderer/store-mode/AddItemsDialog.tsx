@@ -1,19 +1,16 @@
 // "Add items" to an order another till owns (docs/store-mode.md, "Built (layer 3)"): the round a server
-// adds to the tab the bar opened. The menu is picked as on the register (the same search and ranking,
-// bridge/menu-search.ts; the same categories, styled by the register's classes; the register's own
-// grid of tiles, MenuGrid, and ModifierDialog for required choices, extras and the kitchen note), the new lines
+// adds to the tab the bar opened. The menu is picked with the register's own picker (MenuPicker: search,
+// Enter, categories and tiles) and ModifierDialog for required choices, extras and the kitchen note; the new lines
 // get their quantities here, and "Send to Bar" sends storeMode.changeOrder with the order's lines
 // followed by the new ones: kept in this till's log, made on Bar once it has them. A refusal (a
 // manager's approval for someone else's order, the item not on this till's menu, …) is said in the
 // dialog, and nothing is sent.
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
-import type { MenuItem, MenuSnapshot } from '../../bridge/contract';
-import { enterAction, indexMenu, searchMenu } from '../../bridge/menu-search';
+import { useRef, useState } from 'react';
+import type { MenuItem } from '../../bridge/contract';
 import type { ForwardLine, StoreModeOrder } from '../../bridge/store-mode/contract';
 import { useApprovalPin } from '../components/ApprovalPin';
 import { Dialog, ErrorNote } from '../components/Dialog';
-import { FieldError } from '../components/FieldError';
-import { GRID_PAGE, MenuGrid } from '../components/MenuGrid';
+import { MenuPicker } from '../components/MenuPicker';
 import { ModifierDialog } from '../components/ModifierDialog';
 import { BridgeCallError } from '../lib/bridge-client';
 import { money } from '../lib/format';
@@ -68,6 +65,7 @@ export function AddItemsDialog({ order, quantities, onClose, onSent }: { order: 
   const { menu, error: menuError } = useMenu();
   const [lines, setLines] = useState<NewLine[]>([]);
   const [chooser, setChooser] = useState<Chooser | null>(null);
+  // Kept here: the picker is unmounted while the chooser is open, and what was searched stays.
   const [query, setQuery] = useState('');
   const [categoryId, setCategoryId] = useState<string | null>(null);
   // Someone else's order needs a manager's approval (order.adopt) for a cashier: the core says so, and the PIN is asked from then on.
@@ -107,7 +105,7 @@ export function AddItemsDialog({ order, quantities, onClose, onSent }: { order: 
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 16, alignItems: 'flex-start' }}>
         <section aria-label="Menu" className="add-items-menu" style={{ flex: '1 1 340px', minWidth: 0 }}>
           {menu ? (
-            <MenuPicker menu={menu} query={query} setQuery={setQuery} categoryId={categoryId} setCategoryId={setCategoryId} onPick={pick} />
+            <MenuPicker menu={menu} query={query} onQueryChange={setQuery} categoryId={categoryId} onCategoryChange={setCategoryId} label="Search the menu" placeholder="Search the menu…" autoFocus onPick={pick} />
           ) : menuError ? (
             <ErrorNote message={menuError} />
           ) : (
@@ -129,94 +127,6 @@ export function AddItemsDialog({ order, quantities, onClose, onSent }: { order: 
         />
       </div>
     </Dialog>
-  );
-}
-
-/** Search and categories as on the register, and the register's own grid of tiles; a tap adds the item (or asks its choices first). */
-function MenuPicker({
-  menu,
-  query,
-  setQuery,
-  categoryId,
-  setCategoryId,
-  onPick,
-}: {
-  menu: MenuSnapshot;
-  query: string;
-  setQuery: (query: string) => void;
-  categoryId: string | null;
-  setCategoryId: (id: string | null) => void;
-  onPick: (item: MenuItem) => void;
-}) {
-  const index = useMemo(() => indexMenu(menu.items), [menu.items]);
-  const matches = useMemo(() => searchMenu(index, query, categoryId), [index, query, categoryId]);
-  const [limit, setLimit] = useState(GRID_PAGE);
-  const [searchError, setSearchError] = useState<string | null>(null);
-  const statusId = useId();
-  const searchId = useId();
-  const searchRef = useRef<HTMLInputElement>(null);
-  // The menu may arrive after the dialog opened (and gave the focus to what it had): the search takes it then, ready to type.
-  useEffect(() => searchRef.current?.focus(), []);
-  const shown = matches.slice(0, limit);
-  const highlighted = query.trim() === '' ? undefined : matches[0];
-
-  const onKey = (event: ReactKeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      const action = enterAction(matches, query);
-      if (action.kind === 'add') {
-        onPick(action.item);
-        setQuery('');
-      } else if (action.kind === 'sold_out') setSearchError(`${action.item.name} is sold out (86'd). Offer something else.`);
-      else if (action.kind === 'unknown_code') setSearchError(`No item with barcode ${action.code}.`);
-    } else if (event.key === 'ArrowDown') {
-      event.preventDefault();
-      event.currentTarget.closest('section')?.querySelector<HTMLElement>('.menu-grid .tile:not([disabled])')?.focus();
-    }
-  };
-
-  return (
-    <>
-      <label className="visually-hidden" htmlFor={searchId}>
-        Search the menu
-      </label>
-      <input
-        id={searchId}
-        ref={searchRef}
-        className="search"
-        type="search"
-        placeholder="Search the menu…"
-        autoComplete="off"
-        value={query}
-        onChange={(event) => {
-          setQuery(event.target.value);
-          setSearchError(null);
-          setLimit(GRID_PAGE);
-        }}
-        onKeyDown={onKey}
-        aria-describedby={searchError || highlighted ? statusId : undefined}
-        aria-invalid={searchError ? true : undefined}
-        data-autofocus
-      />
-      {searchError ? (
-        <FieldError id={statusId} message={searchError} />
-      ) : (
-        <p id={statusId} className="search-hint muted" style={{ margin: '4px 0 0', minHeight: '1.2em' }}>
-          {highlighted ? (highlighted.available ? `Enter adds ${highlighted.name}` : `${highlighted.name} is sold out`) : null}
-        </p>
-      )}
-      <nav className="categories" aria-label="Categories">
-        <button type="button" className="category" aria-pressed={categoryId === null} onClick={() => setCategoryId(null)}>
-          All
-        </button>
-        {menu.categories.map((category) => (
-          <button key={category.id} type="button" className="category" aria-pressed={categoryId === category.id} onClick={() => setCategoryId(category.id)}>
-            {category.name}
-          </button>
-        ))}
-      </nav>
-      <MenuGrid items={shown} left={matches.length - shown.length} query={query} highlighted={highlighted} currency={menu.currency} onAdd={onPick} onMore={() => setLimit((now) => now + GRID_PAGE)} />
-    </>
   );
 }
 
