@@ -6,6 +6,7 @@ import { describedBy, FieldError } from '../components/FieldError';
 import { BridgeCallError } from '../lib/bridge-client';
 import { describeError, useBridge } from '../lib/hooks';
 import { CoursesEditor } from './CoursesEditor';
+import { useTileFit } from './tile-fit';
 
 type Draft = Omit<TablePlacement, 'seats' | 'x' | 'y' | 'width' | 'height'> & { seats: string; x: number; y: number; width: number; height: number };
 const SHAPES: readonly { value: TableShape; label: string }[] = [
@@ -16,10 +17,17 @@ const SHAPES: readonly { value: TableShape; label: string }[] = [
 
 const draftOf = (t: TableView): Draft => ({ sectionId: t.sectionId, name: t.name, seats: String(t.seats), shape: t.shape, x: t.x, y: t.y, width: t.width, height: t.height });
 
-/** The first free 2×2 place of a section, scanning rows then columns; null when the section is full. */
+/**
+ * A new table's size in cells: 3×3 is the smallest tile that shows a seated table's name, state,
+ * guests and time at 1024×768 (a 2×2 one shows its name and state only: tile-fit.ts).
+ */
+const NEW_TABLE = { width: 3, height: 3 } as const;
+
+/** The first free place of a section for a new table, scanning rows then columns; null when the section is full. */
 function freePlace(tables: readonly TableView[], sectionId: string): { x: number; y: number } | null {
-  const taken = (x: number, y: number) => tables.some((t) => t.sectionId === sectionId && x < t.x + t.width && t.x < x + 2 && y < t.y + t.height && t.y < y + 2);
-  for (let y = 0; y + 2 <= FLOOR_GRID.rows; y += 1) for (let x = 0; x + 2 <= FLOOR_GRID.columns; x += 1) if (!taken(x, y)) return { x, y };
+  const { width, height } = NEW_TABLE;
+  const taken = (x: number, y: number) => tables.some((t) => t.sectionId === sectionId && x < t.x + t.width && t.x < x + width && y < t.y + t.height && t.y < y + height);
+  for (let y = 0; y + height <= FLOOR_GRID.rows; y += 1) for (let x = 0; x + width <= FLOOR_GRID.columns; x += 1) if (!taken(x, y)) return { x, y };
   return null;
 }
 
@@ -90,7 +98,7 @@ export function FloorEditor({ floor, onDone }: { floor: FloorView; onDone: () =>
     let n = floor.tables.length + 1;
     while (taken.has(String(n))) n += 1;
     setSelected(null);
-    void save({ sectionId: section.id, name: String(n), seats: '4', shape: 'square', x: place.x, y: place.y, width: 2, height: 2 }, null);
+    void save({ sectionId: section.id, name: String(n), seats: '4', shape: 'square', x: place.x, y: place.y, ...NEW_TABLE }, null);
   };
   const onKey = (event: KeyboardEvent) => {
     if (!draft || !selected) return;
@@ -188,20 +196,7 @@ export function FloorEditor({ floor, onDone }: { floor: FloorView; onDone: () =>
           aria-label={`${section?.name ?? 'No section'}: select a table, then arrows move it and Shift+arrows resize it`}
         >
           {tables.map((t) => (
-            <button
-              key={t.id}
-              type="button"
-              className={`floor-table floor-table-main shape-${t.shape}`}
-              aria-pressed={t.id === selected}
-              data-testid={`edit-table-${t.name}`}
-              style={{ gridColumn: `${t.x + 1} / span ${t.width}`, gridRow: `${t.y + 1} / span ${t.height}`, touchAction: 'none' }}
-              onClick={() => select(t)}
-              onPointerDown={(event) => lift(event, t)}
-              onPointerUp={(event) => drop(event, t)}
-            >
-              <span className="floor-table-name">{t.name}</span>
-              <span className="floor-table-detail">{t.seats} seats</span>
-            </button>
+            <EditTile key={t.id} table={t} selected={t.id === selected} onSelect={() => select(t)} onLift={(event) => lift(event, t)} onDrop={(event) => drop(event, t)} />
           ))}
         </div>
         <aside className="floor-editor-panel card" aria-label="Table">
@@ -271,5 +266,43 @@ export function FloorEditor({ floor, onDone }: { floor: FloorView; onDone: () =>
         </aside>
       </div>
     </section>
+  );
+}
+
+/** A table on the editor's grid: its name and seats, fitted to its tile as on the floor (tile-fit.ts). */
+function EditTile({
+  table,
+  selected,
+  onSelect,
+  onLift,
+  onDrop,
+}: {
+  table: TableView;
+  selected: boolean;
+  onSelect: () => void;
+  onLift: (event: PointerEvent) => void;
+  onDrop: (event: PointerEvent) => void;
+}) {
+  const lines = useRef<HTMLSpanElement>(null);
+  useTileFit(lines, null, `${table.shape} ${table.name} ${table.seats}`);
+  return (
+    <button
+      type="button"
+      className={`floor-table floor-table-main shape-${table.shape}`}
+      aria-pressed={selected}
+      data-testid={`edit-table-${table.name}`}
+      title={`Table ${table.name}, ${table.seats} ${table.seats === 1 ? 'seat' : 'seats'}`}
+      style={{ gridColumn: `${table.x + 1} / span ${table.width}`, gridRow: `${table.y + 1} / span ${table.height}`, touchAction: 'none' }}
+      onClick={onSelect}
+      onPointerDown={onLift}
+      onPointerUp={onDrop}
+    >
+      <span className="floor-table-lines" ref={lines}>
+        <span className="floor-table-name">{table.name}</span>
+        <span className="floor-table-detail" data-line="detail">
+          {table.seats} {table.seats === 1 ? 'seat' : 'seats'}
+        </span>
+      </span>
+    </button>
   );
 }

@@ -11,6 +11,7 @@ import { useFloor } from './floor-source';
 import { findTable, STATE_NAMES, tableTile } from './floor-text';
 import { SeatDialog } from './SeatDialog';
 import { TableSheet } from './TableSheet';
+import { useTileFit } from './tile-fit';
 import './tables.css';
 
 /** How often the minutes since seated move on. */
@@ -202,14 +203,7 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
       ) : (
         <div className="floor-grid" style={{ gridTemplateColumns: `repeat(${FLOOR_GRID.columns}, 1fr)`, gridTemplateRows: `repeat(${FLOOR_GRID.rows}, 1fr)` }} aria-label={`${section?.name ?? ''} floor`}>
           {tables.map((t) => (
-            <div key={t.id} className={`floor-table table-${t.state} shape-${t.shape}`} style={{ gridColumn: `${t.x + 1} / span ${t.width}`, gridRow: `${t.y + 1} / span ${t.height}` }}>
-              <TableTileButton table={t} now={now} onPress={(at) => press(t, at)} onTap={(at) => tap(t, at)} />
-              {t.state !== 'free' ? (
-                <button type="button" className="floor-table-more" aria-label={`Table ${t.name}: checks and actions`} onClick={() => setSheet(t.id)}>
-                  ⋯
-                </button>
-              ) : null}
-            </div>
+            <TableTile key={t.id} table={t} now={now} onPress={(at) => press(t, at)} onTap={(at) => tap(t, at)} onMore={() => setSheet(t.id)} />
           ))}
         </div>
       )}
@@ -260,36 +254,56 @@ export function FloorScreen({ currency, onStart, onOpen }: { currency: string; o
 /**
  * A table's tile: its name, its state and one short line (guests beside a person icon and how long
  * they have been seated, the seats of a free table, how long it waits to be cleared) and its
- * server, short enough to fit the smallest tile at 1024×768 whatever the clock says; the whole of
- * it in full words is the tile's name (and its title, for a pointer that rests on it).
+ * server; the whole of it in full words is the tile's name (and its title, for a pointer that rests
+ * on it). A tile too small for all of it shows what fits by the rule of tile-fit.ts (the name always,
+ * smaller or on two lines if it must, then the state, the short line, the server), beside its ⋯
+ * button rather than under it; a round tile's words and ⋯ stay inside its circle.
  */
-function TableTileButton({ table, now, onPress, onTap }: { table: TableView; now: number; onPress: (at: number) => void; onTap: (at: number) => void }) {
+function TableTile({ table, now, onPress, onTap, onMore }: { table: TableView; now: number; onPress: (at: number) => void; onTap: (at: number) => void; onMore: () => void }) {
   const words = tableTile(table, now);
+  const lines = useRef<HTMLSpanElement>(null);
+  const more = useRef<HTMLButtonElement>(null);
+  useTileFit(lines, more, `${table.shape} ${words.label} ${words.detail} ${words.server ?? ''}`);
   return (
-    <button
-      type="button"
-      className="floor-table-main"
-      data-testid={`table-${table.name}`}
-      aria-label={words.label}
-      title={words.label}
-      onPointerDown={(event) => onPress(event.timeStamp)}
-      onClick={(event) => onTap(event.timeStamp)}
-    >
-      <span className="floor-table-name">{table.name}</span>
-      <span className="floor-table-state">{STATE_NAMES[table.state]}</span>
-      <span className="floor-table-detail">
-        {words.guests !== null ? (
-          <span className="floor-table-guests">
-            <PersonIcon />
-            {words.guests}
-            <span className="visually-hidden"> {words.guests === 1 ? 'guest' : 'guests'}</span>
+    <div className={`floor-table table-${table.state} shape-${table.shape}`} style={{ gridColumn: `${table.x + 1} / span ${table.width}`, gridRow: `${table.y + 1} / span ${table.height}` }}>
+      <button
+        type="button"
+        className="floor-table-main"
+        data-testid={`table-${table.name}`}
+        aria-label={words.label}
+        title={words.label}
+        onPointerDown={(event) => onPress(event.timeStamp)}
+        onClick={(event) => onTap(event.timeStamp)}
+      >
+        <span className="floor-table-lines" ref={lines}>
+          <span className="floor-table-name">{table.name}</span>
+          <span className="floor-table-state" data-line="state">
+            {STATE_NAMES[table.state]}
           </span>
-        ) : null}
-        {words.guests !== null && words.detail !== '' ? ' · ' : null}
-        {words.detail}
-      </span>
-      {words.server !== null ? <span className="floor-table-server">{words.server}</span> : null}
-    </button>
+          <span className="floor-table-detail" data-line="detail">
+            {words.guests !== null ? (
+              <span className="floor-table-guests">
+                <PersonIcon />
+                {words.guests}
+                <span className="visually-hidden"> {words.guests === 1 ? 'guest' : 'guests'}</span>
+              </span>
+            ) : null}
+            {words.guests !== null && words.detail !== '' ? ' · ' : null}
+            {words.detail}
+          </span>
+          {words.server !== null ? (
+            <span className="floor-table-server" data-line="server">
+              {words.server}
+            </span>
+          ) : null}
+        </span>
+      </button>
+      {table.state !== 'free' ? (
+        <button ref={more} type="button" className="floor-table-more" aria-label={`Table ${table.name}: checks and actions`} onClick={onMore}>
+          ⋯
+        </button>
+      ) : null}
+    </div>
   );
 }
 
