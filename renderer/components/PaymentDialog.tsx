@@ -25,6 +25,20 @@ const METHOD_KEYS: Record<PaymentMethod, { label: string; key: string; letter: s
 };
 
 /**
+ * A refusal that a manager's PIN would lift, split by where each part belongs. The core's refusal
+ * names the PIN's own refusal as the issue of `managerPin` ("That PIN is not right…") inside a
+ * sentence that also says why a manager is needed (the offline card limit): the PIN's part goes
+ * next to the PIN field, the rest is the dialog's message; neither is lost. With no such issue (the
+ * PIN is asked for the first time) the whole of it says, next to the field, why it is asked.
+ */
+function managerRefusal(caught: BridgeCallError): { pin: string; note: string | null } {
+  const pin = caught.issues?.find((issue) => issue.path === 'managerPin')?.message.trim();
+  if (!pin) return { pin: caught.message, note: null };
+  const rest = caught.message.replace(pin, ' ').replace(/\s+/g, ' ').trim();
+  return { pin, note: rest === '' ? null : rest };
+}
+
+/**
  * Takes payment for an order, one payment at a time: the whole balance, a split part, or an
  * amount typed (part card, part cash), with a tip on top for cards (and cash when the venue
  * takes cash tips). It stays open until the order is paid or the cashier leaves ("Not now").
@@ -148,8 +162,10 @@ export function PaymentDialog({
       setBusy(false);
     } catch (caught) {
       if (caught instanceof BridgeCallError && caught.code === 'needs_manager') {
+        const refusal = managerRefusal(caught);
         setNeedsManager(true);
-        setPinError(caught.message);
+        setPinError(refusal.pin);
+        setError(refusal.note);
         setPin('');
       } else setError(describeError(caught));
       setBusy(false);
@@ -223,13 +239,14 @@ export function PaymentDialog({
             ) : null}
           </div>
         </div>
+        {/* The dialog's message (why the payment is refused: the offline limit) above the PIN that may approve it, whose own refusal is under it. */}
+        <ErrorNote message={error} />
         {needsManager ? (
           <>
             <ManagerPinField className="big-input" autoFocus value={pin} onChange={setPin} errorId={ids.pin} error={pinError} />
             <FieldError id={ids.pin} message={pinError} />
           </>
         ) : null}
-        <ErrorNote message={error} />
         {confirmingLarge ? (
           <LargeChargeConfirm method={method} charge={charge} above={confirmAbove} currency={currency} busy={busy} onBack={() => setConfirmingLarge(false)} onConfirm={() => void submit(undefined, true)} />
         ) : (

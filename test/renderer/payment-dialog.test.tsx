@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // The payment dialog against a real core with no connection: above the offline card limit a
 // cashier is asked for a manager's PIN (why, said next to the field), a wrong one refused there and
-// cleared, and with the right one the card payment is stored offline; the PIN goes with that payment
+// cleared (the offline limit then the dialog's message, apart from the PIN's refusal), and with the right one the card payment is stored offline; the PIN goes with that payment
 // only, so the next part of a split bill asks for it again.
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,6 +43,20 @@ describe('PaymentDialog', () => {
     await waitFor(() => expect(fieldError(pin)).toMatch(/not right/));
     expect(pin.value).toBe('');
     expect(paid).toEqual([]);
+    // Two refusals, each where it belongs, neither lost: the PIN's next to the field, the offline limit as the dialog's message.
+    expect(fieldError(pin)).toBe('That PIN is not right. An offline card payment above the limits needs a manager. Nothing was changed.');
+    const message = [...document.querySelectorAll('[role="alert"]')].filter((alert) => !alert.classList.contains('field-error'));
+    expect(message.map((alert) => alert.textContent)).toEqual(['The terminal is offline and this card payment is above the $10.00 limit for one offline card payment. Take cash, or wait for the connection.']);
+    expect(screen.getAllByRole('alert')).toHaveLength(2);
+    // The dialog's message comes first, then the PIN that would lift it and the PIN's own refusal.
+    expect(message[0]!.compareDocumentPosition(pin) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    // Another wrong PIN: the same two refusals in their two places, not a longer sentence.
+    fireEvent.change(pin, { target: { value: '2222' } });
+    fireEvent.click(screen.getByTestId('confirm-payment'));
+    await waitFor(() => expect(pin.value).toBe(''));
+    await waitFor(() => expect(screen.getAllByRole('alert')).toHaveLength(2));
+    expect(fieldError(pin)).toMatch(/^That PIN is not right\. /);
+    expect(fieldError(pin)).not.toMatch(/offline card payment\. Take cash/);
     fireEvent.change(pin, { target: { value: '8642' } });
     fireEvent.click(screen.getByTestId('confirm-payment'));
     await waitFor(() => expect(paid).toHaveLength(1));
