@@ -167,6 +167,37 @@ module.exports = {
       to: { path: '^bridge/(?!kitchen/)' },
     },
     {
+      name: 'bridge-primitives-a-leaf',
+      comment:
+        "The bridge's shared primitives (bridge/primitives.ts: ids, times, PINs, totals, the command helper) import nothing else of the bridge but the money caps: bridge/contract.ts and the rooms' contracts build on them, so they never import back.",
+      severity: 'error',
+      from: { path: '^bridge/primitives\\.ts$' },
+      to: { path: '^bridge/(?!money\\.ts$)' },
+    },
+    {
+      name: 'printing-bridge-on-primitives',
+      comment: "The printing room's bridge shapes (bridge/printing) import nothing else of the bridge but its primitives: bridge/contract.ts merges them in.",
+      severity: 'error',
+      from: { path: '^bridge/printing/' },
+      to: { path: '^bridge/(?!printing/|primitives\\.ts$)' },
+    },
+    {
+      name: 'staff-bridge-on-primitives',
+      comment:
+        "The staff room's bridge shapes (bridge/staff: its contract, the roles and the drawer's count) import nothing else of the bridge but its primitives and the money caps: bridge/contract.ts merges them in.",
+      severity: 'error',
+      from: { path: '^bridge/staff/' },
+      to: { path: '^bridge/(?!staff/|primitives\\.ts$|money\\.ts$)' },
+    },
+    {
+      name: 'reports-bridge-through-its-deps',
+      comment:
+        "The end-of-day report's bridge shapes (bridge/reports) import nothing else of the bridge but its primitives and the rooms the report is made of: the staff room's contract (people, shifts) and the printing room's (printing it answers the printers' status). bridge/contract.ts merges them in.",
+      severity: 'error',
+      from: { path: '^bridge/reports/' },
+      to: { path: '^bridge/(?!reports/|primitives\\.ts$|staff/contract\\.ts$|printing/contract\\.ts$)' },
+    },
+    {
       name: 'kitchen-screen-its-own-app',
       comment:
         'The kitchen display\'s screen (renderer/kitchen) is its own app, chosen by renderer/main.tsx: it uses the renderer\'s lib/ and store-mode/ but none of the register\'s screens and components, and nothing of the register reaches into it.',

@@ -1,11 +1,14 @@
 // Every command, query and event between the renderer and the main process, as zod schemas.
 // The shells validate each request against `commands[name].payload` before the core sees it, and
 // the renderer's client derives its types from the same table: one source of truth, no drift.
+// The rooms' shapes are in their own contracts (bridge/<room>/contract.ts), merged in here.
 import { z } from 'zod';
-import { MAX_AMOUNT, MAX_TILL_CASH } from './money';
+import { MAX_AMOUNT } from './money';
 import { GRATUITY_NAME_MAX, GRATUITY_PERCENT_MAX_BPS } from './checkout/gratuity';
-import { CashCount, CountedCash } from './staff/cash';
-import { Permission, Role } from './staff/roles';
+import { command, Empty, Id, IsoTime, ManagerPin, PaymentMethod, TillCash, Total } from './primitives';
+import { printingCommands, printingEvents } from './printing/contract';
+import { reportsCommands } from './reports/contract';
+import { staffCommands, staffEvents } from './staff/contract';
 import { storeModeCommands, storeModeEvents } from './store-mode/contract';
 import { kitchenCommands } from './kitchen/contract';
 import { SeatNumber, tableCommands, tableEvents } from './tables/contract';
@@ -14,22 +17,12 @@ export { MAX_AMOUNT };
 /** Amounts are integer minor units (cents) of the location's currency. */
 const Amount = z.number().int().nonnegative().max(MAX_AMOUNT);
 const PositiveAmount = z.number().int().positive().max(MAX_AMOUNT);
-/** A sum of amounts (an order's tips, a day's takings, a drawer): as large as its records make it, never refused for one amount's cap. */
-const Total = z.number().int().nonnegative();
-/** Cash in hand (handed over, paid out, dropped): never more than a drawer holds. */
-const TillCash = z.number().int().nonnegative().max(MAX_TILL_CASH, 'that is more cash than any till holds');
-const Id = z.string().min(1).max(80);
 /**
  * The most lines an order may have: what /v1 takes (api/requests.ts ORDER_LINES_MAX; docs/spec-gaps.md,
  * POST /orders). The bridge may not import api/, so the figure is repeated; test/core/bridge-caps.test.ts checks they agree.
  * An order the till took but the cloud cannot would be refused after the customer paid.
  */
 export const ORDER_LINES_MAX = 100;
-const IsoTime = z.iso.datetime({ offset: true });
-/** The PIN of someone allowed to do what is asked (a manager approving a cashier's refund). */
-const ManagerPin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
-const StaffPin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
-const BusinessDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a business day is YYYY-MM-DD');
 
 
 
@@ -200,9 +193,6 @@ export const Customer = z.object({
   phone: z.string().trim().max(40),
 });
 export type Customer = z.infer<typeof Customer>;
-
-export const PaymentMethod = z.enum(['card', 'cash']);
-export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
 export const PaymentStatus = z.enum([
   'captured', // the cloud captured it (or cash was taken)
@@ -515,219 +505,6 @@ export const SettingsView = z.object({
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 
-export const ShiftSummary = z.object({
-  since: IsoTime,
-  currency: z.string(),
-  orders: z.number().int(),
-  cancelled: z.number().int(),
-  /**
-   * Cash taken, cash tips, refunds and the net: null to those who may not read the report while
-   * their drawer's shift is open, as they would add up to what it should hold (a blind count).
-   */
-  byMethod: z.object({ card: Total, cash: Total.nullable() }),
-  /** Tips on top of the payments, by tender. */
-  tips: z.object({ card: Total, cash: Total.nullable() }),
-  /** Tax and discounts on the day's orders that were not cancelled. */
-  tax: z.number().int(),
-  discounts: z.number().int(),
-  queuedOffline: Total,
-  refunded: Total.nullable(),
-  net: z.number().int().nullable(),
-});
-export type ShiftSummary = z.infer<typeof ShiftSummary>;
-
-// ---- staff ----
-
-/** A staff member as records name them. */
-export const StaffRef = z.object({ id: Id, name: z.string() });
-export type StaffRef = z.infer<typeof StaffRef>;
-
-export const StaffMember = StaffRef.extend({
-  role: Role,
-  active: z.boolean(),
-  /** Provisioned by IT in the configuration: changed there, not at the till. */
-  provisioned: z.boolean(),
-  /**
-   * Store mode: their PIN is known to be someone else's too (found since the tills met), so it names
-   * no one until one of them is given a new PIN (docs/staff.md). Absent: not known to be shared.
-   */
-  pinShared: z.boolean().optional(),
-});
-export type StaffMember = z.infer<typeof StaffMember>;
-
-/** Who is at the till, and what the lock screen needs. */
-export const StaffSession = z.object({
-  signedIn: StaffMember.nullable(),
-  permissions: z.array(Permission),
-  /** No owner yet: the first run asks for the owner's name and PIN before anything else. */
-  setupNeeded: z.boolean(),
-  /** PIN entry is refused for this long after repeated wrong PINs; null when it is open. */
-  lockedOutForMs: z.number().int().nonnegative().nullable(),
-  /** The till locks itself after this long without use; 0: never. */
-  autoLockMs: z.number().int().nonnegative(),
-  /** One drawer for the till, or one per cashier (each opens and counts their own). */
-  drawerMode: z.enum(['shared', 'per_cashier']),
-  /** To an owner or a manager only, when the last 24 h saw enough wrong PINs to lock entry: how many, since when. */
-  pinGuessing: z.object({ wrongPins: z.number().int().positive(), since: IsoTime }).optional(),
-});
-export type StaffSession = z.infer<typeof StaffSession>;
-
-// ---- shifts and the drawer ----
-
-export const CashMovement = z.object({
-  id: Id,
-  kind: z.enum(['paid_out', 'drop']),
-  amount: z.number().int().positive(),
-  reason: z.string(),
-  staff: StaffRef,
-  at: IsoTime,
-});
-export type CashMovement = z.infer<typeof CashMovement>;
-
-/** A drawer's shift: counted float in, cash moved, counted out. What is expected stays hidden until the count is in (a blind count). */
-export const ShiftView = z.object({
-  id: Id,
-  /** "Till A", or the cashier's name when each has a drawer. */
-  drawer: z.string(),
-  status: z.enum(['open', 'closed']),
-  businessDay: z.string(),
-  openedAt: IsoTime,
-  openedBy: StaffRef,
-  currency: z.string(),
-  float: Total,
-  floatCount: CountedCash,
-  /**
-   * Cash taken toward orders, cash tips and cash refunded during the shift. While the shift is
-   * open they add up to what the drawer should hold, so only those who may read the report
-   * ('reports.view') get them; to anyone else they are null until the count is in (a blind count).
-   */
-  cashSales: z.number().int().nullable(),
-  cashTips: z.number().int().nullable(),
-  cashRefunds: z.number().int().nullable(),
-  /**
-   * Of the cash sales and tips above, what was taken here toward other tills' orders (store mode: their
-   * sales are on their reports, the cash is in this drawer); null when the others are.
-   */
-  cashForOtherTills: z.number().int().nullable(),
-  paidOuts: z.number().int(),
-  drops: z.number().int(),
-  cardSales: z.number().int(),
-  cardTips: z.number().int(),
-  payments: z.number().int().nonnegative(),
-  movements: z.array(CashMovement),
-  closedAt: IsoTime.nullable(),
-  closedBy: StaffRef.nullable(),
-  count: CountedCash.nullable(),
-  counted: z.number().int().nullable(),
-  /** float + cash sales + cash tips − cash refunds − paid-outs − drops; null while open. */
-  expected: z.number().int().nullable(),
-  /** counted − expected: positive over, negative short; null while open. */
-  overShort: z.number().int().nullable(),
-  note: z.string(),
-});
-export type ShiftView = z.infer<typeof ShiftView>;
-
-// ---- the end-of-day (Z) report ----
-
-const SalesRow = z.object({ quantity: z.number().int(), gross: z.number().int(), discounts: z.number().int(), net: z.number().int() });
-export const ZReport = z.object({
-  businessDay: z.string(),
-  currency: z.string(),
-  location: z.string(),
-  till: z.string(),
-  generatedAt: IsoTime,
-  /** Every order, payment and refund of the day is in the cloud. */
-  complete: z.boolean(),
-  sales: z.object({
-    orders: z.number().int(),
-    gross: z.number().int(),
-    discounts: z.number().int(),
-    comps: z.number().int(),
-    net: z.number().int(),
-    tax: z.number().int(),
-    /** What the orders came to (net + tax added on top). */
-    total: z.number().int(),
-  }),
-  byCategory: z.array(SalesRow.extend({ category: z.string() })),
-  byItem: z.array(SalesRow.extend({ item: z.string(), category: z.string() })),
-  byTender: z.array(z.object({ method: PaymentMethod, payments: z.number().int(), amount: z.number().int(), tips: z.number().int(), refunds: z.number().int(), net: z.number().int() })),
-  byStaff: z.array(z.object({ staff: StaffRef, orders: z.number().int(), sales: z.number().int(), payments: z.number().int(), tips: z.number().int(), refunds: z.number().int(), voids: z.number().int() })),
-  taxes: z.array(z.object({ name: z.string(), ratePpm: z.number().int(), amount: z.number().int() })),
-  tips: z.object({ card: z.number().int(), cash: z.number().int() }),
-  /** Large parties' automatic gratuity: how many checks carried it, what their payments collected (inside the tips above), and the tax in that. */
-  gratuity: z.object({ checks: z.number().int(), collected: z.number().int(), tax: z.number().int() }),
-  discounts: z.object({ count: z.number().int(), amount: z.number().int() }),
-  comps: z.object({ count: z.number().int(), amount: z.number().int() }),
-  refunds: z.object({ count: z.number().int(), amount: z.number().int(), card: z.number().int(), cash: z.number().int() }),
-  voids: z.object({ count: z.number().int(), amount: z.number().int() }),
-  /** Card payments stored offline and not yet accepted by the cloud: the merchant's risk. */
-  offlineCards: z.object({ count: z.number().int(), amount: z.number().int() }),
-  /** What the cloud does not have yet ("A17: payment waiting"). */
-  notInCloud: z.array(z.object({ orderId: Id, label: z.string(), what: z.string() })),
-  /** Orders placed here on the day still open with money due: not in the sales above. */
-  openChecks: z.object({
-    count: z.number().int(),
-    total: z.number().int(),
-    paid: z.number().int(),
-    due: z.number().int(),
-    orders: z.array(z.object({ orderId: Id, label: z.string(), total: z.number().int(), paid: z.number().int(), due: z.number().int(), staff: StaffRef.nullable() })),
-  }),
-  /** Orders closed unpaid on the day (a manager's decision, with a reason): not in the sales above; what was due is written off. */
-  walkouts: z.object({
-    count: z.number().int(),
-    total: z.number().int(),
-    paid: z.number().int(),
-    unpaid: z.number().int(),
-    orders: z.array(
-      z.object({ orderId: Id, label: z.string(), total: z.number().int(), paid: z.number().int(), unpaid: z.number().int(), reason: z.string(), staff: StaffRef.nullable(), approvedBy: StaffRef.nullable() }),
-    ),
-  }),
-  /**
-   * Closed checks reopened on the day (orders.reopen): what their linked checks added (their net
-   * sales, already inside the sales above: not counted again) and what was refunded on the
-   * originals since they were reopened (inside the refunds of the day each was given).
-   */
-  reopened: z.object({
-    checks: z.number().int(),
-    added: z.number().int(),
-    refunded: z.number().int(),
-    orders: z.array(
-      z.object({
-        orderId: Id,
-        label: z.string(),
-        linkedLabel: z.string().nullable(),
-        reason: z.string(),
-        added: z.number().int(),
-        refunded: z.number().int(),
-        staff: StaffRef.nullable(),
-        approvedBy: StaffRef.nullable(),
-      }),
-    ),
-  }),
-  /** Each shift on its own line (expected, counted, over/short once closed; an open one has none yet). */
-  shifts: z.array(ShiftView),
-  /** Records of the day that could not be read, each in a sentence: left out of the figures above. */
-  unreadable: z.array(z.string()),
-  /** The closed shifts added up: expected, counted and over/short cover the same shifts. Open ones are counted apart. */
-  cash: z.object({
-    closedShifts: z.number().int(),
-    openShifts: z.number().int(),
-    float: z.number().int(),
-    sales: z.number().int(),
-    tips: z.number().int(),
-    refunds: z.number().int(),
-    /** Of the sales and tips, taken toward other tills' orders (store mode): on their reports as sales. */
-    forOtherTills: z.number().int(),
-    paidOuts: z.number().int(),
-    drops: z.number().int(),
-    /** null while no shift is closed. */
-    expected: z.number().int().nullable(),
-    counted: z.number().int().nullable(),
-    overShort: z.number().int().nullable(),
-  }),
-});
-export type ZReport = z.infer<typeof ZReport>;
-
 const LineInput = z.strictObject({
   menuItemId: Id,
   quantity: z.number().int().min(1).max(999),
@@ -781,49 +558,7 @@ const MenuItemChanges = MenuItemFields.extend({
   available: MenuItemFields.shape.available.unwrap(),
 }).partial();
 
-const Empty = z.strictObject({}).default({});
 const Ok = z.object({ ok: z.literal(true) });
-
-// ---- printing ----
-
-/** A printer as the cashier sees it: can it print, and what waits for it. */
-export const PrinterView = z.object({
-  /** "receipt", or the kitchen printer's name ("grill", "bar"). */
-  name: z.string(),
-  url: z.string(),
-  state: z.enum(['ready', 'printing', 'offline', 'paper_out', 'cover_open', 'error']),
-  pending: z.number().int().nonnegative(),
-  /** Jobs that may have printed (the terminal stopped mid-print): a person says reprint or discard. */
-  inDoubt: z.number().int().nonnegative(),
-  failed: z.number().int().nonnegative(),
-  paperLow: z.boolean(),
-  /** What to do, in the cashier's words, when the printer needs attention; null when ready. */
-  message: z.string().nullable(),
-  configured: z.boolean(),
-});
-export type PrinterView = z.infer<typeof PrinterView>;
-
-export const PrintJobView = z.object({
-  id: Id,
-  printer: z.string(),
-  kind: z.enum(['receipt', 'refund_receipt', 'kitchen', 'kitchen_add', 'kitchen_void', 'drawer', 'report']),
-  /** The order it is for ("A17"), if any. */
-  orderLabel: z.string().nullable(),
-  state: z.enum(['pending', 'sending', 'done', 'failed', 'discarded']),
-  /** Why it waits or failed. */
-  lastError: z.string().nullable(),
-  createdAt: IsoTime,
-});
-export type PrintJobView = z.infer<typeof PrintJobView>;
-
-export const PrintingStatus = z.object({
-  /** False when no printer is configured (printing is off). */
-  enabled: z.boolean(),
-  printers: z.array(PrinterView),
-  /** Jobs a person must look at: in doubt, failed, or waiting for a printer that is not configured. */
-  attention: z.array(PrintJobView),
-});
-export type PrintingStatus = z.infer<typeof PrintingStatus>;
 
 /** Changes that exist only on this terminal: what quitting keeps for later, and signing out or a reset loses. */
 export const PendingLoss = z.object({
@@ -848,15 +583,14 @@ export function lossAtStake(loss: Pick<PendingLoss, 'pending' | 'deadLetters' | 
   return loss.pending > 0 || loss.deadLetters > 0 || loss.repricedOrders > 0;
 }
 
-function command<P extends z.ZodType, R extends z.ZodType>(payload: P, result: R) {
-  return { payload, result };
-}
-
 /** The whole command table. Queries are commands that change nothing. */
 export const commands = {
   ...tableCommands,
   ...storeModeCommands,
   ...kitchenCommands,
+  ...printingCommands,
+  ...staffCommands,
+  ...reportsCommands,
   'menu.snapshot': command(Empty, MenuSnapshot),
   'menu.search': command(
     z.strictObject({ query: z.string().max(120).default(''), categoryId: Id.optional() }),
@@ -921,9 +655,9 @@ export const commands = {
   'orders.holdCourse': command(z.strictObject({ id: Id, course: Id, managerPin: ManagerPin.optional() }), Order),
   /** Fires a held course: one FIRE ticket with its lines to the printers they route to. Firing a fired course does nothing. */
   'orders.fireCourse': command(z.strictObject({ id: Id, course: Id, managerPin: ManagerPin.optional() }), Order),
-  /** A void: why, in words (the reason picked, or the words for "Other"), kept in the audit log. */
   /** Takes a party's automatic gratuity off its check: a manager's call ('gratuity.remove'), with a reason, audited. */
   'orders.removeGratuity': command(z.strictObject({ id: Id, reason: z.string().trim().min(1, 'say why the gratuity comes off').max(120), managerPin: ManagerPin.optional() }), Order),
+  /** A void: why, in words (the reason picked, or the words for "Other"), kept in the audit log. */
   'orders.cancel': command(z.strictObject({ id: Id, reason: z.string().trim().min(1, 'say why the order is cancelled').max(120), managerPin: ManagerPin.optional() }), Order),
   /**
    * Merges check `from` into check `into` (two tables' checks, or two at one table): `from`'s lines
@@ -989,88 +723,9 @@ export const commands = {
     z.object({ refunds: z.array(Refund), amount: Amount, order: Order }),
   ),
 
-  'printing.status': command(Empty, PrintingStatus),
-  /** The receipt as it prints, as SVG from the same description (a sale's latest receipt, or the one of `paymentId`). */
-  'printing.preview': command(z.strictObject({ orderId: Id }), z.object({ svg: z.string(), widthChars: z.number().int() })),
-  /** A copy of the order's receipt (marked as a copy). */
-  'printing.reprint': command(z.strictObject({ orderId: Id }), PrintingStatus),
-  /** Opens the cash drawer without a sale: a manager's, audited. */
-  'printing.openDrawer': command(z.strictObject({ managerPin: ManagerPin.optional(), reason: z.string().trim().min(1, 'say why the drawer is opened').max(120) }), PrintingStatus),
-  /** A job in doubt or failed: print it again (in doubt: marked REPRINT), to another printer, or not at all (manager). */
-  'printing.retryJob': command(z.strictObject({ id: Id }), PrintingStatus),
-  'printing.redirectJob': command(z.strictObject({ id: Id, printer: z.string().min(1).max(40) }), PrintingStatus),
-  'printing.discardJob': command(z.strictObject({ id: Id, managerPin: ManagerPin.optional() }), PrintingStatus),
-  /** A job in doubt came out after all: nothing to print. */
-  'printing.confirmPrinted': command(z.strictObject({ id: Id }), PrintingStatus),
-
   'location.get': command(Empty, Location),
   /** Every location the account has (from the last sync), for choosing this terminal's. */
   'location.list': command(Empty, z.array(Location)),
-  'shift.summary': command(z.strictObject({ since: IsoTime.optional() }).default({}), ShiftSummary),
-  /** The shift of the drawer the signed-in person works (the till's, or their own): null when none is open. */
-  'shift.current': command(Empty, ShiftView.nullable()),
-  /** Opens the drawer's shift with the float counted by note and coin. */
-  'shift.open': command(z.strictObject({ count: CashCount, managerPin: ManagerPin.optional() }), ShiftView),
-  /** A paid-out (cash leaves for a purpose: a delivery, tips paid) or a drop (cash taken to the safe). */
-  'shift.moveCash': command(
-    z.strictObject({
-      kind: z.enum(['paid_out', 'drop']),
-      amount: TillCash.positive(),
-      reason: z.string().trim().min(1, 'say what the cash is for').max(120),
-      managerPin: ManagerPin.optional(),
-    }),
-    ShiftView,
-  ),
-  /** Closes the shift with the drawer counted blind: the answer is the first to show what was expected. */
-  'shift.close': command(z.strictObject({ count: CashCount, note: z.string().trim().max(300).default(''), managerPin: ManagerPin.optional() }), ShiftView),
-
-  /** Who is signed in; answered when no one is. */
-  'staff.session': command(Empty, StaffSession),
-  /** The first run: the owner's name and PIN, before anything else (only while no owner exists). */
-  'staff.setupOwner': command(z.strictObject({ name: z.string().trim().min(1, 'give your name').max(60), pin: StaffPin }), StaffSession),
-  /** Signs in by PIN alone; the same answer for any wrong PIN, and a growing wait after several. */
-  'staff.signIn': command(z.strictObject({ pin: StaffPin }), StaffSession),
-  /**
-   * Lifts a lockout of PIN entry: the signed-in owner, or an owner's PIN (checked on a small budget of
-   * its own that works while entry waits; the owner is then signed in). Refused when entry is open.
-   */
-  'staff.liftLockout': command(z.strictObject({ pin: StaffPin.optional() }).default({}), StaffSession),
-  /** Locks the till (sign out): a ticket being rung up stays on screen for whoever signs in next. */
-  'staff.lock': command(Empty, StaffSession),
-  /** The person at the till is still using it (keeps the auto-lock away). */
-  'staff.activity': command(Empty, StaffSession),
-  /**
-   * Checks an approval PIN when it is given (a comp in the discount dialog, before "Yes, refund"):
-   * whose it is, when they may approve `permission`; else the refusal the command itself would
-   * give. A PIN check like any other, on the same budgets and lockout. The command approved checks
-   * its PIN again: this answer approves nothing by itself.
-   */
-  'staff.checkApproval': command(z.strictObject({ permission: Permission, managerPin: ManagerPin }), z.object({ approvedBy: StaffRef, message: z.string() })),
-  /** Who works here, by name (active staff only, no roles): whom a check can be given to. */
-  'staff.roster': command(Empty, z.array(StaffRef)),
-  'staff.list': command(z.strictObject({ managerPin: ManagerPin.optional() }).default({}), z.array(StaffMember)),
-  'staff.create': command(
-    z.strictObject({ name: z.string().trim().min(1, 'give a name').max(60), role: Role, pin: StaffPin, managerPin: ManagerPin.optional() }),
-    StaffMember,
-  ),
-  'staff.update': command(
-    z.strictObject({
-      id: Id,
-      name: z.string().trim().min(1, 'give a name').max(60).optional(),
-      role: Role.optional(),
-      pin: StaffPin.optional(),
-      active: z.boolean().optional(),
-      managerPin: ManagerPin.optional(),
-    }),
-    StaffMember,
-  ),
-
-  /** Business days with sales, payments or shifts on this terminal, newest first. */
-  'reports.days': command(z.strictObject({ managerPin: ManagerPin.optional() }).default({}), z.array(z.string())),
-  /** The end-of-day report of a business day (default: the current one). */
-  'reports.z': command(z.strictObject({ businessDay: BusinessDay.optional(), managerPin: ManagerPin.optional() }).default({}), ZReport),
-  'reports.csv': command(z.strictObject({ businessDay: BusinessDay, managerPin: ManagerPin.optional() }), z.object({ filename: z.string(), csv: z.string() })),
-  'reports.print': command(z.strictObject({ businessDay: BusinessDay, managerPin: ManagerPin.optional() }), PrintingStatus),
 
   'settings.get': command(Empty, SettingsView),
   'settings.update': command(
@@ -1156,6 +811,8 @@ export type UpdateStatus = z.infer<typeof UpdateStatus>;
 export const events = {
   ...tableEvents,
   ...storeModeEvents,
+  ...printingEvents,
+  ...staffEvents,
   'sync.status': SyncStatusView,
   /** The menu changed (local edit, pull or webhook): refetch the snapshot. */
   'menu.changed': z.object({}),
@@ -1166,12 +823,6 @@ export const events = {
   'update.status': UpdateStatus,
   /** The terminal was reset: anything held from before (a ticket being built) is gone. */
   'terminal.reset': z.object({}),
-  /** A printer's state or its queue changed. */
-  'printing.status': PrintingStatus,
-  /** Someone signed in, the till locked (by hand or after idle time), or the staff list changed. */
-  'staff.session': StaffSession,
-  /** A shift opened, moved cash or closed. */
-  'shift.changed': z.object({}),
 } as const;
 
 export type Events = typeof events;

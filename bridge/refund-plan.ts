@@ -1,6 +1,7 @@
 // Where the money of a refund by item goes back: the core refunds by this plan, and the register
 // says it before the cashier confirms ("$4.55 in cash, $1.81 to the card"). Pure: both sides run it.
-import type { Order, PaymentMethod } from './contract';
+import type { Order } from './contract';
+import type { PaymentMethod } from './primitives';
 
 /** What one payment gives back. */
 export interface RefundShare {

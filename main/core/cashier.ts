@@ -4,7 +4,8 @@ import { describePercent, givesMoreAway, refundForUnits } from '../../bridge/che
 import { businessDayAt } from '../../bridge/business-day';
 import { planItemRefund } from '../../bridge/refund-plan';
 import { tableKey, tableQueryKeys } from '../../bridge/tables/names';
-import { ORDER_LINES_MAX, type CommandPayload, type CommandResult, type Discount, type Location, type MenuItem, type Order, type ShiftSummary } from '../../bridge/contract';
+import { ORDER_LINES_MAX, type CommandPayload, type CommandResult, type Discount, type Location, type MenuItem, type Order } from '../../bridge/contract';
+import type { ShiftSummary } from '../../bridge/staff/contract';
 import { indexMenu, searchMenu } from '../../bridge/menu-search';
 import { formatMoney, MAX_AMOUNT, MAX_TILL_CASH } from '../../bridge/money';
 import { can } from '../../bridge/staff/roles';

@@ -4,7 +4,8 @@
 // queued and the register works as before (docs/printing.md).
 import { gratuityLabel, gratuityPartWith, refundForUnits, DEFAULT_TIP_PERCENTS_BPS, tipBase, tipFor } from '../../bridge/checkout/index';
 import { mergeTaxLines, type NamedTaxAmount } from '../../bridge/checkout/tax-lines';
-import type { AppliedDiscount, Check, CheckoutRules, Location, Order, OrderGratuity, PrinterView, PrintingStatus, PrintJobView } from '../../bridge/contract';
+import type { AppliedDiscount, Check, CheckoutRules, Location, Order, OrderGratuity } from '../../bridge/contract';
+import type { PrinterView, PrintingStatus, PrintJobView } from '../../bridge/printing/contract';
 import { formatMoney } from '../../bridge/money';
 import type { Clock } from '../../common/clock';
 import type { Logger } from '../../common/log';

@@ -1,6 +1,7 @@
 // Store documents → bridge shapes. The bridge speaks ISO times and camelCase; the store keeps
 // epoch milliseconds and the /v1 field names.
-import type { Category, Location, MenuItem, Order, OrderDisplayState, OrderStatus, Payment, PaymentStatus, Refund, RefundState, StaffRef, SyncState } from '../../bridge/contract';
+import type { Category, Location, MenuItem, Order, OrderDisplayState, OrderStatus, Payment, PaymentStatus, Refund, RefundState, SyncState } from '../../bridge/contract';
+import type { StaffRef } from '../../bridge/staff/contract';
 import type { CategoryDoc, LocationDoc, MenuItemDoc, ModifierDoc, OrderDoc, PaymentDoc, PaymentIntentDoc, RefundDoc } from '../../store/index';
 import { appliedLineDiscount, priceOrder, splitView } from './checkout';
 import { orderGratuity, type GratuityPayment } from './gratuity';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { ShiftView } from '../../bridge/contract';
+import type { ShiftView } from '../../bridge/staff/contract';
 import { money, readAmount } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';
 import { useApproval } from '../lib/session';

@@ -1,4 +1,5 @@
-import { DEFAULT_CONFIRM_CHARGE_ABOVE, type PaymentMethod } from '../../bridge/contract';
+import { DEFAULT_CONFIRM_CHARGE_ABOVE } from '../../bridge/contract';
+import type { PaymentMethod } from '../../bridge/primitives';
 import { money } from '../lib/format';
 import { useQuery } from '../lib/hooks';
 

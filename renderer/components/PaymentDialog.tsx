@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { describePercent, gratuityPartWith, tipBase } from '../../bridge/checkout';
-import type { CheckoutRules, Order, Payment, PaymentMethod } from '../../bridge/contract';
+import type { CheckoutRules, Order, Payment } from '../../bridge/contract';
+import type { PaymentMethod } from '../../bridge/primitives';
 import { minorDigits } from '../../bridge/money';
 import { BridgeCallError } from '../lib/bridge-client';
 import { money, parseAmount, readAmount, toAmountText } from '../lib/format';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { PrintingStatus, PrintJobView } from '../../bridge/contract';
+import type { PrintingStatus, PrintJobView } from '../../bridge/printing/contract';
 import { BridgeCallError } from '../lib/bridge-client';
 import { formatTime } from '../lib/format';
 import { describeError, useBridge } from '../lib/hooks';

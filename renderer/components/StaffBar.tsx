@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { StaffMember } from '../../bridge/contract';
+import type { StaffMember } from '../../bridge/staff/contract';
 import { ROLE_NAMES } from '../../bridge/staff/roles';
 import { describeError, useBridge, useShortcuts } from '../lib/hooks';
 import { useSession } from '../lib/session';

@@ -1,6 +1,6 @@
 // What the payment dialog charges: the amount toward the order, the tip on top, the cash to ask for.
 import { tipFor } from '../../bridge/checkout';
-import type { PaymentMethod } from '../../bridge/contract';
+import type { PaymentMethod } from '../../bridge/primitives';
 import { money, readAmount } from './format';
 
 /** The tip the customer picked: none, one of the suggested percentages, or an amount typed. */

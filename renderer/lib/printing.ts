@@ -2,7 +2,7 @@
 // that shows it (the top bar pill, the Orders receipt, the last order, the drawer), kept live by the
 // `printing.status` event and by the status each printing command answers with.
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import type { PrinterView, PrintingStatus, PrintJobView } from '../../bridge/contract';
+import type { PrinterView, PrintingStatus, PrintJobView } from '../../bridge/printing/contract';
 import type { BridgeClient } from './bridge-client';
 import { useBridge } from './hooks';
 

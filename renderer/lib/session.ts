@@ -3,7 +3,7 @@
 // whenever the core refuses a command because no one is signed in. Components rendered outside the
 // provider (a screen in a test) ask the core themselves with the same hook.
 import { createContext, createElement, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { StaffSession } from '../../bridge/contract';
+import type { StaffSession } from '../../bridge/staff/contract';
 import { leastRoleFor, PERMISSIONS, type Permission } from '../../bridge/staff/roles';
 import { BridgeCallError, type BridgeClient } from './bridge-client';
 import { BridgeContext, describeError, useBridge } from './hooks';

@@ -1,7 +1,7 @@
 // What the Shift and Reports screens share: the drawer's shift kept live, and how a count's result
 // and an approval refusal are put to the person at the till.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ShiftView } from '../../bridge/contract';
+import type { ShiftView } from '../../bridge/staff/contract';
 import { BridgeCallError } from './bridge-client';
 import { money } from './format';
 import { describeError, useBridge } from './hooks';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
-import type { StaffSession } from '../../bridge/contract';
+import type { StaffSession } from '../../bridge/staff/contract';
 import { STAFF_PIN, weakPinReason } from '../../bridge/staff/roles';
 import { ErrorNote } from '../components/Dialog';
 import { describedBy, FieldError } from '../components/FieldError';

@@ -1,5 +1,7 @@
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
-import type { PaymentMethod, PrintingStatus, ZReport } from '../../bridge/contract';
+import type { PaymentMethod } from '../../bridge/primitives';
+import type { PrintingStatus } from '../../bridge/printing/contract';
+import type { ZReport } from '../../bridge/reports/contract';
 import { ErrorNote, StatusNote } from '../components/Dialog';
 import { FieldError } from '../components/FieldError';
 import { ManagerPinField } from '../components/ManagerPinField';

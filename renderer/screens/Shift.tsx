@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import type { ShiftView } from '../../bridge/contract';
+import type { ShiftView } from '../../bridge/staff/contract';
 import type { CashCount } from '../../bridge/staff/cash';
 import { CashCountForm, focusFirstRefused, readCount, type CountTexts } from '../components/CashCountForm';
 import { CashMoveDialog, MOVE_TITLE, type CashMoveKind } from '../components/CashMoveDialog';

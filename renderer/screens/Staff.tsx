@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { StaffMember } from '../../bridge/contract';
+import type { StaffMember } from '../../bridge/staff/contract';
 import { assignableRoles, ROLE_NAMES, weakPinReason, type Role } from '../../bridge/staff/roles';
 import { Dialog, ErrorNote, StatusNote } from '../components/Dialog';
 import { describedBy, FieldError } from '../components/FieldError';

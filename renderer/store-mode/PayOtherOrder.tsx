@@ -4,7 +4,8 @@
 // sent and the owner has not applied yet. A split bill is paid part by part, as on the register, and
 // split (or split again) from here (SplitOtherOrder.tsx). A refused cash payment is handed back (HandBackButton).
 import { useId, useState, type FormEvent } from 'react';
-import type { CheckoutRules, PaymentMethod } from '../../bridge/contract';
+import type { CheckoutRules } from '../../bridge/contract';
+import type { PaymentMethod } from '../../bridge/primitives';
 import { minorDigits } from '../../bridge/money';
 import type { StoreModeForward, StoreModeOrder } from '../../bridge/store-mode/contract';
 import { CashHandedOver } from '../components/CashHandedOver';

@@ -256,6 +256,44 @@ describe('architecture rules', () => {
     });
   });
 
+  it('keep the printing, staff and report rooms\' bridge shapes on the primitives, below the one contract', () => {
+    const rooms = {
+      'bridge/money.ts': 'export const m = 1;\n',
+      'bridge/primitives.ts': "import { m } from './money';\nexport const p = m;\n",
+      'bridge/printing/contract.ts': "import { p } from '../primitives';\nexport const pc = p;\n",
+      'bridge/staff/cash.ts': "import { m } from '../money';\nexport const c = m;\n",
+      'bridge/staff/contract.ts': "import { p } from '../primitives';\nimport { c } from './cash';\nexport const sc = p + c;\n",
+      'bridge/reports/contract.ts': "import { p } from '../primitives';\nimport { pc } from '../printing/contract';\nimport { sc } from '../staff/contract';\nexport const rc = p + pc + sc;\n",
+      'bridge/contract.ts': "import { p } from './primitives';\nimport { pc } from './printing/contract';\nimport { sc } from './staff/contract';\nimport { rc } from './reports/contract';\nexport const b = p + pc + sc + rc;\n",
+    };
+    expect(rulesFired(rooms)).toEqual([]);
+    // One cruise for every forbidden import: each file's rules, keyed by file.
+    const forbidden: Record<string, string> = {
+      'bridge/contract.ts': 'export const b = 1;\n',
+      'bridge/checkout/tax.ts': 'export const t = 1;\n',
+      'bridge/primitives.ts': "import { t } from './checkout/tax';\nexport const p = t;\n",
+      'bridge/printing/contract.ts': "import { b } from '../contract';\nexport const pc = b;\n",
+      'bridge/printing/uses-staff.ts': "import { r } from '../staff/roles';\nexport const u = r;\n",
+      'bridge/staff/roles.ts': 'export const r = 1;\n',
+      'bridge/staff/contract.ts': "import { b } from '../contract';\nexport const sc = b;\n",
+      'bridge/staff/uses-printing.ts': "import { pc } from '../printing/contract';\nexport const u = pc;\n",
+      'bridge/reports/contract.ts': "import { b } from '../contract';\nexport const rc = b;\n",
+      'bridge/reports/uses-roles.ts': "import { r } from '../staff/roles';\nexport const u = r;\n",
+    };
+    const fired: Record<string, string[]> = {};
+    for (const v of violationsFor(forbidden)) (fired[v.from] ??= []).push(v.rule.name);
+    for (const rules of Object.values(fired)) rules.sort();
+    expect(fired).toEqual({
+      'bridge/primitives.ts': ['bridge-primitives-a-leaf'],
+      'bridge/printing/contract.ts': ['printing-bridge-on-primitives'],
+      'bridge/printing/uses-staff.ts': ['printing-bridge-on-primitives'],
+      'bridge/staff/contract.ts': ['staff-bridge-on-primitives'],
+      'bridge/staff/uses-printing.ts': ['staff-bridge-on-primitives'],
+      'bridge/reports/contract.ts': ['reports-bridge-through-its-deps'],
+      'bridge/reports/uses-roles.ts': ['reports-bridge-through-its-deps'],
+    });
+  });
+
   it('keep tests out of production code', () => {
     expect(
       rulesFired({

@@ -5,7 +5,8 @@
 // by the test, and the same day sold online and through an outage giving the same report.
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { MenuItem, ZReport } from '../../bridge/contract';
+import type { MenuItem } from '../../bridge/contract';
+import type { ZReport } from '../../bridge/reports/contract';
 import { ManualClock } from '../../common/clock';
 import type { Core } from '../../main/core/index';
 import { startSandbox, type Sandbox } from '../../sandbox/index';

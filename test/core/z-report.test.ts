@@ -3,7 +3,10 @@
 // balances must keep; then worked days with every figure written out.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ZReport, type PaymentMethod, type PaymentStatus, type ShiftView, type StaffRef, type SyncState } from '../../bridge/contract';
+import type { PaymentStatus, SyncState } from '../../bridge/contract';
+import type { PaymentMethod } from '../../bridge/primitives';
+import { ZReport } from '../../bridge/reports/contract';
+import type { ShiftView, StaffRef } from '../../bridge/staff/contract';
 import { minorDigits } from '../../bridge/money';
 import type { DayOpenCheck, DayPayment, DayRecords, DayRefund, DayReopening, DaySale, DaySaleLine, DayVoid, DayWalkout } from '../../main/core/staff/day-records';
 import { majorUnits, ratePercent, zReportCsv } from '../../main/core/staff/report-csv';

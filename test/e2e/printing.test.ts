@@ -16,7 +16,8 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { MenuItem, MenuSnapshot, Order, PrintingStatus } from '../../bridge/contract';
+import type { MenuItem, MenuSnapshot, Order } from '../../bridge/contract';
+import type { PrintingStatus } from '../../bridge/printing/contract';
 import type { TerminalConfig } from '../../main/config/schema';
 import { STAFF } from '../core/fixtures';
 import { normalizedText } from '../printing/escpos-decode';

@@ -8,7 +8,7 @@
 // client that asks for the session again when a command finds the till locked.
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { StaffSession } from '../../bridge/contract';
+import type { StaffSession } from '../../bridge/staff/contract';
 import { weakPinReason } from '../../bridge/staff/roles';
 import { App } from '../../renderer/App';
 import { BridgeCallError, type BridgeClient } from '../../renderer/lib/bridge-client';

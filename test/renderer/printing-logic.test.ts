@@ -1,6 +1,6 @@
 // The printers pill's words and the tickets the panel lists, from a status as the core sends it.
 import { describe, expect, it } from 'vitest';
-import type { PrinterView, PrintingStatus, PrintJobView } from '../../bridge/contract';
+import type { PrinterView, PrintingStatus, PrintJobView } from '../../bridge/printing/contract';
 import { jobsNeedingAttention, printerHeadline, printingHeadline, printerTitle } from '../../renderer/lib/printing';
 
 const printer = (name: string, changes: Partial<PrinterView> = {}): PrinterView => ({

@@ -4,7 +4,7 @@
 // tax rules are not replicated, and the report says so), the totals are the rows' sums, and a till last
 // heard before the day closed is named in a sentence.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ZReport } from '../../bridge/contract';
+import type { ZReport } from '../../bridge/reports/contract';
 import type { StoreDay, StoreDayFigures } from '../../bridge/store-mode/contract';
 import { ManualClock } from '../../common/clock';
 import { dayFigures, PER_TILL_ONLY, sumFigures } from '../../main/core/store-mode/store-z';

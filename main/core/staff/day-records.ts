@@ -1,6 +1,8 @@
 // What the end-of-day report is computed from: the day's records as this terminal has them,
 // gathered by the core (reports.ts) and summed by the pure z-report.ts.
-import type { PaymentMethod, PaymentStatus, ShiftView, StaffRef, SyncState } from '../../../bridge/contract';
+import type { PaymentStatus, SyncState } from '../../../bridge/contract';
+import type { PaymentMethod } from '../../../bridge/primitives';
+import type { ShiftView, StaffRef } from '../../../bridge/staff/contract';
 
 export interface DaySaleLine {
   item: string;

@@ -2,7 +2,8 @@
 // auto-lock, and the one check every protected action goes through (docs/staff.md).
 import type { Role} from '../../../bridge/staff/roles';
 import { assignableRoles, can, leastRoleFor, PERMISSIONS, ROLE_NAMES, ROLE_PERMISSIONS, weakPinReason, type Permission } from '../../../bridge/staff/roles';
-import type { CommandResult, StaffMember, StaffSession } from '../../../bridge/contract';
+import type { CommandResult } from '../../../bridge/contract';
+import type { StaffMember, StaffSession } from '../../../bridge/staff/contract';
 import type { Clock } from '../../../common/clock';
 import { newId } from '../../../common/ids';
 import type { StaffDoc, Store } from '../../../store/index';

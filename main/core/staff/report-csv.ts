@@ -5,7 +5,7 @@
 // formula (= + - @, or a tab or CR first) gets a leading apostrophe; numbers are never text cells.
 // Times are the location's wall clock, as on screen and on paper, written as spreadsheets read a
 // date and time (2025-03-14 21:10:00); the header and each time's column name the zone.
-import type { ZReport } from '../../../bridge/contract';
+import type { ZReport } from '../../../bridge/reports/contract';
 import { minorDigits } from '../../../bridge/money';
 import { effectiveTimeZone } from '../views';
 

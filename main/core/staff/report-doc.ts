@@ -1,7 +1,7 @@
 // The end-of-day (Z) report as the receipt printer's ReportDoc (`reports.print`, printing's
 // reportJob): short labels for a 42/48-column roll, every figure formatted as on screen. When the
 // cloud is missing records, the report says so at the top, in the list and at the bottom.
-import type { ZReport } from '../../../bridge/contract';
+import type { ZReport } from '../../../bridge/reports/contract';
 import { formatMoney } from '../../../bridge/money';
 import type { DocLocation, ReportDoc } from '../../../printing/index';
 import { effectiveTimeZone } from '../views';

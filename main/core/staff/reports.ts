@@ -1,7 +1,9 @@
 // The end-of-day (Z) report: the day's records gathered from the store (who did what on which
 // business day, from `attributions`), summed by the pure z-report.ts. Computed each time it is
 // read, so a past day reads again as it was recorded (docs/staff.md).
-import type { Order, OrderGratuity, ShiftView, ZReport } from '../../../bridge/contract';
+import type { Order, OrderGratuity } from '../../../bridge/contract';
+import type { ZReport } from '../../../bridge/reports/contract';
+import type { ShiftView } from '../../../bridge/staff/contract';
 import type { Clock } from '../../../common/clock';
 import type { OrderDoc, Store } from '../../../store/index';
 import { priceOrder } from '../checkout';

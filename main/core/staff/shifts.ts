@@ -1,7 +1,7 @@
 // The cash drawer's shifts: opened with a counted float, cash moved in and out, closed with a
 // blind count. Local to this terminal: nothing here is sent to the cloud (docs/staff.md).
 import { countTotal, MAX_TILL_CASH, tooMuchCash, unknownDenominations, type CashCount } from '../../../bridge/staff/cash';
-import { ShiftView, type CashMovement, type StaffRef } from '../../../bridge/contract';
+import { ShiftView, type CashMovement, type StaffRef } from '../../../bridge/staff/contract';
 import { formatMoney } from '../../../bridge/money';
 import type { Clock } from '../../../common/clock';
 import { newId } from '../../../common/ids';

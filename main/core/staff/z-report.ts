@@ -3,7 +3,9 @@
 // sorted on its own, so the same records in any order give the same report (docs/staff.md,
 // "The end-of-day (Z) report"). Money is integer minor units throughout.
 import { mergeTaxLines } from '../../../bridge/checkout/tax-lines';
-import type { PaymentMethod, StaffRef, ZReport } from '../../../bridge/contract';
+import type { PaymentMethod } from '../../../bridge/primitives';
+import type { ZReport } from '../../../bridge/reports/contract';
+import type { StaffRef } from '../../../bridge/staff/contract';
 import type { DayPayment, DayRecords, DayRefund, DaySale, DayVoid } from './day-records';
 
 /** The byStaff row of the records that name nobody (staff null). */

@@ -3,7 +3,7 @@
 // buildZReport from the documents its log replicated here, read as that till's own Z report reads its
 // own (an order on the business day it was sold, money on the day it was taken). The totals are the
 // rows added up, figure by figure, so every cent on them is traceable to the till that recorded it.
-import type { ZReport } from '../../../bridge/contract';
+import type { ZReport } from '../../../bridge/reports/contract';
 import { businessDayAt, businessDayStart } from '../../../bridge/business-day';
 import type { StoreDay, StoreDayFigures } from '../../../bridge/store-mode/contract';
 import { OrderDoc, PaymentDoc, PaymentIntentDoc, RefundDoc } from '../../../store/index';
