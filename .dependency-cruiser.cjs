@@ -117,17 +117,17 @@ module.exports = {
     },
     {
       name: 'tables-bridge-stands-alone',
-      comment: 'The tables room\'s bridge shapes (bridge/tables) import nothing else of the bridge: bridge/contract.ts merges them in.',
+      comment: 'The tables room\'s bridge shapes (bridge/tables) import nothing else of the bridge but its smallest shapes (bridge/primitives.ts): bridge/contract.ts merges them in.',
       severity: 'error',
       from: { path: '^bridge/tables/' },
-      to: { path: '^bridge/(?!tables/)' },
+      to: { path: '^bridge/(?!tables/|primitives\\.ts$)' },
     },
     {
       name: 'store-mode-bridge-stands-alone',
-      comment: "The store-mode room's bridge shapes (bridge/store-mode) import nothing else of the bridge: bridge/contract.ts merges them in.",
+      comment: "The store-mode room's bridge shapes (bridge/store-mode) import nothing else of the bridge but its smallest shapes (bridge/primitives.ts): bridge/contract.ts merges them in.",
       severity: 'error',
       from: { path: '^bridge/store-mode/' },
-      to: { path: '^bridge/(?!store-mode/)' },
+      to: { path: '^bridge/(?!store-mode/|primitives\\.ts$)' },
     },
     {
       name: 'store-mode-on-common',
@@ -161,10 +161,10 @@ module.exports = {
     },
     {
       name: 'kitchen-bridge-stands-alone',
-      comment: 'The kitchen room\'s bridge shapes (bridge/kitchen) import nothing else of the bridge: bridge/contract.ts merges them in.',
+      comment: 'The kitchen room\'s bridge shapes (bridge/kitchen) import nothing else of the bridge but its smallest shapes (bridge/primitives.ts): bridge/contract.ts merges them in.',
       severity: 'error',
       from: { path: '^bridge/kitchen/' },
-      to: { path: '^bridge/(?!kitchen/)' },
+      to: { path: '^bridge/(?!kitchen/|primitives\\.ts$)' },
     },
     {
       name: 'bridge-primitives-a-leaf',

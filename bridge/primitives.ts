@@ -1,6 +1,6 @@
 // The bridge's smallest shapes, shared by bridge/contract.ts and the rooms' contracts that cannot
-// import it (bridge/printing, bridge/staff, bridge/reports): bridge/contract.ts imports those rooms to
-// assemble the one command table, so a room importing it back would be an import cycle.
+// import it (bridge/printing, staff, reports, tables, store-mode, kitchen): bridge/contract.ts imports
+// the rooms to assemble the one command table, so a room importing it back would be an import cycle.
 import { z } from 'zod';
 import { MAX_TILL_CASH } from './money';
 

@@ -2,8 +2,8 @@
 // a kitchen display), the store's open orders as kitchen tickets for one station or all, and bump and
 // recall. Its shapes stand alone: bridge/contract.ts merges the commands in.
 import { z } from 'zod';
+import { command, IsoTime } from '../primitives';
 
-const IsoTime = z.iso.datetime({ offset: true });
 const OrderId = z.string().min(1).max(100);
 
 export const DeviceRole = z.enum(['register', 'kitchen']);
@@ -79,10 +79,6 @@ export const KitchenTickets = z.object({
   now: IsoTime,
 });
 export type KitchenTickets = z.infer<typeof KitchenTickets>;
-
-function command<P extends z.ZodType, R extends z.ZodType>(payload: P, result: R) {
-  return { payload, result };
-}
 
 export const kitchenCommands = {
   /** This device's role and, on a kitchen display, its station and ticket colours. Answered before anyone signs in. */

@@ -2,8 +2,8 @@
 // the tills it hears from, the other tills' open orders as replicated over the LAN, with who owns
 // each and whether it has reached the cloud, and changes to them forwarded to their owner.
 import { z } from 'zod';
+import { command, Empty, IsoTime, ManagerPin } from '../primitives';
 
-const IsoTime = z.iso.datetime({ offset: true });
 /** A till's id: the hex SHA-256 of its public key. */
 const TillId = z.string().regex(/^[0-9a-f]{64}$/);
 /**
@@ -202,12 +202,6 @@ export const StoreModeOrders = z.object({
 });
 export type StoreModeOrders = z.infer<typeof StoreModeOrders>;
 
-function command<P extends z.ZodType, R extends z.ZodType>(payload: P, result: R) {
-  return { payload, result };
-}
-
-const Empty = z.strictObject({}).default({});
-
 export const StoreModeForwards = z.object({ forwards: z.array(StoreModeForward) });
 export type StoreModeForwards = z.infer<typeof StoreModeForwards>;
 
@@ -289,8 +283,6 @@ export const StoreModeJoined = z.object({
   sentence: z.string(),
 });
 export type StoreModeJoined = z.infer<typeof StoreModeJoined>;
-
-const ManagerPin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
 
 export const storeModeCommands = {
   /** On or off, this till, the tills it pulls from and what each refused. */

@@ -3,12 +3,10 @@
 // id is made where the row is created and never reused, so the floor can become the store's (store
 // mode) without renumbering: nothing here assumes one till.
 import { z } from 'zod';
+import { command, Empty, Id, IsoTime, ManagerPin } from '../primitives';
 import { COURSE_LIMITS, FLOOR_GRID, FLOOR_LIMITS } from './grid';
 import { placementIssues, type Placed } from './layout';
 import { tableKey } from './names';
-
-const Id = z.string().min(1).max(80);
-const IsoTime = z.iso.datetime({ offset: true });
 
 export { COURSE_LIMITS, FLOOR_GRID, FLOOR_LIMITS };
 
@@ -150,13 +148,7 @@ export const FloorView = z.object({
 });
 export type FloorView = z.infer<typeof FloorView>;
 
-function command<P extends z.ZodType, R extends z.ZodType>(payload: P, result: R) {
-  return { payload, result };
-}
-
-const Empty = z.strictObject({}).default({});
 /** A manager's PIN approving a layout edit asked for by someone who may not make it. */
-const ManagerPin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
 const approvable = { managerPin: ManagerPin.optional() };
 
 export const tableCommands = {
