@@ -50,6 +50,12 @@ describe('store mode on the Orders screen', () => {
     await dialog.getByRole('button', { name: 'Coffee & Tea' }).click();
     await tillShots(() => page, 'store-mode')('add-items');
     await expectAccessible(page, 'the add-items dialog');
+    // Escape in a search with something typed clears it, and only it: the dialog and what it holds stay (a second Escape closes it).
+    await search.fill('no such dish');
+    await search.press('Escape');
+    expect(await search.inputValue()).toBe('');
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await expect.poll(() => dialog.getByLabel('Lager quantity').textContent()).toBe('2');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
 
