@@ -90,7 +90,8 @@ export async function createTillIdentity(options: TillIdentityOptions): Promise<
   if (reusable(kept, caKey, till, options.tillName)) tls = { ca: kept.ca, cert: kept.cert };
   else {
     tls = await mint(secret, till, options.tillName);
-    await options.certificateStore?.save({ profile: CERTIFICATE_PROFILE, ...tls });
+    // Kept to spare the next start a minting: a copy that cannot be written costs only that.
+    await options.certificateStore?.save({ profile: CERTIFICATE_PROFILE, ...tls }).catch(() => undefined);
   }
   return { tillId: till.tillId, tillName: options.tillName, storeTag: caKey.storeTag, tls: { ...tls, key: till.privateKeyPem } };
 }

@@ -124,6 +124,16 @@ describe('kept certificates', () => {
     expect(checkPeerCertificate(der(again.tls.cert), pinsInMemory())).toEqual({ ok: true, tillId: first.tillId, tillName: 'Bar' });
   });
 
+  it('are only a saving: a store that cannot keep them costs a minting at each start, never the start', async () => {
+    const file = tempKeyFile();
+    const failing: TillCertificateStore = { load: async () => null, save: async () => Promise.reject(new Error('the secret store is read-only')) };
+    const first = await createTillIdentity({ storeSecret: SECRET, tillName: 'Bar', keyStore: keyFile(file), certificateStore: failing });
+    const again = await createTillIdentity({ storeSecret: SECRET, tillName: 'Bar', keyStore: keyFile(file), certificateStore: failing });
+    expect(again.tillId).toBe(first.tillId);
+    expect(again.tls.cert).not.toBe(first.tls.cert);
+    expect(new X509Certificate(again.tls.cert).verify(new X509Certificate(first.tls.ca).publicKey)).toBe(true);
+  });
+
   it.each<[string, (kept: KeptCertificates, other: { cert: string; ca: string }) => Partial<{ kept: KeptCertificates; tillName: string; secret: string }>]>([
     ['the till renamed', () => ({ tillName: 'Patio' })],
     ['another store secret', () => ({ secret: OTHER_SECRET })],
