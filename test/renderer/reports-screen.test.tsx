@@ -121,7 +121,8 @@ describe('the Z report', () => {
       const saved = await blobs[0]!.text();
       expect(saved.startsWith('\uFEFFreport,')).toBe(true);
       expect(notWhen(saved.slice(1))).toBe(notWhen(expected.csv));
-      expect(screen.getByTestId('report-notice').textContent).toBe(`The report is saved as ${expected.filename}.`);
+      // Said once React has drawn what the export set (the download itself is synchronous, the notice's render is not).
+      expect((await screen.findByTestId('report-notice')).textContent).toBe(`The report is saved as ${expected.filename}.`);
       // The link is gone again.
       expect(document.querySelector('a[download]')).toBeNull();
       expect(report).toBeTruthy();
