@@ -36,42 +36,40 @@ function caScalar(secret: Uint8Array): Buffer {
   return Buffer.from(scalar.toString(16).padStart(64, '0'), 'hex');
 }
 
-/** The CA's key pair and the store's tag: what every till derives from the secret, no certificate library needed. */
+/** The CA's public key and the store's tag: what every till derives from the secret, no certificate library needed. */
 export interface StoreCaKey {
-  /** The CA's public key as a node:crypto KeyObject: what a cached certificate is checked against. */
+  /** The CA's public key as a node:crypto KeyObject: what a kept certificate is checked against. */
   publicKey: KeyObject;
   /** Its SPKI DER, to compare with a certificate's. */
   publicKeySpki: Buffer;
   storeTag: string;
-  /** The private scalar and public point as JWKs, for minting (WebCrypto imports these). */
-  privateJwk: JsonWebKey;
-  publicJwk: JsonWebKey;
 }
 
-export function deriveStoreCaKey(secret: Uint8Array): StoreCaKey {
+type EcJwk = { kty: string; crv: string; x: string; y: string; d?: string };
+
+/** The CA's key as JWKs, for WebCrypto; the private one only for minting (deriveStoreCa), never handed out. */
+function caJwks(secret: Uint8Array): { privateJwk: EcJwk; publicJwk: EcJwk } {
   const d = caScalar(secret);
   const ecdh = createECDH('prime256v1');
   ecdh.setPrivateKey(d);
   const point = ecdh.getPublicKey(); // 0x04 || x || y
   const publicJwk = { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33, 65).toString('base64url') };
-  const publicKey = createPublicKey({ key: publicJwk, format: 'jwk' });
-  return {
-    publicKey,
-    publicKeySpki: publicKey.export({ type: 'spki', format: 'der' }),
-    storeTag: derive(secret, 'store tag', 8).toString('hex'),
-    privateJwk: { ...publicJwk, d: d.toString('base64url') },
-    publicJwk,
-  };
+  return { privateJwk: { ...publicJwk, d: d.toString('base64url') }, publicJwk };
+}
+
+export function deriveStoreCaKey(secret: Uint8Array): StoreCaKey {
+  const publicKey = createPublicKey({ key: caJwks(secret).publicJwk, format: 'jwk' });
+  return { publicKey, publicKeySpki: publicKey.export({ type: 'spki', format: 'der' }), storeTag: derive(secret, 'store tag', 8).toString('hex') };
 }
 
 /** The CA with its certificate, for minting a till's certificate (loads the certificate library). */
 export async function deriveStoreCa(secret: Uint8Array): Promise<StoreCa> {
   const x509 = x509Library();
-  const key = deriveStoreCaKey(secret);
+  const { privateJwk, publicJwk } = caJwks(secret);
   const algorithm = { name: 'ECDSA', namedCurve: 'P-256' };
-  const signingKey = await crypto.subtle.importKey('jwk', key.privateJwk, algorithm, false, ['sign']);
-  const publicKey = await crypto.subtle.importKey('jwk', key.publicJwk, algorithm, true, ['verify']);
-  const { storeTag } = key;
+  const signingKey = await crypto.subtle.importKey('jwk', privateJwk, algorithm, false, ['sign']);
+  const publicKey = await crypto.subtle.importKey('jwk', publicJwk, algorithm, true, ['verify']);
+  const storeTag = derive(secret, 'store tag', 8).toString('hex');
   const certificate = await x509.X509CertificateGenerator.createSelfSigned(
     {
       serialNumber: positiveSerial(derive(secret, 'store CA serial', 16)),

@@ -5,7 +5,8 @@
 // Loaded on first use, not imported: a bundle hoists a package's import to its top, and a till with
 // store mode off would carry it (~5 MB, ~200 ms to load) for nothing. A till in store mode loads it only
 // to mint its certificates (identity.ts: the first start in a store, or after the secret, the key or the
-// name changed); peers' certificates are read with node:crypto. Synchronous (require), as before.
+// name changed); peers' certificates are read with node:crypto. Required, not imported: its callers
+// (and the tests' forging fixture) take it synchronously.
 import { createRequire } from 'node:module';
 import type * as X509 from '@peculiar/x509';
 
