@@ -36,7 +36,7 @@ describe('a discount approved by a manager', () => {
     let dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByLabelText('Comp (100%)'));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Comp – kitchen error' }));
-    type(pinField(dialog), STAFF.manager.pin);
+    type(await waitFor(() => pinField(dialog)), STAFF.manager.pin);
     fireEvent.click(within(dialog).getByTestId('apply-discount'));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
@@ -44,7 +44,7 @@ describe('a discount approved by a manager', () => {
     dialog = await screen.findByRole('dialog');
     type(within(dialog).getByLabelText('Percent off'), '50');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Staff meal' }));
-    const pin = pinField(dialog);
+    const pin = await waitFor(() => pinField(dialog));
     expect(pin.value).toBe('');
     fireEvent.click(within(dialog).getByTestId('apply-discount'));
     expect(fieldError(pin)).toBe('This discount is above the limit: a manager enters their PIN (4 to 8 digits).');
@@ -58,7 +58,7 @@ describe('a discount approved by a manager', () => {
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByLabelText('Comp (100%)'));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Comp – kitchen error' }));
-    const pin = pinField(dialog);
+    const pin = await waitFor(() => pinField(dialog));
     type(pin, WRONG_PIN);
     fireEvent.click(within(dialog).getByTestId('apply-discount'));
     await waitFor(() => expect(fieldError(pin)).toBe(wrongPinRefusal('A discount above the approval limits needs a manager.')));
@@ -74,7 +74,7 @@ describe('a refused approval PIN is cleared', () => {
     const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 1 }] });
     const dialog = await openOrderDialog(client, order.id, 'Close unpaid…');
     type(within(dialog).getByLabelText('Why is it closed unpaid?'), 'left without paying');
-    const pin = pinField(dialog);
+    const pin = await waitFor(() => pinField(dialog));
     type(pin, WRONG_PIN);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Close unpaid' }));
     await waitFor(() => expect(fieldError(pin)).toBe(wrongPinRefusal('Closing an order with money still due (a walkout) needs a manager.')));
@@ -87,7 +87,7 @@ describe('a refused approval PIN is cleared', () => {
     const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.fries, quantity: 1 }] });
     const dialog = await openOrderDialog(client, order.id, 'Cancel order');
     type(within(dialog).getByLabelText('Reason'), 'mistake');
-    const pin = pinField(dialog);
+    const pin = await waitFor(() => pinField(dialog));
     type(pin, WRONG_PIN);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel order' }));
     await waitFor(() => expect(fieldError(pin)).toBe(wrongPinRefusal('Voiding an order or items the kitchen already has needs a manager.')));
@@ -100,7 +100,7 @@ describe('a refused approval PIN is cleared', () => {
     const order = await client.call('orders.place', { lines: [{ menuItemId: ITEMS.burger, quantity: 1 }] });
     await client.call('payments.take', { orderId: order.id, method: 'cash', amount: order.total, tendered: order.total });
     const dialog = await openRefund(client, order.id);
-    const pin = pinField(dialog);
+    const pin = await waitFor(() => pinField(dialog));
     type(pin, WRONG_PIN);
     fireEvent.click(within(dialog).getByTestId('confirm-refund'));
     await waitFor(() => expect(fieldError(pin)).toBe(wrongPinRefusal('A refund needs a manager.')));
